@@ -1,0 +1,126 @@
+package locks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Locker is the interface every pattern implements.
+type Locker interface {
+	// Acquire takes the lock, retrying as the pattern's Retry policy says,
+	// and honours ctx (deadline and cancellation). It returns ErrNotAcquired
+	// (or, for Redlock, ErrQuorum) when the lock stayed taken.
+	Acquire(ctx context.Context) (*Lease, error)
+	// Release gives the lock back. It is owner-checked: it returns
+	// ErrNotHeld if the lease no longer holds the lock (it expired, or it
+	// was taken over) and never deletes another owner's lock.
+	Release(ctx context.Context, l *Lease) error
+}
+
+// Extender is implemented by patterns whose holder can push the expiry out
+// by hand (the watchdog patterns do it by themselves).
+type Extender interface {
+	// Extend resets the lease's TTL if it still holds the lock; ErrNotHeld
+	// otherwise.
+	Extend(ctx context.Context, l *Lease) error
+}
+
+func retryable(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var oe *OptionError
+	return !errors.As(err, &oe)
+}
+
+func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }
+
+// single is the single-key machinery shared by Basic, Watchdog and Fenced:
+// take a key with a token, release and extend it owner-checked.
+type single struct {
+	r   Redis
+	key string
+	c   config
+}
+
+func newSingle(r Redis, key string, o Options) (single, error) {
+	if r == nil {
+		return single{}, &OptionError{"Redis", "nil", "must be set"}
+	}
+	if key == "" {
+		return single{}, &OptionError{"key", `""`, "must not be empty"}
+	}
+	c, err := o.resolve()
+	return single{r: r, key: key, c: c}, err
+}
+
+// grant turns a successful request sent at start into a lease, or, when the
+// reply came too late to leave any validity, gives the lock back and fails.
+func (s *single) grant(ctx context.Context, start time.Time, token string, fence int64) (*Lease, error) {
+	if s.c.validity(s.c.Clock.Since(start)) <= 0 {
+		_, _ = runInt(context.WithoutCancel(ctx), s.r, releaseScript, []string{s.key}, token)
+		return nil, wrap("acquire", s.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
+	}
+	return &Lease{Key: s.key, Token: token, Fence: fence, Count: 1, h: newHold(s.c.Clock, start, s.c.validity(0))}, nil
+}
+
+// trySetNX makes one SET NX PX attempt.
+func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
+	token := s.c.Rand.Token()
+	start := s.c.Clock.Now()
+	ok, err := s.r.SetNX(ctx, s.key, token, s.c.TTL).Result()
+	if err != nil {
+		return nil, wrap("acquire", s.key, err)
+	}
+	if !ok {
+		return nil, wrap("acquire", s.key, ErrNotAcquired)
+	}
+	return s.grant(ctx, start, token, 0)
+}
+
+func (s *single) release(ctx context.Context, l *Lease) error {
+	if l == nil {
+		return wrap("release", s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	}
+	n, err := runInt(ctx, s.r, releaseScript, []string{l.Key}, l.Token)
+	if err != nil {
+		return wrap("release", l.Key, err)
+	}
+	if n == 0 {
+		l.h.end(ErrLockLost)
+		return wrap("release", l.Key, ErrNotHeld)
+	}
+	l.h.end(ErrReleased)
+	return nil
+}
+
+// extend resets the TTL; it reports (false, nil) when the lock is not ours.
+func (s *single) extend(ctx context.Context, l *Lease) (bool, error) {
+	start := s.c.Clock.Now()
+	n, err := runInt(ctx, s.r, extendScript, []string{l.Key}, l.Token, s.c.ttlMS)
+	if err != nil {
+		return false, err
+	}
+	if n == 0 {
+		return false, nil
+	}
+	l.h.extend(start, s.c.validity(0))
+	return true, nil
+}
+
+func (s *single) extendOrLose(ctx context.Context, l *Lease) error {
+	if err := l.Err(); err != nil {
+		return wrap("extend", l.Key, fmt.Errorf("%w: %w", ErrNotHeld, err))
+	}
+	ok, err := s.extend(ctx, l)
+	if err != nil {
+		return wrap("extend", l.Key, err)
+	}
+	if !ok {
+		l.h.end(ErrLockLost)
+		return wrap("extend", l.Key, ErrNotHeld)
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package locks
+
+import "sync/atomic"
+
+// Metrics counts what a Service (or any pattern given it) did. The zero
+// value is ready; a nil *Metrics records nothing. Safe for concurrent use.
+type Metrics struct {
+	Acquired    atomic.Int64 // successful acquisitions (re-entries included)
+	Failed      atomic.Int64 // Acquire calls that returned an error
+	Attempts    atomic.Int64 // acquisition attempts, retries included
+	Released    atomic.Int64 // successful releases
+	Renewals    atomic.Int64 // successful watchdog renewals
+	RenewErrors atomic.Int64 // renewals whose outcome was an error
+	Lost        atomic.Int64 // holdings lost while held
+}
+
+// Snapshot is a plain copy of the counters.
+type Snapshot struct {
+	Acquired, Failed, Attempts, Released, Renewals, RenewErrors, Lost int64
+}
+
+// Snapshot copies the counters.
+func (m *Metrics) Snapshot() Snapshot {
+	if m == nil {
+		return Snapshot{}
+	}
+	return Snapshot{
+		Acquired: m.Acquired.Load(), Failed: m.Failed.Load(), Attempts: m.Attempts.Load(),
+		Released: m.Released.Load(), Renewals: m.Renewals.Load(),
+		RenewErrors: m.RenewErrors.Load(), Lost: m.Lost.Load(),
+	}
+}
+
+func (m *Metrics) add(c *atomic.Int64) {
+	if m != nil {
+		c.Add(1)
+	}
+}
+
+func (m *Metrics) renewed() {
+	if m != nil {
+		m.Renewals.Add(1)
+	}
+}
+
+func (m *Metrics) renewFailed() {
+	if m != nil {
+		m.RenewErrors.Add(1)
+	}
+}
+
+func (m *Metrics) lost() {
+	if m != nil {
+		m.Lost.Add(1)
+	}
+}

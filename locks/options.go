@@ -1,0 +1,161 @@
+package locks
+
+import (
+	"context"
+	"time"
+
+	"github.com/locksim/locksim/clock"
+)
+
+// Options configure every pattern; each pattern reads the fields it needs
+// and ignores the rest.
+type Options struct {
+	// TTL is the lease time sent to Redis, in whole milliseconds (anything
+	// finer is truncated). Required; at least 1ms.
+	TTL time.Duration
+	// Clock is the time seam. Default clock.Real{}.
+	Clock clock.Clock
+	// Rand issues owner tokens and retry jitter. Default CryptoRand{}.
+	Rand Rand
+	// Retry is the acquisition retry policy. The zero value tries once.
+	Retry Retry
+	// DriftFactor is the fraction of the TTL subtracted from the validity
+	// to allow for clock drift between client and server (plus 2ms).
+	// 0 means the default, 0.01. Must be in [0, 1).
+	DriftFactor float64
+	// RenewEvery is the watchdog's renewal period (Watchdog, Service).
+	// Default TTL/3. Must be positive and less than the TTL.
+	RenewEvery time.Duration
+	// Owner identifies the owner of a reentrant lock (Reentrant, Service).
+	// Default: a fresh token per locker value.
+	Owner string
+	// NodeTimeout bounds each Redlock node request. Default TTL/10, at
+	// least 1ms.
+	NodeTimeout time.Duration
+	// Metrics, if set, receives the Service pattern's counters.
+	Metrics *Metrics
+}
+
+// Retry is an acquisition retry policy: exponential backoff with jitter.
+type Retry struct {
+	// Attempts is the maximum number of attempts. 0 or 1 tries once; a
+	// negative value retries until the context is done.
+	Attempts int
+	// Delay is the first backoff; default 10ms.
+	Delay time.Duration
+	// MaxDelay caps the backoff; default 16 × Delay.
+	MaxDelay time.Duration
+}
+
+// minDrift is the constant part of the drift allowance.
+const minDrift = 2 * time.Millisecond
+
+type config struct {
+	Options
+	ttlMS int64
+}
+
+func (o Options) resolve() (config, error) {
+	c := config{Options: o}
+	if o.TTL < time.Millisecond {
+		return c, &OptionError{"TTL", o.TTL, "must be at least 1ms"}
+	}
+	c.TTL = o.TTL.Truncate(time.Millisecond)
+	c.ttlMS = c.TTL.Milliseconds()
+	if c.Clock == nil {
+		c.Clock = clock.Real{}
+	}
+	if c.Rand == nil {
+		c.Rand = CryptoRand{}
+	}
+	if o.DriftFactor < 0 || o.DriftFactor >= 1 {
+		return c, &OptionError{"DriftFactor", o.DriftFactor, "must be in [0, 1)"}
+	}
+	if c.DriftFactor == 0 {
+		c.DriftFactor = 0.01
+	}
+	if err := c.resolveRenew(); err != nil {
+		return c, err
+	}
+	if err := c.resolveRetry(); err != nil {
+		return c, err
+	}
+	if o.NodeTimeout < 0 {
+		return c, &OptionError{"NodeTimeout", o.NodeTimeout, "must not be negative"}
+	}
+	if c.NodeTimeout == 0 {
+		c.NodeTimeout = max(c.TTL/10, time.Millisecond)
+	}
+	return c, nil
+}
+
+func (c *config) resolveRenew() error {
+	if c.RenewEvery < 0 {
+		return &OptionError{"RenewEvery", c.RenewEvery, "must be positive"}
+	}
+	if c.RenewEvery == 0 {
+		c.RenewEvery = max(c.TTL/3, time.Millisecond)
+	}
+	if c.RenewEvery >= c.TTL {
+		return &OptionError{"RenewEvery", c.RenewEvery, "must be less than TTL (" + c.TTL.String() + ")"}
+	}
+	return nil
+}
+
+func (c *config) resolveRetry() error {
+	r := &c.Retry
+	if r.Delay < 0 {
+		return &OptionError{"Retry.Delay", r.Delay, "must not be negative"}
+	}
+	if r.MaxDelay < 0 {
+		return &OptionError{"Retry.MaxDelay", r.MaxDelay, "must not be negative"}
+	}
+	if r.Delay == 0 {
+		r.Delay = 10 * time.Millisecond
+	}
+	if r.MaxDelay == 0 {
+		r.MaxDelay = 16 * r.Delay
+	}
+	if r.MaxDelay < r.Delay {
+		return &OptionError{"Retry.MaxDelay", r.MaxDelay, "must be at least Retry.Delay (" + r.Delay.String() + ")"}
+	}
+	return nil
+}
+
+// validity is what a grant obtained after elapsed leaves the holder.
+func (c *config) validity(elapsed time.Duration) time.Duration {
+	drift := time.Duration(float64(c.TTL)*c.DriftFactor) + minDrift
+	return c.TTL - elapsed - drift
+}
+
+// backoff returns the wait before attempt n+1 (n ≥ 1): exponential, capped,
+// with jitter in [d/2, d).
+func (c *config) backoff(n int) time.Duration {
+	d := c.Retry.Delay
+	for i := 1; i < n && d < c.Retry.MaxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, c.Retry.MaxDelay)
+	half := d / 2
+	if half <= 0 {
+		return d
+	}
+	return half + time.Duration(c.Rand.Int64N(int64(half)))
+}
+
+// retry calls try until it succeeds, fails with an error other than
+// ErrNotAcquired/ErrQuorum, the attempts run out, or ctx is done.
+func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
+	for n := 1; ; n++ {
+		l, err := try()
+		if err == nil || !retryable(ctx, err) {
+			return l, err
+		}
+		if c.Retry.Attempts >= 0 && n >= max(c.Retry.Attempts, 1) {
+			return nil, err
+		}
+		if serr := c.Clock.Sleep(ctx, c.backoff(n)); serr != nil {
+			return nil, joinSleep(err, serr)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package locks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Redlock locks the same key on N independent Redis nodes (N odd) and holds
+// the lock when a majority (N/2+1) granted it in time. The requests go to
+// all nodes in parallel, each bounded by NodeTimeout, so an acquisition
+// costs about one round trip. The validity returned to the caller is
+// TTL − elapsed − (TTL × DriftFactor + 2ms); if the quorum is missed or no
+// validity is left, the lock is released on every node before the next
+// attempt (retries use backoff with jitter, so competing clients do not
+// livelock).
+//
+// Redlock assumes bounded clock drift and bounded pauses. It does not issue
+// fencing tokens: per-node counters would not be monotonic across quorums.
+type Redlock struct {
+	nodes  []Redis
+	key    string
+	c      config
+	quorum int
+}
+
+var _ Locker = (*Redlock)(nil)
+
+// NewRedlock returns a Redlock over nodes (an odd number, at least 1).
+func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
+	if len(nodes) == 0 {
+		return nil, &OptionError{"nodes", 0, "must be at least 1"}
+	}
+	if len(nodes)%2 == 0 {
+		return nil, &OptionError{"nodes", len(nodes), "must be odd (an even count tolerates no more failures than one node fewer)"}
+	}
+	for i, n := range nodes {
+		if n == nil {
+			return nil, &OptionError{fmt.Sprintf("nodes[%d]", i), "nil", "must be set"}
+		}
+	}
+	if key == "" {
+		return nil, &OptionError{"key", `""`, "must not be empty"}
+	}
+	c, err := o.resolve()
+	if err != nil {
+		return nil, err
+	}
+	return &Redlock{nodes: nodes, key: key, c: c, quorum: len(nodes)/2 + 1}, nil
+}
+
+// Quorum is the number of nodes that must grant the lock.
+func (rl *Redlock) Quorum() int { return rl.quorum }
+
+// Acquire takes the lock on a majority of nodes.
+func (rl *Redlock) Acquire(ctx context.Context) (*Lease, error) {
+	return rl.c.retry(ctx, func() (*Lease, error) { return rl.try(ctx) })
+}
+
+func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
+	token := rl.c.Rand.Token()
+	start := rl.c.Clock.Now()
+	errs := rl.fanOut(ctx, func(ctx context.Context, r Redis) error {
+		ok, err := r.SetNX(ctx, rl.key, token, rl.c.TTL).Result()
+		if err == nil && !ok {
+			return ErrNotAcquired
+		}
+		return err
+	})
+	locked, qe := rl.tally(errs)
+	valid := rl.c.validity(rl.c.Clock.Since(start))
+	if locked >= rl.quorum && valid > 0 {
+		return &Lease{Key: rl.key, Token: token, Count: 1, h: newHold(rl.c.Clock, start, rl.c.validity(0))}, nil
+	}
+	qe.Expired = locked >= rl.quorum
+	rl.releaseAll(context.WithoutCancel(ctx), token)
+	return nil, wrap("acquire", rl.key, qe)
+}
+
+// fanOut runs op on every node in parallel, each under NodeTimeout, and
+// returns each node's error (nil for success).
+func (rl *Redlock) fanOut(ctx context.Context, op func(context.Context, Redis) error) []error {
+	errs := make([]error, len(rl.nodes))
+	rl.c.Clock.Parallel(len(rl.nodes), func(i int) {
+		nctx, cancel := rl.c.Clock.WithTimeout(ctx, rl.c.NodeTimeout)
+		defer cancel()
+		errs[i] = op(nctx, rl.nodes[i])
+	})
+	return errs
+}
+
+func (rl *Redlock) tally(errs []error) (int, *QuorumError) {
+	qe := &QuorumError{Needed: rl.quorum}
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			qe.Locked++
+		case !errors.Is(err, ErrNotAcquired) && !errors.Is(err, ErrNotHeld):
+			qe.Nodes = append(qe.Nodes, &NodeError{Node: i, Err: err})
+		}
+	}
+	return qe.Locked, qe
+}
+
+func (rl *Redlock) releaseAll(ctx context.Context, token string) []error {
+	return rl.fanOut(ctx, func(ctx context.Context, r Redis) error {
+		n, err := runInt(ctx, r, releaseScript, []string{rl.key}, token)
+		if err == nil && n == 0 {
+			return ErrNotHeld
+		}
+		return err
+	})
+}
+
+// Release deletes the key on every node where it still holds the lease's
+// token. It returns ErrNotHeld if no node held it, and the node errors if
+// some nodes could not be reached.
+func (rl *Redlock) Release(ctx context.Context, l *Lease) error {
+	if l == nil {
+		return wrap("release", rl.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	}
+	errs := rl.releaseAll(ctx, l.Token)
+	released, qe := rl.tally(errs)
+	switch {
+	case released > 0 && len(qe.Nodes) == 0:
+		l.h.end(ErrReleased)
+		return nil
+	case released > 0:
+		l.h.end(ErrReleased)
+		return wrap("release", rl.key, errors.Join(nodeErrs(qe)...))
+	case len(qe.Nodes) > 0:
+		l.h.end(ErrLockLost)
+		return wrap("release", rl.key, fmt.Errorf("%w: %w", ErrNotHeld, errors.Join(nodeErrs(qe)...)))
+	default:
+		l.h.end(ErrLockLost)
+		return wrap("release", rl.key, ErrNotHeld)
+	}
+}
+
+func nodeErrs(qe *QuorumError) []error { return qe.Unwrap() }
+
+// Validity returns what a grant obtained after elapsed leaves the caller;
+// exported for documentation and tests of the drift allowance.
+func (rl *Redlock) Validity(elapsed time.Duration) time.Duration { return rl.c.validity(elapsed) }

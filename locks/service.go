@@ -1,0 +1,70 @@
+package locks
+
+import "context"
+
+// Service is the production lock service: a reentrant lock (hash {owner:
+// count}) kept alive by a watchdog while held, acquired with retries and
+// exponential backoff with jitter, honouring the context, and counted in
+// Metrics.
+//
+// Unlike the other patterns, a zero Retry.Attempts means "retry until the
+// context is done": Acquire blocks like a mutex unless told otherwise.
+type Service struct {
+	re *Reentrant
+	m  *Metrics
+}
+
+var _ Locker = (*Service)(nil)
+
+// NewService returns a lock service on key owned by o.Owner (or a fresh
+// owner token).
+func NewService(r Redis, key string, o Options) (*Service, error) {
+	if o.Retry.Attempts == 0 {
+		o.Retry.Attempts = -1
+	}
+	re, err := NewReentrant(r, key, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Service{re: re, m: o.Metrics}, nil
+}
+
+// Owner is the owner id written into the hash.
+func (s *Service) Owner() string { return s.re.owner }
+
+// Metrics returns the counters this service writes to (nil if none).
+func (s *Service) Metrics() *Metrics { return s.m }
+
+// Acquire takes or re-enters the lock; a first acquisition starts the
+// watchdog.
+func (s *Service) Acquire(ctx context.Context) (*Lease, error) {
+	l, err := s.re.c.retry(ctx, func() (*Lease, error) {
+		s.m.add(&s.m.Attempts)
+		return s.try(ctx)
+	})
+	if err != nil {
+		s.m.add(&s.m.Failed)
+		return nil, err
+	}
+	s.m.add(&s.m.Acquired)
+	return l, nil
+}
+
+func (s *Service) try(ctx context.Context) (*Lease, error) {
+	l, fresh, err := s.re.try(ctx)
+	if err == nil && fresh {
+		re := s.re
+		startWatchdog(&re.c, l, func(ctx context.Context) (bool, error) { return re.extend(ctx, l) }, s.m)
+	}
+	return l, err
+}
+
+// Release drops one level of holding; the last one stops the watchdog and
+// frees the lock.
+func (s *Service) Release(ctx context.Context, l *Lease) error {
+	err := s.re.Release(ctx, l)
+	if err == nil {
+		s.m.add(&s.m.Released)
+	}
+	return err
+}
