@@ -1,0 +1,65 @@
+// Command locksim runs Redis lock patterns: a demo, simulated experiments
+// with injected faults, a correctness gate for CI, benchmarks and reports.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitViolation = 1 // a violation was found, or a gate failed
+	exitUsage     = 2 // bad flag, file or value
+)
+
+// usageError marks an error caused by bad input: exit 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// violationError marks a completed run that found a violation: exit 1.
+type violationError struct{ msg string }
+
+func (e violationError) Error() string { return e.msg }
+
+// commands registers each subcommand; files add theirs in init.
+var commands []func() *cobra.Command
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "locksim",
+		Short:         "Test Redis distributed-lock patterns under faults, check them, benchmark them",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	for _, mk := range commands {
+		root.AddCommand(mk())
+	}
+	return root
+}
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+func run(args []string) int {
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(os.Stderr, "locksim:", err)
+	var ve violationError
+	if errors.As(err, &ve) {
+		return exitViolation
+	}
+	return exitUsage
+}
