@@ -1,0 +1,112 @@
+// Package catalog names every lock pattern locksim can run — the correct
+// ones from package locks and the deliberately broken variants — with what
+// each claims, so that the simulator, the gate, the benchmarks and the CLI
+// select them by name.
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/locksim/locksim/locks"
+)
+
+// Claims is what a pattern promises; the gate checks exactly these.
+type Claims struct {
+	// Mutex: no two clients hold the lock at one instant of true time,
+	// under the faults the pattern is meant to tolerate.
+	Mutex bool
+	// SafeStore: a store that checks fencing tokens never loses an update.
+	SafeStore bool
+	// Fencing: acquisitions carry strictly increasing fencing tokens.
+	Fencing bool
+}
+
+// New builds one client's locker over that client's connections to the
+// nodes (one per node). Each client calls it once, so per-client state
+// (a reentrant owner) is per client.
+type New func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, error)
+
+// Pattern is one selectable pattern.
+type Pattern struct {
+	Name    string
+	Summary string
+	Claims  Claims
+	// Nodes is the number of Redis nodes the pattern uses by default.
+	Nodes int
+	// Broken marks an unsafe variant kept to prove the checks catch it.
+	Broken bool
+	// Pitfall names the mistake a broken variant makes.
+	Pitfall string
+	New     New
+}
+
+var registry = map[string]Pattern{}
+
+// Register adds p; it panics on a duplicate name (a programming error).
+func Register(p Pattern) {
+	if _, dup := registry[p.Name]; dup {
+		panic("catalog: duplicate pattern " + p.Name)
+	}
+	registry[p.Name] = p
+}
+
+// All returns every pattern, correct ones first, each group sorted by name.
+func All() []Pattern {
+	out := make([]Pattern, 0, len(registry))
+	for _, p := range registry {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Broken != out[j].Broken {
+			return !out[i].Broken
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Lookup returns the pattern named name, or an error listing the names.
+func Lookup(name string) (Pattern, error) {
+	if p, ok := registry[name]; ok {
+		return p, nil
+	}
+	var names []string
+	for _, p := range All() {
+		names = append(names, p.Name)
+	}
+	return Pattern{}, fmt.Errorf("unknown pattern %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+func one(f func(r locks.Redis, key string, o locks.Options) (locks.Locker, error)) New {
+	return func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, error) {
+		if len(nodes) != 1 {
+			return nil, fmt.Errorf("pattern needs exactly 1 node, got %d", len(nodes))
+		}
+		return f(nodes[0], key, o)
+	}
+}
+
+func init() {
+	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true},
+		Summary: "SET NX PX + owner-checked Lua release; safe while the holder finishes within its validity",
+		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, k, o) })})
+	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true},
+		Summary: "hash {owner: count}; the owner re-enters; TTL refreshed on re-entry and partial release",
+		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewReentrant(r, k, o) })})
+	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true},
+		Summary: "SET NX PX renewed every TTL/3 while held; the holder learns of loss",
+		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewWatchdog(r, k, o) })})
+	Register(Pattern{Name: "service", Nodes: 1, Claims: Claims{Mutex: true},
+		Summary: "reentrant + watchdog + retry with backoff + context + metrics",
+		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })})
+	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true},
+		Summary: "SET NX PX + INCR of a never-expiring fence counter in one script; a checking store rejects stale holders",
+		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) })})
+	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true},
+		Summary: "quorum of N independent nodes in parallel; validity = TTL - elapsed - drift",
+		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			return locks.NewRedlock(nodes, k, o)
+		}})
+}
