@@ -3,10 +3,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 )
 
@@ -47,7 +49,16 @@ func newRoot() *cobra.Command {
 	return root
 }
 
-func main() { os.Exit(run(os.Args[1:])) }
+// quietLogger drops go-redis's internal log lines (dial retries of a node
+// that is down on purpose); errors reach the user through return values.
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
+
+func main() {
+	redis.SetLogger(quietLogger{})
+	os.Exit(run(os.Args[1:]))
+}
 
 func run(args []string) int {
 	root := newRoot()

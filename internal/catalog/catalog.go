@@ -94,10 +94,14 @@ func init() {
 		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, k, o) })})
 	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "hash {owner: count}; the owner re-enters; TTL refreshed on re-entry and partial release",
-		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewReentrant(r, k, o) })})
+		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			return locks.NewReentrant(r, k, o)
+		})})
 	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "SET NX PX renewed every TTL/3 while held; the holder learns of loss",
-		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewWatchdog(r, k, o) })})
+		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			return locks.NewWatchdog(r, k, o)
+		})})
 	Register(Pattern{Name: "service", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "reentrant + watchdog + retry with backoff + context + metrics",
 		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })})
