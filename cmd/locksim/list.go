@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/internal/catalog"
+)
+
+func init() { commands = append(commands, newListCmd) }
+
+// listing is what `locksim list --json` prints.
+type listing struct {
+	Patterns  []patternInfo `json:"patterns"`
+	Broken    []patternInfo `json:"broken"`
+	Scenarios []namedInfo   `json:"scenarios"`
+	Faults    []namedInfo   `json:"faults"`
+}
+
+type patternInfo struct {
+	Name    string   `json:"name"`
+	Nodes   int      `json:"nodes"`
+	Claims  []string `json:"claims"`
+	Summary string   `json:"summary"`
+	Pitfall string   `json:"pitfall,omitempty"`
+}
+
+type namedInfo struct {
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+}
+
+// scenarioList and faultList are filled by the simulator's command files.
+var (
+	scenarioList func() []namedInfo
+	faultList    func() []namedInfo
+)
+
+func newListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List patterns (with what each claims), broken variants, scenarios and fault kinds",
+		Example: `  locksim list
+  locksim list --json | jq '.broken[].name'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l := buildListing()
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(l)
+			}
+			return printListing(cmd.OutOrStdout(), l)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func buildListing() listing {
+	var l listing
+	for _, p := range catalog.All() {
+		info := patternInfo{Name: p.Name, Nodes: p.Nodes, Claims: claimNames(p.Claims), Summary: p.Summary, Pitfall: p.Pitfall}
+		if p.Broken {
+			l.Broken = append(l.Broken, info)
+		} else {
+			l.Patterns = append(l.Patterns, info)
+		}
+	}
+	if scenarioList != nil {
+		l.Scenarios = scenarioList()
+	}
+	if faultList != nil {
+		l.Faults = faultList()
+	}
+	return l
+}
+
+func claimNames(c catalog.Claims) []string {
+	out := []string{}
+	if c.Mutex {
+		out = append(out, "mutex")
+	}
+	if c.SafeStore {
+		out = append(out, "safe-store")
+	}
+	if c.Fencing {
+		out = append(out, "fencing")
+	}
+	return out
+}
+
+func printListing(w io.Writer, l listing) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATTERN\tNODES\tCLAIMS\tSUMMARY")
+	for _, p := range l.Patterns {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", p.Name, p.Nodes, strings.Join(p.Claims, ","), p.Summary)
+	}
+	if len(l.Broken) > 0 {
+		fmt.Fprintln(tw, "\nBROKEN VARIANT\tNODES\tIMITATES\tPITFALL")
+		for _, p := range l.Broken {
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", p.Name, p.Nodes, strings.Join(p.Claims, ","), p.Pitfall)
+		}
+	}
+	for _, sec := range []struct {
+		title string
+		items []namedInfo
+	}{{"SCENARIO", l.Scenarios}, {"FAULT", l.Faults}} {
+		if len(sec.items) == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "\n%s\tDESCRIPTION\n", sec.title)
+		for _, s := range sec.items {
+			fmt.Fprintf(tw, "%s\t%s\n", s.Name, s.Summary)
+		}
+	}
+	return tw.Flush()
+}
