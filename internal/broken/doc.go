@@ -1,0 +1,23 @@
+// Package broken holds the deliberately broken lock variants: one per
+// pitfall named in the seed articles and in DESIGN.md, each implementing
+// locks.Locker over the same seams as the correct patterns (locks.Redis,
+// clock.Clock, locks.Options) and differing from the pattern it imitates by
+// that one mistake.
+//
+// They exist only to prove that locksim's checks can fail: the gate runs
+// each of them against the claims of the correct pattern it imitates and
+// must see those claims violated. The package is internal so that no user
+// imports one by accident; select them by name through internal/catalog.
+//
+//	name                    pitfall
+//	basic-del               release by plain DEL, no owner check
+//	reentrant-nocount       re-entry allowed, but entries are not counted
+//	watchdog-renew-ttl      renewal interval equal to the TTL
+//	redlock-novalidity      quorum taken without the validity check
+//	service-seconds         TTL truncated to whole seconds (EXPIRE 0)
+//	fenced-volatile         fence counter expires with the lock
+//	redlock-fenced-pernode  fencing tokens from per-node counters
+//
+// Each variant's doc comment describes the failure it shows and the
+// scenario its test uses to catch it.
+package broken
