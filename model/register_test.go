@@ -6,13 +6,15 @@ import (
 	"github.com/anishathalye/porcupine"
 )
 
-func write(value, fence int64) RegisterIn { return RegisterIn{Key: "db", Write: true, Fence: fence, Value: value} }
+func write(value, fence int64) RegisterIn {
+	return RegisterIn{Key: "db", Write: true, Fence: fence, Value: value}
+}
 
 var (
-	read      = RegisterIn{Key: "db"}
-	accepted  = RegisterOut{OK: true}
-	rejected  = RegisterOut{}
-	regUnkown = RegisterOut{Unknown: true}
+	read       = RegisterIn{Key: "db"}
+	accepted   = RegisterOut{OK: true}
+	rejected   = RegisterOut{}
+	regUnknown = RegisterOut{Unknown: true}
 )
 
 func got(v int64) RegisterOut { return RegisterOut{Value: v} }
@@ -53,19 +55,19 @@ func TestRegisterModel(t *testing.T) {
 func TestRegisterModelUnknown(t *testing.T) {
 	runCases(t, RegisterModel(), []historyCase{
 		{"unknown write applied: later lower token rejected", []porcupine.Operation{
-			op(0, 0, end, write(5, 3), regUnkown), op(1, 20, 30, write(6, 2), rejected), op(1, 40, 50, read, got(5)),
+			op(0, 0, end, write(5, 3), regUnknown), op(1, 20, 30, write(6, 2), rejected), op(1, 40, 50, read, got(5)),
 		}, porcupine.Ok},
 		{"unknown write lost: later lower token accepted", []porcupine.Operation{
-			op(0, 0, end, write(5, 3), regUnkown), op(1, 20, 30, write(6, 2), accepted), op(1, 40, 50, read, got(6)),
+			op(0, 0, end, write(5, 3), regUnknown), op(1, 20, 30, write(6, 2), accepted), op(1, 40, 50, read, got(6)),
 		}, porcupine.Ok},
 		{"a known write would forbid it", []porcupine.Operation{
 			op(0, 0, 10, write(5, 3), accepted), op(1, 20, 30, write(6, 2), accepted),
 		}, porcupine.Illegal},
 		{"lower token rejected with no write to explain it", []porcupine.Operation{
-			op(1, 0, 10, write(6, 2), rejected), op(0, 20, end, write(5, 3), regUnkown),
+			op(1, 0, 10, write(6, 2), rejected), op(0, 20, end, write(5, 3), regUnknown),
 		}, porcupine.Illegal},
 		{"unknown read changes nothing", []porcupine.Operation{
-			op(0, 0, 10, write(5, 1), accepted), op(1, 20, end, read, regUnkown), op(0, 30, 40, read, got(5)),
+			op(0, 0, 10, write(5, 1), accepted), op(1, 20, end, read, regUnknown), op(0, 30, 40, read, got(5)),
 		}, porcupine.Ok},
 	})
 }
@@ -79,9 +81,9 @@ func TestRegisterDescribe(t *testing.T) {
 	}{
 		{write(7, 3), accepted, "write 7 fence=3: accepted"},
 		{write(7, 1), rejected, "write 7 fence=1: rejected"},
-		{write(7, 1), regUnkown, "write 7 fence=1: outcome unknown"},
+		{write(7, 1), regUnknown, "write 7 fence=1: outcome unknown"},
 		{read, got(7), "read → 7"},
-		{read, regUnkown, "read → ?"},
+		{read, regUnknown, "read → ?"},
 	} {
 		if s := m.DescribeOperation(c.in, c.out); s != c.want {
 			t.Errorf("DescribeOperation(%+v, %+v) = %q, want %q", c.in, c.out, s, c.want)
