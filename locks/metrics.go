@@ -12,6 +12,7 @@ type Metrics struct {
 	Renewals    atomic.Int64 // successful watchdog renewals
 	RenewErrors atomic.Int64 // renewals whose outcome was an error
 	Lost        atomic.Int64 // holdings lost while held
+	Waits       Histogram    // time from Acquire to grant (fair, rwlock, semaphore)
 }
 
 // Snapshot is a plain copy of the counters.

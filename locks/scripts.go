@@ -55,6 +55,15 @@ func Scripts() map[string]string {
 		"reentrant_release": reentrantReleaseSrc,
 		"reentrant_extend":  reentrantExtendSrc,
 		"fenced_acquire":    fencedAcquireSrc,
+		"fair_acquire":      fairAcquireSrc,
+		"fair_leave":        fairLeaveSrc,
+		"rw_rlock":          rwRLockSrc,
+		"rw_lock":           rwLockSrc,
+		"rw_wleave":         rwWLeaveSrc,
+		"member_release":    memberReleaseSrc,
+		"member_extend":     memberExtendSrc,
+		"sem_acquire":       semAcquireSrc,
+		"inspect":           inspectSrc,
 	}
 }
 

@@ -1,0 +1,109 @@
+package locks
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Fair is a lock granted in arrival order, as the server decides it.
+//
+// A waiter's first poll takes a ticket from a server-side counter (INCR)
+// and joins a queue (a ZSET token → ticket) in the same script that gives it
+// its own expiring waiter key: there is no moment when a waiter is queued
+// without an expiry. Every poll refreshes the waiter key and prunes the
+// waiters whose key has expired, and the lock goes only to the head of the
+// queue. A waiter that vanishes therefore stops blocking the queue once its
+// waiter key expires (WaitTTL after its last poll); one that gives up
+// (cancelled context, deadline, attempts spent) dequeues itself at once.
+//
+// Client clocks play no part in the order: two clients whose clocks
+// disagree are still served in the order their first polls reached Redis.
+// Waiting is polling through the Clock with the Retry policy's bounded
+// exponential backoff (Retry.MaxDelay caps the gap between polls), so the
+// same code runs in the simulator. Holding is a SET key token PX ttl,
+// released owner-checked, and extendable.
+//
+// Keys, for name n: {n}:lock, {n}:queue, {n}:seq and one {n}:w:<token> per
+// waiter, all in one hash slot.
+type Fair struct {
+	s       single
+	name    string
+	waitTTL time.Duration
+	m       *Metrics
+}
+
+var (
+	_ Locker   = (*Fair)(nil)
+	_ Extender = (*Fair)(nil)
+)
+
+// FairKeys are the keys of the fair lock named name.
+func FairKeys(name string) (lock, queue, seq, waiterPrefix string) {
+	t := "{" + name + "}"
+	return t + ":lock", t + ":queue", t + ":seq", t + ":w:"
+}
+
+// NewFair returns a fair lock named name. Its waiters' entries expire after
+// WaitTTL = max(TTL, 3 × Retry.MaxDelay) without a poll.
+func NewFair(r Redis, name string, o Options) (*Fair, error) {
+	if name == "" {
+		return nil, &OptionError{"name", `""`, "must not be empty"}
+	}
+	lock, _, _, _ := FairKeys(name)
+	s, err := newSingle(r, lock, o)
+	if err != nil {
+		return nil, err
+	}
+	wait := max(s.c.TTL, 3*s.c.Retry.MaxDelay).Truncate(time.Millisecond)
+	return &Fair{s: s, name: name, waitTTL: wait, m: o.Metrics}, nil
+}
+
+// WaitTTL is how long a waiter's queue entry outlives its last poll.
+func (f *Fair) WaitTTL() time.Duration { return f.waitTTL }
+
+// Acquire joins the queue and polls until this waiter is at the head and
+// the lock is free, the attempts run out or ctx is done; in the last two
+// cases it leaves the queue before returning.
+func (f *Fair) Acquire(ctx context.Context) (*Lease, error) {
+	token := f.s.c.Rand.Token()
+	return waitLoop(ctx, &f.s.c, f.m,
+		func() (*Lease, error) { return f.poll(ctx, token) },
+		func(ctx context.Context) { _ = f.leave(ctx, token) })
+}
+
+// poll makes one fair_acquire call for token.
+func (f *Fair) poll(ctx context.Context, token string) (*Lease, error) {
+	lock, queue, seq, prefix := FairKeys(f.name)
+	start := f.s.c.Clock.Now()
+	pos, err := runInt(ctx, f.s.r, fairAcquireScript, []string{lock, queue, seq},
+		token, f.s.c.ttlMS, f.waitTTL.Milliseconds(), prefix)
+	if err != nil {
+		return nil, wrap("acquire", lock, err)
+	}
+	if pos != 0 {
+		return nil, wrap("acquire", lock, fmt.Errorf("%w: position %d in the queue", ErrNotAcquired, pos))
+	}
+	return f.s.grant(ctx, start, token, 0)
+}
+
+// leave dequeues token and releases a grant to it whose reply was lost.
+func (f *Fair) leave(ctx context.Context, token string) error {
+	lock, queue, _, prefix := FairKeys(f.name)
+	_, err := runInt(ctx, f.s.r, fairLeaveScript, []string{lock, queue}, token, prefix)
+	return err
+}
+
+// Release deletes the lock if it still holds the lease's token; the next
+// waiter in the queue takes it on its next poll.
+func (f *Fair) Release(ctx context.Context, l *Lease) error {
+	return ownedRelease(ctx, &f.s, f.m, l)
+}
+
+// Extend resets the TTL if the lease still holds the lock.
+func (f *Fair) Extend(ctx context.Context, l *Lease) error {
+	if l == nil {
+		return wrap("extend", f.s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	}
+	return ownedExtend(ctx, &f.s, f.m, l)
+}

@@ -1,0 +1,25 @@
+-- Fair acquire (one poll). KEYS[1] lock (token, PX), KEYS[2] queue (ZSET
+-- token -> ticket), KEYS[3] ticket counter. ARGV[1] token, ARGV[2] lock TTL
+-- ms, ARGV[3] waiter TTL ms, ARGV[4] waiter key prefix.
+--
+-- Prunes vanished waiters; enqueues the caller with the next server-issued
+-- ticket if it is not queued (enqueue and its expiry in this one step);
+-- refreshes the caller's waiter key; grants the lock if it is free and the
+-- caller is at the head. Returns 0 when granted, else the caller's 1-based
+-- position in the queue.
+prune_zset(KEYS[2], ARGV[4])
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+  redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[1])
+end
+local waiter = ARGV[4] .. ARGV[1]
+redis.call('SET', waiter, '1', 'PX', ARGV[3])
+keep(KEYS[2], ARGV[3])
+keep(KEYS[3], ARGV[3])
+local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+if head == ARGV[1] and redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('DEL', waiter)
+  return 0
+end
+return redis.call('ZRANK', KEYS[2], ARGV[1]) + 1
