@@ -73,3 +73,29 @@ func (m *Metrics) waited(d time.Duration) {
 		m.Waits.Observe(d)
 	}
 }
+
+// The counters' nil-safe increments (a nil *Metrics records nothing).
+
+func (m *Metrics) attempted() {
+	if m != nil {
+		m.Attempts.Add(1)
+	}
+}
+
+func (m *Metrics) failed() {
+	if m != nil {
+		m.Failed.Add(1)
+	}
+}
+
+func (m *Metrics) acquired() {
+	if m != nil {
+		m.Acquired.Add(1)
+	}
+}
+
+func (m *Metrics) released() {
+	if m != nil {
+		m.Released.Add(1)
+	}
+}

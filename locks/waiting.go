@@ -20,17 +20,17 @@ import (
 func waitLoop(ctx context.Context, c *config, m *Metrics, try func() (*Lease, error), leave func(context.Context)) (*Lease, error) {
 	begin := c.Clock.Now()
 	l, err := c.retry(ctx, func() (*Lease, error) {
-		m.add(&m.Attempts)
+		m.attempted()
 		return try()
 	})
 	if err != nil {
 		lctx, cancel := c.Clock.WithTimeout(context.WithoutCancel(ctx), c.TTL)
 		leave(lctx)
 		cancel()
-		m.add(&m.Failed)
+		m.failed()
 		return nil, err
 	}
-	m.add(&m.Acquired)
+	m.acquired()
 	m.waited(c.Clock.Since(begin))
 	return l, nil
 }
@@ -76,7 +76,7 @@ func (ms *members) release(ctx context.Context, l *Lease) error {
 		l.h.end(ErrLockLost)
 		return wrap("release", ms.key, ErrNotHeld)
 	}
-	ms.m.add(&ms.m.Released)
+	ms.m.released()
 	l.h.end(ErrReleased)
 	return nil
 }
@@ -117,7 +117,7 @@ func ownedRelease(ctx context.Context, s *single, m *Metrics, l *Lease) error {
 	err := s.release(ctx, l)
 	switch {
 	case err == nil:
-		m.add(&m.Released)
+		m.released()
 	case l != nil && errors.Is(err, ErrNotHeld):
 		m.lost()
 	}
