@@ -32,12 +32,6 @@ func (m *Metrics) Snapshot() Snapshot {
 	}
 }
 
-func (m *Metrics) add(c *atomic.Int64) {
-	if m != nil {
-		c.Add(1)
-	}
-}
-
 func (m *Metrics) renewed() {
 	if m != nil {
 		m.Renewals.Add(1)

@@ -39,14 +39,14 @@ func (s *Service) Metrics() *Metrics { return s.m }
 // watchdog.
 func (s *Service) Acquire(ctx context.Context) (*Lease, error) {
 	l, err := s.re.c.retry(ctx, func() (*Lease, error) {
-		s.m.add(&s.m.Attempts)
+		s.m.attempted()
 		return s.try(ctx)
 	})
 	if err != nil {
-		s.m.add(&s.m.Failed)
+		s.m.failed()
 		return nil, err
 	}
-	s.m.add(&s.m.Acquired)
+	s.m.acquired()
 	return l, nil
 }
 
@@ -64,7 +64,7 @@ func (s *Service) try(ctx context.Context) (*Lease, error) {
 func (s *Service) Release(ctx context.Context, l *Lease) error {
 	err := s.re.Release(ctx, l)
 	if err == nil {
-		s.m.add(&s.m.Released)
+		s.m.released()
 	}
 	return err
 }
