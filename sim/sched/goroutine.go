@@ -1,0 +1,152 @@
+package sched
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+// G is a simulated goroutine: a real goroutine that runs only when the
+// scheduler hands it control, until it parks or exits.
+type G struct {
+	s      *Sched
+	id     int
+	name   string
+	proc   *Proc
+	ch     chan wakeMsg
+	gen    uint64 // park generation: a Waker of an older one is stale
+	parked bool
+	done   bool
+	kids   int // Parallel children still running
+	parent *G
+}
+
+type wakeMsg struct {
+	val any
+	err error
+}
+
+// Name is the G's name, e.g. "c1/3".
+func (g *G) Name() string { return g.name }
+
+// Proc is the process that owns g (nil for a scheduler-level G).
+func (g *G) Proc() *Proc { return g.proc }
+
+// Waker wakes one particular park of one G. Obtain it from the running G
+// before registering it with whatever will wake it, then call Park.
+type Waker struct {
+	g   *G
+	gen uint64
+}
+
+// Waker returns a Waker for g's next park.
+func (g *G) Waker() Waker { return Waker{g, g.gen} }
+
+// G is the goroutine this Waker wakes.
+func (w Waker) G() *G { return w.g }
+
+// Wake resumes the park w was made for, making Park return (val, err). A
+// Waker whose park has already been woken is stale and does nothing, so
+// several sources (a reply, a timeout, a cancellation) may race for one
+// park and the first wins. Called from a G, the wake is queued as an event
+// at the current time; called from the scheduler, it runs the G at once —
+// unless the G's Proc is paused, in which case the wake is deferred to the
+// end of the pause.
+func (w Waker) Wake(val any, err error) {
+	g := w.g
+	s := g.s
+	if g.done || !g.parked || g.gen != w.gen {
+		return
+	}
+	if s.cur != nil {
+		s.At(s.now, func() { w.Wake(val, err) })
+		return
+	}
+	if p := g.proc; p != nil && p.pause > 0 && !s.stopping {
+		p.deferred = append(p.deferred, deferredWake{w, wakeMsg{val, err}})
+		return
+	}
+	g.parked = false
+	g.gen++
+	s.handoff(g, wakeMsg{val, err})
+}
+
+// Stale reports whether w can no longer wake its G.
+func (w Waker) Stale() bool { return w.g.done || w.g.gen != w.gen }
+
+// Park hands control back to the scheduler until a Waker of this park is
+// woken, and returns what it was woken with. Only the running G may park.
+// Once the run is stopping, Park returns ErrStopped at once.
+func (g *G) Park() (any, error) {
+	s := g.s
+	if s.cur != g {
+		panic(fmt.Sprintf("sched: %s parked while not running", g.name))
+	}
+	if s.stopping {
+		g.gen++
+		if s.stopCall++; s.stopCall > stopCallLimit {
+			panic(fmt.Sprintf("sched: %s keeps calling seams after the run stopped: it ignores %v", g.name, ErrStopped))
+		}
+		return nil, ErrStopped
+	}
+	g.parked = true
+	s.yield <- struct{}{}
+	m := <-g.ch
+	return m.val, m.err
+}
+
+// Yield parks the running G and resumes it at the current time, after the
+// events already queued for this instant.
+func (g *G) Yield() error {
+	w := g.Waker()
+	g.s.At(g.s.now, func() { w.Wake(nil, nil) })
+	_, err := g.Park()
+	return err
+}
+
+// spawn creates a G that will start running fn at the current time.
+func (s *Sched) spawn(p *Proc, name string, parent *G, fn func()) *G {
+	g := &G{s: s, id: s.nextID, name: name, proc: p, ch: make(chan wakeMsg), parent: parent, parked: true}
+	s.nextID++
+	s.live = append(s.live, g)
+	go g.main(fn)
+	w := g.Waker()
+	s.At(s.now, func() { w.Wake(nil, nil) })
+	return g
+}
+
+// main is the body of g's real goroutine. fn runs even when the first wake
+// is ErrStopped: every seam then fails at once and fn returns.
+func (g *G) main(fn func()) {
+	<-g.ch
+	g.call(fn)
+	g.exit()
+}
+
+func (g *G) call(fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.s.fail(fmt.Errorf("sim: goroutine %s panicked: %v\n%s", g.name, r, debug.Stack()))
+		}
+	}()
+	fn()
+}
+
+// exit removes g and, if it was the last child of a Parallel, wakes the
+// parent; then it returns control to the scheduler for good.
+func (g *G) exit() {
+	s := g.s
+	g.done = true
+	for i, x := range s.live {
+		if x == g {
+			s.live = append(s.live[:i], s.live[i+1:]...)
+			break
+		}
+	}
+	if par := g.parent; par != nil {
+		if par.kids--; par.kids == 0 {
+			w := par.Waker()
+			s.At(s.now, func() { w.Wake(nil, nil) })
+		}
+	}
+	s.yield <- struct{}{}
+}

@@ -1,0 +1,217 @@
+package sched
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+	"time"
+)
+
+// ErrStopped is what every seam returns once the run is over: code under
+// test sees an error it can only give up on, and returns.
+var ErrStopped = errors.New("sim: run stopped")
+
+// DefaultStallAfter is how long (real time) a single step of a G may run
+// before the run fails as stalled.
+const DefaultStallAfter = time.Minute
+
+// stopCallLimit bounds the seam calls one G may make after the run stopped:
+// code that ignores ErrStopped and loops forever is made to panic instead.
+const stopCallLimit = 100_000
+
+// Sched is a deterministic scheduler. Its methods are called from the
+// goroutine that calls RunUntil or from the G it is running; it is not safe
+// for any other concurrent use.
+type Sched struct {
+	// StallAfter bounds, in real time, one step of a G (default
+	// DefaultStallAfter). It is the only use of real time in a run and it
+	// only ever turns a hung run into an error.
+	StallAfter time.Duration
+
+	now      int64
+	seq      uint64
+	q        queue
+	cur      *G
+	yield    chan struct{}
+	live     []*G
+	procs    []*Proc
+	nextID   int
+	stopping bool
+	broken   bool
+	failure  error
+	stopCall int
+
+	sum      uint64
+	events   uint64
+	switches uint64
+	progress atomic.Uint64
+	stall    chan struct{}
+}
+
+// New returns a scheduler at true time 0 with an empty queue.
+func New() *Sched {
+	return &Sched{yield: make(chan struct{}), stall: make(chan struct{})}
+}
+
+// Now is the current true time, in nanoseconds since vclock.Epoch.
+func (s *Sched) Now() int64 { return s.now }
+
+// At schedules fn to run on the scheduler at true time t (or now, if t is
+// in the past). Events at the same time run in the order they were added.
+func (s *Sched) At(t int64, fn func()) {
+	t = max(t, s.now)
+	s.seq++
+	s.q.push(event{at: t, seq: s.seq, fn: fn})
+}
+
+// After schedules fn d nanoseconds from now.
+func (s *Sched) After(d int64, fn func()) { s.At(s.now+d, fn) }
+
+// Current is the running G, or nil when the scheduler itself runs.
+func (s *Sched) Current() *G { return s.cur }
+
+// Stopping reports whether the run has ended and Gs are being unwound.
+func (s *Sched) Stopping() bool { return s.stopping }
+
+// Checksum is a digest of every scheduling decision so far.
+func (s *Sched) Checksum() uint64 { return s.sum }
+
+// Stats counts what the scheduler did.
+type Stats struct {
+	Events   uint64 // events run
+	Switches uint64 // hand-offs to a G
+	Live     int    // Gs not yet exited
+}
+
+// Stats returns the counters so far.
+func (s *Sched) Stats() Stats {
+	return Stats{Events: s.events, Switches: s.switches, Live: len(s.live)}
+}
+
+func (s *Sched) mix(x uint64) {
+	s.sum = bits.RotateLeft64(s.sum^x, 27)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
+}
+
+// fail records the first failure; the run stops at the next event.
+func (s *Sched) fail(err error) {
+	if s.failure == nil {
+		s.failure = err
+	}
+}
+
+// Fail stops the run with err (the first failure wins); RunUntil returns it.
+func (s *Sched) Fail(err error) { s.fail(err) }
+
+// RunUntil runs events in order until the queue is empty, the next event is
+// later than end, or a G failed. The clock is left at the last event run.
+func (s *Sched) RunUntil(end int64) error {
+	if s.broken {
+		return s.failure
+	}
+	stop := s.watchStalls()
+	defer stop()
+	for s.failure == nil && len(s.q) > 0 && s.q[0].at <= end {
+		s.step()
+	}
+	return s.failure
+}
+
+func (s *Sched) step() {
+	ev := s.q.pop()
+	s.now = ev.at
+	s.events++
+	s.mix(uint64(ev.at))
+	s.mix(ev.seq)
+	s.progress.Add(1)
+	ev.fn()
+}
+
+// handoff resumes g with m and waits until it parks or exits.
+func (s *Sched) handoff(g *G, m wakeMsg) {
+	s.cur = g
+	s.switches++
+	s.mix(uint64(g.id))
+	g.ch <- m
+	select {
+	case <-s.yield:
+	case <-s.stall:
+		s.broken = true
+		s.fail(fmt.Errorf("sim: goroutine %s did not return to the scheduler within %v: it blocks outside the simulator's seams (a plain channel, a WaitGroup, a mutex held across a seam)", g.name, s.stallAfter()))
+	}
+	s.cur = nil
+	s.progress.Add(1)
+}
+
+func (s *Sched) stallAfter() time.Duration {
+	if s.StallAfter > 0 {
+		return s.StallAfter
+	}
+	return DefaultStallAfter
+}
+
+// watchStalls starts the real-time monitor that turns a hung hand-off into
+// an error; the returned func stops it and waits for it.
+func (s *Sched) watchStalls() (stop func()) {
+	quit, exited := make(chan struct{}), make(chan struct{})
+	limit := s.stallAfter()
+	go func() {
+		defer close(exited)
+		tick := time.NewTicker(limit / 4)
+		defer tick.Stop()
+		last, since := s.progress.Load(), time.Duration(0)
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			if p := s.progress.Load(); p != last {
+				last, since = p, 0
+				continue
+			}
+			if since += limit / 4; since >= limit {
+				close(s.stall)
+				return
+			}
+		}
+	}()
+	return func() { close(quit); <-exited }
+}
+
+// Shutdown ends the run: it drops pending events and resumes every parked
+// G with ErrStopped, lowest id first, until all have exited. It returns the
+// run's failure, if any, or an error if some G would not exit.
+func (s *Sched) Shutdown() error {
+	if s.broken {
+		return s.failure
+	}
+	stop := s.watchStalls()
+	defer stop()
+	s.stopping = true
+	s.q = s.q[:0]
+	for _, p := range s.procs {
+		p.deferred = nil
+	}
+	for len(s.live) > 0 && !s.broken {
+		if !s.killOne() {
+			s.fail(fmt.Errorf("sim: %d goroutines would not unwind (first: %s)", len(s.live), s.live[0].name))
+			break
+		}
+		for len(s.q) > 0 && !s.broken {
+			s.step()
+		}
+	}
+	return s.failure
+}
+
+// killOne resumes the lowest-id parked G that is not waiting for children.
+func (s *Sched) killOne() bool {
+	for _, g := range s.live {
+		if g.parked && g.kids == 0 {
+			Waker{g, g.gen}.Wake(nil, ErrStopped)
+			return true
+		}
+	}
+	return false
+}
