@@ -1,0 +1,233 @@
+// Package benchcmd is the `bench` command: flags, target selection,
+// progress, output. Both the locksim CLI and the bench/refs module (which
+// links the library references) build it, so they behave alike.
+package benchcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/bench"
+	"github.com/locksim/locksim/internal/redistest"
+)
+
+// UsageError marks bad flags or values (the CLI exits 2 on it).
+type UsageError struct{ Err error }
+
+func (e UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e UsageError) Unwrap() error { return e.Err }
+
+func usagef(format string, a ...any) error { return UsageError{fmt.Errorf(format, a...)} }
+
+// flags are the command's options.
+type flags struct {
+	redis, clients, keys, nodes, subjects string
+	spawn, reps                           int
+	duration, warmup, ttl                 time.Duration
+	out, cpuProfile                       string
+	asJSON, quiet                         bool
+}
+
+// New returns the bench command measuring bench.Subjects(extra...).
+// libNote, if not empty, is printed to stderr to say where the library
+// references are when extra is empty.
+func New(extra []bench.Subject, libNote string) *cobra.Command {
+	var f flags
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure each pattern's throughput and latency beside the floor and the Go lock libraries",
+		Long: `bench runs every correct pattern × clients × {a key per client, one hot key},
+and Redlock over 1, 3 and 5 nodes, beside references measured in the same run:
+the floor (a hand-written SET NX PX + Lua release), a hand-written parallel
+Redlock fan-out and, where linked, bsm/redislock and go-redsync/redsync. The
+subjects of a cell run interleaved, repeated, and the medians are reported,
+with every row's ratio to the floor.
+
+By default it runs on embedded miniredis: the demo path, whose figures show the
+harness, not Redis. Give --redis ADDR[,ADDR...] (5 addresses for Redlock over
+5 nodes) or --spawn 5 (starts local redis-servers) for real figures.
+
+The table (or --json) goes to stdout, the progress bar to stderr; --out DIR
+writes CSV, JSON, PNG and SVG plots and a Markdown summary.`,
+		Example: `  locksim bench --duration 200ms --reps 1            # quick demo on miniredis
+  locksim bench --spawn 5 --out reports/bench          # real redis-servers, full report
+  locksim bench --redis 127.0.0.1:6379 --nodes 1 --subjects basic,fenced --clients 1,8`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(extra) == 0 && libNote != "" && !f.quiet {
+				fmt.Fprintln(cmd.ErrOrStderr(), libNote)
+			}
+			return run(cmd.Context(), f, extra, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.redis, "redis", "", "comma-separated redis-server addresses (default: embedded miniredis, the demo path)")
+	fl.IntVar(&f.spawn, "spawn", 0, "start this many local redis-servers (free loopback ports, no persistence) and measure them")
+	fl.StringVar(&f.clients, "clients", "1,8,32,64", "comma-separated client counts")
+	fl.StringVar(&f.keys, "keys", "distinct,hot", "key modes: distinct (a key per client), hot (one key)")
+	fl.StringVar(&f.nodes, "nodes", "1,3,5", "Redlock node counts (odd, at most the number of servers)")
+	fl.StringVar(&f.subjects, "subjects", "", "comma-separated subjects to keep (default all; the floor and fan-out always run)")
+	fl.DurationVar(&f.duration, "duration", time.Second, "measured window of each run")
+	fl.DurationVar(&f.warmup, "warmup", 200*time.Millisecond, "unmeasured warm-up before each run")
+	fl.DurationVar(&f.ttl, "ttl", 10*time.Second, "lock TTL")
+	fl.IntVar(&f.reps, "reps", 3, "repetitions of every run (medians are reported)")
+	fl.StringVar(&f.out, "out", "", "directory for CSV, JSON, plots and README.md (e.g. reports/bench)")
+	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the sweep to this file")
+	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON instead of a table")
+	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	return cmd
+}
+
+func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	if !f.quiet {
+		cfg.Progress = stderr
+	}
+	t, stop, err := f.target(slicesMax(cfg.QuorumNodes))
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if err := t.Ping(ctx); err != nil {
+		return err
+	}
+	if f.cpuProfile != "" {
+		pf, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	res, err := bench.Run(ctx, t, bench.Subjects(extra...), cfg)
+	if err != nil {
+		return err
+	}
+	return f.write(res, stdout, stderr)
+}
+
+func (f flags) write(res *bench.Result, stdout, stderr io.Writer) error {
+	if f.out != "" {
+		if err := bench.WriteReport(f.out, res); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "bench: report written to %s\n", f.out)
+	}
+	if f.asJSON {
+		return bench.WriteJSON(stdout, res)
+	}
+	if res.Demo {
+		fmt.Fprintln(stdout, "# demo path: embedded miniredis; give --redis or --spawn for real figures")
+	}
+	return bench.WriteTable(stdout, res)
+}
+
+// target picks the target the flags name; stop releases it.
+func (f flags) target(quorum int) (*bench.Target, func(), error) {
+	switch {
+	case f.redis != "" && f.spawn > 0:
+		return nil, nil, usagef("--redis and --spawn exclude each other")
+	case f.redis != "":
+		t, err := bench.Remote(strings.Split(f.redis, ","))
+		if err != nil {
+			return nil, nil, UsageError{err}
+		}
+		return t, func() {}, nil
+	case f.spawn > 0:
+		ss, err := redistest.Start(f.spawn)
+		if err != nil {
+			return nil, nil, err
+		}
+		t, err := bench.Remote(redistest.Addrs(ss))
+		return t, func() { redistest.Stop(ss) }, err
+	default:
+		t, err := bench.Embedded(max(quorum, 1))
+		if err != nil {
+			return nil, nil, err
+		}
+		return t, t.Close, nil
+	}
+}
+
+func (f flags) config() (bench.Config, error) {
+	var cfg bench.Config
+	var err error
+	if cfg.Clients, err = ints("--clients", f.clients); err != nil {
+		return cfg, err
+	}
+	if cfg.QuorumNodes, err = ints("--nodes", f.nodes); err != nil {
+		return cfg, err
+	}
+	for _, k := range splitList(f.keys) {
+		cfg.Keys = append(cfg.Keys, bench.KeyMode(k))
+	}
+	cfg.Subjects = splitList(f.subjects)
+	cfg.Timing = bench.Timing{Warmup: f.warmup, Duration: f.duration, TTL: f.ttl}
+	if f.reps < 1 {
+		return cfg, usagef("--reps (%d) must be at least 1", f.reps)
+	}
+	cfg.Reps = f.reps
+	if f.duration <= 0 {
+		return cfg, usagef("--duration (%v) must be positive", f.duration)
+	}
+	return cfg, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for p := range strings.SplitSeq(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func ints(name, s string) ([]int, error) {
+	var out []int
+	for _, p := range splitList(s) {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return nil, usagef("%s: %q is not a number", name, p)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, usagef("%s: empty list", name)
+	}
+	return out, nil
+}
+
+func slicesMax(xs []int) int {
+	m := 0
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
+
+// IsUsage reports whether err is a usage error.
+func IsUsage(err error) bool {
+	var u UsageError
+	return errors.As(err, &u)
+}

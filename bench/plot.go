@@ -1,0 +1,220 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// WritePlots draws the sweep into dir, each plot as PNG and SVG:
+// throughput-<keys> (cycles/s against clients, a line per subject),
+// latency-<keys> (p50/p99/p99.9 of the cycle per subject at the highest
+// client count), redlock-nodes (Redlock latency against node count) and
+// contention (the hot key's p99 acquire wait against clients).
+func WritePlots(dir string, res *Result) error {
+	var errs []error
+	save := func(name string, p *plot.Plot, err error) {
+		if err == nil && p != nil {
+			err = savePlot(p, dir, name)
+		}
+		errs = append(errs, err)
+	}
+	for _, k := range res.Config.Keys {
+		p, err := throughputPlot(res, k)
+		save("throughput-"+string(k), p, err)
+		p, err = latencyPlot(res, k)
+		save("latency-"+string(k), p, err)
+	}
+	p, err := redlockPlot(res)
+	save("redlock-nodes", p, err)
+	if slices.Contains(res.Config.Keys, Hot) {
+		p, err = contentionPlot(res)
+		save("contention", p, err)
+	}
+	return errors.Join(errs...)
+}
+
+func savePlot(p *plot.Plot, dir, name string) error {
+	for _, ext := range []string{".png", ".svg"} {
+		if err := p.Save(18*vg.Centimeter, 11*vg.Centimeter, filepath.Join(dir, name+ext)); err != nil {
+			return fmt.Errorf("plot %s%s: %w", name, ext, err)
+		}
+	}
+	return nil
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// clientAxis makes X a log axis with a tick at every client count.
+func clientAxis(p *plot.Plot, clients []int) {
+	p.X.Scale = plot.LogScale{}
+	var ticks []plot.Tick
+	for _, c := range clients {
+		ticks = append(ticks, plot.Tick{Value: float64(c), Label: strconv.Itoa(c)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+}
+
+func logY(p *plot.Plot) {
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+}
+
+// addLine adds one styled line with points; points with y ≤ 0 are left out
+// (a log axis cannot show them).
+func addLine(p *plot.Plot, i int, name string, xys plotter.XYs, dashed bool) error {
+	xys = slices.DeleteFunc(xys, func(xy plotter.XY) bool { return xy.Y <= 0 })
+	if len(xys) == 0 {
+		return nil
+	}
+	l, s, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return fmt.Errorf("line %s: %w", name, err)
+	}
+	l.Color, s.Color = plotutil.Color(i), plotutil.Color(i)
+	s.Shape = plotutil.Shape(i)
+	if dashed {
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	}
+	p.Add(l, s)
+	p.Legend.Add(name, l, s)
+	return nil
+}
+
+// series is a subject's value against clients within one table.
+func series(rows []Row, subject string, y func(Row) float64) plotter.XYs {
+	var xys plotter.XYs
+	for _, r := range rows {
+		if r.Subject == subject {
+			xys = append(xys, plotter.XY{X: float64(r.Clients), Y: y(r)})
+		}
+	}
+	return xys
+}
+
+func throughputPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
+	rows := selectRows(res.Rows, Single, 1, keys)
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	p := newPlot(fmt.Sprintf("Single node, %s keys: throughput (%s)", keys, res.Target), "clients", "cycles/s")
+	clientAxis(p, res.Config.Clients)
+	for i, name := range rowSubjects(rows) {
+		if err := addLine(p, i, name, series(rows, name, func(r Row) float64 { return r.CyclesPerSec }), false); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func contentionPlot(res *Result) (*plot.Plot, error) {
+	rows := selectRows(res.Rows, Single, 1, Hot)
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	p := newPlot(fmt.Sprintf("One hot key: p99 acquire wait (%s)", res.Target), "clients", "p99 acquire wait (ms)")
+	clientAxis(p, res.Config.Clients)
+	logY(p)
+	for i, name := range rowSubjects(rows) {
+		xys := series(rows, name, func(r Row) float64 { return r.AcquireP99 / 1e3 })
+		if err := addLine(p, i, name, xys, false); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// latencyPlot is a grouped bar chart: per subject, p50, p99 and p99.9 of the
+// cycle at the highest client count.
+func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
+	top := slices.Max(res.Config.Clients)
+	var rows []Row
+	for _, r := range selectRows(res.Rows, Single, 1, keys) {
+		if r.Clients == top {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	p := newPlot(fmt.Sprintf("Single node, %s keys, %d clients: cycle latency (%s)", keys, top, res.Target), "", "ms")
+	logY(p)
+	w := vg.Points(10)
+	for i, q := range []struct {
+		name string
+		v    func(Row) float64
+	}{{"p50", func(r Row) float64 { return r.CycleP50 }}, {"p99", func(r Row) float64 { return r.CycleP99 }},
+		{"p99.9", func(r Row) float64 { return r.CycleP999 }}} {
+		vals := make(plotter.Values, len(rows))
+		for k, r := range rows {
+			vals[k] = max(q.v(r)/1e3, 1e-3) // a log axis needs positive bars
+		}
+		b, err := plotter.NewBarChart(vals, w)
+		if err != nil {
+			return nil, fmt.Errorf("bars %s: %w", q.name, err)
+		}
+		b.Color = plotutil.Color(i)
+		b.LineStyle.Width = 0
+		b.Offset = vg.Length(i-1) * w
+		p.Add(b)
+		p.Legend.Add(q.name, b)
+	}
+	p.NominalX(rowSubjects(rows)...)
+	return p, nil
+}
+
+// redlockPlot shows, for each quorum subject, p50 (solid) and p99 (dashed)
+// of the cycle against the node count, with the fewest clients on distinct
+// keys: the latency one acquisition costs.
+func redlockPlot(res *Result) (*plot.Plot, error) {
+	lo := slices.Min(res.Config.Clients)
+	var rows []Row
+	for _, r := range res.Rows {
+		if r.Family == Quorum && r.Keys == Distinct && r.Clients == lo {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	p := newPlot(fmt.Sprintf("Redlock, %d client(s): cycle latency vs nodes (%s)", lo, res.Target), "nodes", "ms")
+	var ticks []plot.Tick
+	for _, n := range res.Config.QuorumNodes {
+		ticks = append(ticks, plot.Tick{Value: float64(n), Label: strconv.Itoa(n)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	for i, name := range rowSubjects(rows) {
+		for _, q := range []struct {
+			label  string
+			v      func(Row) float64
+			dashed bool
+		}{{"p50", func(r Row) float64 { return r.CycleP50 }, false}, {"p99", func(r Row) float64 { return r.CycleP99 }, true}} {
+			var xys plotter.XYs
+			for _, r := range rows {
+				if r.Subject == name {
+					xys = append(xys, plotter.XY{X: float64(r.Nodes), Y: q.v(r) / 1e3})
+				}
+			}
+			if err := addLine(p, i, name+" "+q.label, xys, q.dashed); err != nil {
+				return nil, err
+			}
+		}
+	}
+	p.Legend.Left = true
+	return p, nil
+}

@@ -1,0 +1,167 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/locks"
+)
+
+// Kind says what part a subject plays in a comparison.
+type Kind string
+
+// The kinds of subject.
+const (
+	KindPattern   Kind = "pattern"   // a locksim pattern from internal/catalog
+	KindFloor     Kind = "floor"     // hand-written SET NX PX + Lua release: the least a lock costs
+	KindReference Kind = "reference" // hand-written parallel Redlock fan-out
+	KindLibrary   Kind = "library"   // a Go lock library people use today
+)
+
+// Family groups the subjects that are measured side by side, interleaved,
+// on the same cells.
+type Family string
+
+// The families.
+const (
+	// Single: one Redis node; the reference is the floor.
+	Single Family = "single"
+	// Quorum: N nodes (Redlock); the reference is the hand-written fan-out.
+	Quorum Family = "quorum"
+)
+
+// ErrBusy marks an acquisition attempt that found the lock taken.
+// Adapters wrap their library's "not obtained" error with it.
+var ErrBusy = errors.New("bench: lock taken")
+
+// Locker is one benchmark client's handle on one lock.
+type Locker interface {
+	// Acquire takes the lock; an error matching ErrBusy means it was taken
+	// (after whatever retries the subject makes by itself).
+	Acquire(ctx context.Context) (Held, error)
+}
+
+// Held is a lock Acquire took.
+type Held interface {
+	Release(ctx context.Context) error
+}
+
+// Conn is what a subject builds a client's Locker from.
+type Conn struct {
+	// Nodes are the cell's Redis clients, shared by all its bench clients
+	// (one node for the Single family).
+	Nodes []*redis.Client
+	// TTL is the lock's time to live.
+	TTL time.Duration
+	// Retries counts the failed attempts a subject retried by itself
+	// (inside one Acquire call); subjects that retry must add to it.
+	Retries *atomic.Int64
+}
+
+// Subject is something whose lock cycles are measured.
+type Subject struct {
+	Name    string
+	Kind    Kind
+	Family  Family
+	Summary string
+	// New builds one client's Locker on key.
+	New func(c Conn, key string) (Locker, error)
+}
+
+// busy wraps a "lock taken" error from a subject with ErrBusy.
+func busy(err error) error { return fmt.Errorf("%w: %w", ErrBusy, err) }
+
+// PatternSubjects returns a subject for every correct pattern in the
+// catalog: single-node patterns in the Single family, multi-node ones
+// (Redlock) in the Quorum family. Each pattern runs with its catalog
+// defaults (one attempt per Acquire, except Service, which blocks with
+// backoff), and quorum patterns retry with the package's default jittered
+// backoff until the context ends, since tight retries livelock a quorum.
+func PatternSubjects() []Subject {
+	var out []Subject
+	for _, p := range catalog.All() {
+		if p.Broken {
+			continue
+		}
+		out = append(out, patternSubject(p))
+	}
+	return out
+}
+
+func patternSubject(p catalog.Pattern) Subject {
+	fam := Single
+	if p.Nodes > 1 {
+		fam = Quorum
+	}
+	return Subject{
+		Name: p.Name, Kind: KindPattern, Family: fam, Summary: p.Summary,
+		New: func(c Conn, key string) (Locker, error) {
+			// Metrics on, as a service in production would have them.
+			o := locks.Options{TTL: c.TTL, Rand: countingRand{locks.CryptoRand{}, c.Retries}, Metrics: new(locks.Metrics)}
+			if fam == Quorum {
+				o.Retry = locks.Retry{Attempts: -1}
+			}
+			nodes := make([]locks.Redis, len(c.Nodes))
+			for i, n := range c.Nodes {
+				nodes[i] = n
+			}
+			l, err := p.New(nodes, key, o)
+			if err != nil {
+				return nil, fmt.Errorf("pattern %s: %w", p.Name, err)
+			}
+			return lockerAdapter{l}, nil
+		},
+	}
+}
+
+// countingRand counts the retries a pattern makes inside one Acquire: the
+// patterns draw a retry's jitter from Options.Rand exactly once, before
+// each retry, so every Int64N is one failed attempt that was retried.
+type countingRand struct {
+	locks.Rand
+	n *atomic.Int64
+}
+
+func (r countingRand) Int64N(n int64) int64 {
+	if r.n != nil {
+		r.n.Add(1)
+	}
+	return r.Rand.Int64N(n)
+}
+
+// lockerAdapter turns a locks.Locker into a bench Locker.
+type lockerAdapter struct{ l locks.Locker }
+
+type leaseHeld struct {
+	l     locks.Locker
+	lease *locks.Lease
+}
+
+func (a lockerAdapter) Acquire(ctx context.Context) (Held, error) {
+	lease, err := a.l.Acquire(ctx)
+	switch {
+	case err == nil:
+		return leaseHeld{a.l, lease}, nil
+	case ctx.Err() == nil && (errors.Is(err, locks.ErrNotAcquired) || errors.Is(err, locks.ErrQuorum)):
+		return nil, busy(err)
+	default:
+		return nil, err
+	}
+}
+
+func (h leaseHeld) Release(ctx context.Context) error { return h.l.Release(ctx, h.lease) }
+
+// Subjects returns the built-in subjects: the floor, the hand-written
+// fan-out and every correct pattern, followed by extra (library adapters
+// from a module that links them).
+func Subjects(extra ...Subject) []Subject {
+	out := []Subject{FloorSubject(), FanOutSubject()}
+	out = append(out, PatternSubjects()...)
+	return append(out, extra...)
+}
