@@ -74,8 +74,8 @@ type Subject struct {
 	New func(c Conn, key string) (Locker, error)
 }
 
-// busy wraps a "lock taken" error from a subject with ErrBusy.
-func busy(err error) error { return fmt.Errorf("%w: %w", ErrBusy, err) }
+// Busy wraps a subject's "lock taken" error so that it matches ErrBusy.
+func Busy(err error) error { return fmt.Errorf("%w: %w", ErrBusy, err) }
 
 // PatternSubjects returns a subject for every correct pattern in the
 // catalog: single-node patterns in the Single family, multi-node ones
@@ -149,7 +149,7 @@ func (a lockerAdapter) Acquire(ctx context.Context) (Held, error) {
 	case err == nil:
 		return leaseHeld{a.l, lease}, nil
 	case ctx.Err() == nil && (errors.Is(err, locks.ErrNotAcquired) || errors.Is(err, locks.ErrQuorum)):
-		return nil, busy(err)
+		return nil, Busy(err)
 	default:
 		return nil, err
 	}
