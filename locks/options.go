@@ -2,6 +2,7 @@ package locks
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/locksim/locksim/clock"
@@ -146,16 +147,38 @@ func (c *config) backoff(n int) time.Duration {
 // retry calls try until it succeeds, fails with an error other than
 // ErrNotAcquired/ErrQuorum, the attempts run out, or ctx is done.
 func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
+	var last error // the previous attempt's failure
 	for n := 1; ; n++ {
 		l, err := try()
-		if err == nil || !retryable(ctx, err) {
-			return l, err
+		switch {
+		case err == nil:
+			return l, nil
+		case ctx.Err() != nil:
+			return nil, gaveUp(ctx, last, err)
+		case !retryable(ctx, err):
+			return nil, err
 		}
 		if c.Retry.Attempts >= 0 && n >= max(c.Retry.Attempts, 1) {
 			return nil, err
 		}
+		last = err
 		if serr := c.Clock.Sleep(ctx, c.backoff(n)); serr != nil {
 			return nil, joinSleep(err, serr)
 		}
 	}
+}
+
+// gaveUp is the error of an Acquire whose context ended around an attempt
+// that failed with err: it matches the context's error, and the "taken"
+// error of the attempt (or, if the attempt itself was cut short, of the
+// one before it), as an end during the backoff sleep does.
+func gaveUp(ctx context.Context, last, err error) error {
+	cerr := ctx.Err()
+	if !errors.Is(err, cerr) {
+		return joinSleep(err, cerr)
+	}
+	if last == nil {
+		return err
+	}
+	return joinSleep(last, err)
 }

@@ -1,0 +1,78 @@
+package locks_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/locks"
+)
+
+// cancelAtSetNX cancels the caller's context at its n-th SetNX, before or
+// after passing it on: a context that ends in the middle of an attempt.
+type cancelAtSetNX struct {
+	locks.Redis
+	n      int64
+	before bool
+	cancel context.CancelFunc
+	calls  atomic.Int64
+}
+
+func (c *cancelAtSetNX) SetNX(ctx context.Context, key string, value any, ttl time.Duration) *redis.BoolCmd {
+	at := c.calls.Add(1) == c.n
+	if at && c.before {
+		c.cancel()
+	}
+	cmd := c.Redis.SetNX(ctx, key, value, ttl)
+	if at && !c.before {
+		c.cancel()
+	}
+	return cmd
+}
+
+// TestAcquireEndedMidAttempt: however the context's end falls against an
+// attempt (during the request, or between its reply and the next backoff),
+// a retrying Acquire of a taken lock fails with an error matching both
+// context.Canceled and ErrNotAcquired, as it does when it ends during the
+// backoff sleep.
+func TestAcquireEndedMidAttempt(t *testing.T) {
+	m := miniredis.RunT(t)
+	for _, tc := range []struct {
+		name   string
+		n      int64
+		before bool
+	}{
+		{"after the first reply", 1, false},
+		{"after the third reply", 3, false},
+		{"before the third request", 3, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m.FlushAll()
+			rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+			defer rdb.Close()
+			o := locks.Options{TTL: time.Minute, Retry: locks.Retry{Attempts: -1, Delay: time.Millisecond}}
+			holder, err := locks.NewBasic(rdb, "k", o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := holder.Acquire(t.Context()); err != nil {
+				t.Fatalf("Acquire(holder) = %v", err)
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			waiter, err := locks.NewBasic(&cancelAtSetNX{Redis: rdb, n: tc.n, before: tc.before, cancel: cancel}, "k", o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = waiter.Acquire(ctx)
+			if !errors.Is(err, context.Canceled) || !errors.Is(err, locks.ErrNotAcquired) {
+				t.Errorf("Acquire(waiter) cancelled %s = %v, want context.Canceled and ErrNotAcquired", tc.name, err)
+			}
+		})
+	}
+}
