@@ -19,73 +19,73 @@ import (
 // and real redis-server processes (skipped without redis-server, required
 // under CI=true).
 
-// env is one Redis server for a test.
-type env struct {
+// extEnv is one Redis server for a test.
+type extEnv struct {
 	mr   *miniredis.Miniredis // nil on real Redis
 	addr string
 }
 
 // client opens a connection of its own, closed when t ends.
-func (e *env) client(t testing.TB) *redis.Client {
+func (e *extEnv) client(t testing.TB) *redis.Client {
 	t.Helper()
 	c := redis.NewClient(&redis.Options{Addr: e.addr, DialerRetries: 1})
 	t.Cleanup(func() { c.Close() })
 	return c
 }
 
-func miniEnv(t testing.TB) *env {
+func extMini(t testing.TB) *extEnv {
 	t.Helper()
 	m := miniredis.RunT(t)
-	return &env{mr: m, addr: m.Addr()}
+	return &extEnv{mr: m, addr: m.Addr()}
 }
 
-func realEnv(t testing.TB) *env {
+func extReal(t testing.TB) *extEnv {
 	t.Helper()
-	return &env{addr: redistest.Require(t, 1)[0].Addr}
+	return &extEnv{addr: redistest.Require(t, 1)[0].Addr}
 }
 
-// bothEnvs runs fn over miniredis and over a real redis-server.
-func bothEnvs(t *testing.T, fn func(t *testing.T, e *env)) {
-	t.Run("miniredis", func(t *testing.T) { fn(t, miniEnv(t)) })
-	t.Run("redis-server", func(t *testing.T) { fn(t, realEnv(t)) })
+// extBoth runs fn over miniredis and over a real redis-server.
+func extBoth(t *testing.T, fn func(t *testing.T, e *extEnv)) {
+	t.Run("miniredis", func(t *testing.T) { fn(t, extMini(t)) })
+	t.Run("redis-server", func(t *testing.T) { fn(t, extReal(t)) })
 }
 
-// keyName is a lock name unique to the test.
-func keyName(t testing.TB) string { return strings.ReplaceAll(t.Name(), "/", ".") }
+// extName is a lock name unique to the test.
+func extName(t testing.TB) string { return strings.ReplaceAll(t.Name(), "/", ".") }
 
-// stepClock is a clock for single-goroutine tests over miniredis: time
+// extClock is a clock for single-goroutine tests over miniredis: time
 // moves only when the lock code sleeps, and the server's TTLs move with it
 // (FastForward). Its contexts never time out on their own: tests bound
 // their waits with Retry.Attempts.
-type stepClock struct {
+type extClock struct {
 	mu  sync.Mutex
 	now time.Time
 	mr  *miniredis.Miniredis
 }
 
-var _ clock.Clock = (*stepClock)(nil)
+var _ clock.Clock = (*extClock)(nil)
 
-func newStepClock(mr *miniredis.Miniredis) *stepClock {
-	return &stepClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), mr: mr}
+func newExtClock(mr *miniredis.Miniredis) *extClock {
+	return &extClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), mr: mr}
 }
 
-func (c *stepClock) Now() time.Time {
+func (c *extClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
 }
 
-func (c *stepClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+func (c *extClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
 // Advance moves the clock and the server's TTLs by d.
-func (c *stepClock) Advance(d time.Duration) {
+func (c *extClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
 	c.mu.Unlock()
 	c.mr.FastForward(d)
 }
 
-func (c *stepClock) Sleep(ctx context.Context, d time.Duration) error {
+func (c *extClock) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -95,39 +95,39 @@ func (c *stepClock) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
-func (c *stepClock) WithTimeout(ctx context.Context, _ time.Duration) (context.Context, context.CancelFunc) {
+func (c *extClock) WithTimeout(ctx context.Context, _ time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithCancel(ctx)
 }
 
-func (c *stepClock) WithCancel(ctx context.Context) (context.Context, context.CancelFunc) {
+func (c *extClock) WithCancel(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithCancel(ctx)
 }
 
-func (c *stepClock) Go(fn func()) { go fn() }
+func (c *extClock) Go(fn func()) { go fn() }
 
-func (c *stepClock) Parallel(n int, fn func(int)) {
+func (c *extClock) Parallel(n int, fn func(int)) {
 	for i := range n {
 		fn(i)
 	}
 }
 
-// fastOpts are options for real-clock tests: a long TTL (nothing expires
+// extFastOpts are options for real-clock tests: a long TTL (nothing expires
 // unless the test says so) and quick polling. Each client draws tokens from
 // its own source.
-func fastOpts() Options {
+func extFastOpts() Options {
 	return Options{TTL: 10 * time.Second,
 		Retry: Retry{Attempts: -1, Delay: time.Millisecond, MaxDelay: 4 * time.Millisecond}}
 }
 
-// stepOpts are options for stepClock tests: each client its own seeded
+// extStepOpts are options for extClock tests: each client its own seeded
 // tokens, attempts bounded so that a wait that never ends fails the test.
-func stepOpts(clk clock.Clock, name string, attempts int) Options {
+func extStepOpts(clk clock.Clock, name string, attempts int) Options {
 	return Options{TTL: time.Second, Clock: clk, Rand: NewSeededRand(7, name),
 		Retry: Retry{Attempts: attempts, Delay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond}}
 }
 
-// waitFor polls cond in real time until it holds or 10s pass.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// extWaitFor polls cond in real time until it holds or 10s pass.
+func extWaitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); !cond(); {
 		if time.Now().After(deadline) {
@@ -138,7 +138,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // inspect is Inspect that fails the test on error.
-func inspect(t *testing.T, r Redis, name string, kind Kind) Info {
+func extInspect(t *testing.T, r Redis, name string, kind Kind) Info {
 	t.Helper()
 	info, err := Inspect(context.Background(), r, name, kind)
 	if err != nil {

@@ -19,7 +19,7 @@ func newFairT(t *testing.T, r Redis, name string, o Options) *Fair {
 }
 
 func TestFairOptions(t *testing.T) {
-	e := miniEnv(t)
+	e := extMini(t)
 	r := e.client(t)
 	tests := []struct {
 		name, key string
@@ -52,10 +52,10 @@ func TestFairOptions(t *testing.T) {
 // TestFairFIFO: waiters that queued one after another are granted in that
 // order once the holder lets go.
 func TestFairFIFO(t *testing.T) {
-	bothEnvs(t, func(t *testing.T, e *env) {
-		ctx, name := context.Background(), keyName(t)
+	extBoth(t, func(t *testing.T, e *extEnv) {
+		ctx, name := context.Background(), extName(t)
 		admin := e.client(t)
-		holder := newFairT(t, e.client(t), name, fastOpts())
+		holder := newFairT(t, e.client(t), name, extFastOpts())
 		hl, err := holder.Acquire(ctx)
 		if err != nil {
 			t.Fatalf("holder Acquire = %v", err)
@@ -65,7 +65,7 @@ func TestFairFIFO(t *testing.T) {
 		var order []int
 		var wg sync.WaitGroup
 		for i := range n {
-			f := newFairT(t, e.client(t), name, fastOpts())
+			f := newFairT(t, e.client(t), name, extFastOpts())
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -81,7 +81,7 @@ func TestFairFIFO(t *testing.T) {
 					t.Errorf("waiter %d Release = %v", i, err)
 				}
 			}()
-			waitFor(t, fmt.Sprintf("%d waiters queued", i+1), func() bool { return inspect(t, admin, name, KindFair).Queue == i+1 })
+			extWaitFor(t, fmt.Sprintf("%d waiters queued", i+1), func() bool { return extInspect(t, admin, name, KindFair).Queue == i+1 })
 		}
 		if err := holder.Release(ctx, hl); err != nil {
 			t.Fatalf("holder Release = %v", err)
@@ -90,7 +90,7 @@ func TestFairFIFO(t *testing.T) {
 		if fmt.Sprint(order) != "[0 1 2 3]" {
 			t.Errorf("grant order = %v, want [0 1 2 3]", order)
 		}
-		if q := inspect(t, admin, name, KindFair).Queue; q != 0 {
+		if q := extInspect(t, admin, name, KindFair).Queue; q != 0 {
 			t.Errorf("queue after all grants = %d, want 0", q)
 		}
 	})
@@ -100,17 +100,17 @@ func TestFairFIFO(t *testing.T) {
 // (no dequeue, no more polls) blocks the queue only until its entry
 // expires, then the next waiter is granted.
 func TestFairAbandonedWaiterSkipped(t *testing.T) {
-	e := miniEnv(t)
-	ctx, name := context.Background(), keyName(t)
-	clk := newStepClock(e.mr)
-	crashed := newFairT(t, e.client(t), name, stepOpts(clk, "a", -1))
+	e := extMini(t)
+	ctx, name := context.Background(), extName(t)
+	clk := newExtClock(e.mr)
+	crashed := newFairT(t, e.client(t), name, extStepOpts(clk, "a", -1))
 	if _, err := crashed.poll(ctx, "vanished"); err != nil {
 		t.Fatalf("first poll = %v, want a grant", err) // takes the lock, then holds it
 	}
 	if _, err := crashed.poll(ctx, "abandoned"); !errors.Is(err, ErrNotAcquired) {
 		t.Fatalf("poll while held = %v, want ErrNotAcquired", err)
 	}
-	b := newFairT(t, e.client(t), name, stepOpts(clk, "b", 200))
+	b := newFairT(t, e.client(t), name, extStepOpts(clk, "b", 200))
 	begin := clk.Now()
 	l, err := b.Acquire(ctx)
 	if err != nil {
@@ -129,9 +129,9 @@ func TestFairAbandonedWaiterSkipped(t *testing.T) {
 
 // TestFairAbandonedWaiterRealRedis: the same over real time.
 func TestFairAbandonedWaiterRealRedis(t *testing.T) {
-	e := realEnv(t)
-	ctx, name := context.Background(), keyName(t)
-	o := fastOpts()
+	e := extReal(t)
+	ctx, name := context.Background(), extName(t)
+	o := extFastOpts()
 	o.TTL = 300 * time.Millisecond
 	a := newFairT(t, e.client(t), name, o)
 	if _, err := a.poll(ctx, "abandoned"); err != nil {
@@ -166,10 +166,10 @@ func TestFairAbandonedWaiterRealRedis(t *testing.T) {
 // TestFairCancelledWaiterDequeued: a waiter whose context is cancelled
 // leaves the queue at once, so the one behind it is not held up.
 func TestFairCancelledWaiterDequeued(t *testing.T) {
-	bothEnvs(t, func(t *testing.T, e *env) {
-		ctx, name := context.Background(), keyName(t)
+	extBoth(t, func(t *testing.T, e *extEnv) {
+		ctx, name := context.Background(), extName(t)
 		admin := e.client(t)
-		o := fastOpts() // WaitTTL 10s: a stale entry would outlast the waits below
+		o := extFastOpts() // WaitTTL 10s: a stale entry would outlast the waits below
 		holder := newFairT(t, e.client(t), name, o)
 		hl, err := holder.Acquire(ctx)
 		if err != nil {
@@ -181,7 +181,7 @@ func TestFairCancelledWaiterDequeued(t *testing.T) {
 			_, err := newFairT(t, e.client(t), name, o).Acquire(cctx)
 			first <- err
 		}()
-		waitFor(t, "first waiter queued", func() bool { return inspect(t, admin, name, KindFair).Queue == 1 })
+		extWaitFor(t, "first waiter queued", func() bool { return extInspect(t, admin, name, KindFair).Queue == 1 })
 		second := make(chan error, 1)
 		go func() {
 			f := newFairT(t, e.client(t), name, o)
@@ -193,12 +193,12 @@ func TestFairCancelledWaiterDequeued(t *testing.T) {
 			}
 			second <- err
 		}()
-		waitFor(t, "second waiter queued", func() bool { return inspect(t, admin, name, KindFair).Queue == 2 })
+		extWaitFor(t, "second waiter queued", func() bool { return extInspect(t, admin, name, KindFair).Queue == 2 })
 		cancel()
 		if err := <-first; !errors.Is(err, context.Canceled) {
 			t.Fatalf("cancelled Acquire = %v, want context.Canceled", err)
 		}
-		if q := inspect(t, admin, name, KindFair).Queue; q != 1 {
+		if q := extInspect(t, admin, name, KindFair).Queue; q != 1 {
 			t.Errorf("queue after cancel = %d, want 1", q)
 		}
 		if err := holder.Release(ctx, hl); err != nil {
@@ -213,11 +213,11 @@ func TestFairCancelledWaiterDequeued(t *testing.T) {
 // TestFairReleaseAndExtend: owner-checked release and extension; a lease
 // whose TTL ran out cannot release.
 func TestFairReleaseAndExtend(t *testing.T) {
-	e := miniEnv(t)
-	ctx, name := context.Background(), keyName(t)
-	clk := newStepClock(e.mr)
+	e := extMini(t)
+	ctx, name := context.Background(), extName(t)
+	clk := newExtClock(e.mr)
 	m := &Metrics{}
-	o := stepOpts(clk, "a", 1)
+	o := extStepOpts(clk, "a", 1)
 	o.Metrics = m
 	f := newFairT(t, e.client(t), name, o)
 	l, err := f.Acquire(ctx)
@@ -234,7 +234,7 @@ func TestFairReleaseAndExtend(t *testing.T) {
 		t.Fatalf("Extend = %v", err)
 	}
 	clk.Advance(700 * time.Millisecond)
-	if !inspect(t, e.client(t), name, KindFair).Held() {
+	if !extInspect(t, e.client(t), name, KindFair).Held() {
 		t.Fatal("lock gone 1.4s after acquisition despite Extend at 0.7s")
 	}
 	clk.Advance(time.Second)

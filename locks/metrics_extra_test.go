@@ -32,7 +32,7 @@ func TestHistogramBuckets(t *testing.T) {
 
 // TestNilMetrics: every pattern that counts into Metrics accepts none.
 func TestNilMetrics(t *testing.T) {
-	e := miniEnv(t)
+	e := extMini(t)
 	ctx := context.Background()
 	o := Options{TTL: time.Second}
 	svc, err := NewService(e.client(t), "svc", o)

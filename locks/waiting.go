@@ -67,6 +67,9 @@ func (ms *members) release(ctx context.Context, l *Lease) error {
 	if l == nil {
 		return wrap("release", ms.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
 	}
+	if l.Key != ms.key {
+		return wrap("release", ms.key, fmt.Errorf("%w: lease is for %q", ErrNotHeld, l.Key))
+	}
 	held, err := ms.drop(ctx, l.Token)
 	if err != nil {
 		return wrap("release", ms.key, err)
@@ -83,6 +86,9 @@ func (ms *members) release(ctx context.Context, l *Lease) error {
 
 // extend resets the TTL of l's membership if it still holds.
 func (ms *members) extend(ctx context.Context, l *Lease) error {
+	if l.Key != ms.key {
+		return wrap("extend", ms.key, fmt.Errorf("%w: lease is for %q", ErrNotHeld, l.Key))
+	}
 	if err := l.Err(); err != nil {
 		return wrap("extend", ms.key, fmt.Errorf("%w: %w", ErrNotHeld, err))
 	}
@@ -114,6 +120,9 @@ func (ms *members) granted(ctx context.Context, token string, start time.Time) (
 // ownedRelease is the owner-checked release of a single-key holding (the
 // fair lock, the writer), counted into m.
 func ownedRelease(ctx context.Context, s *single, m *Metrics, l *Lease) error {
+	if l != nil && l.Key != s.key {
+		return wrap("release", s.key, fmt.Errorf("%w: lease is for %q", ErrNotHeld, l.Key))
+	}
 	err := s.release(ctx, l)
 	switch {
 	case err == nil:
@@ -127,6 +136,9 @@ func ownedRelease(ctx context.Context, s *single, m *Metrics, l *Lease) error {
 // ownedExtend is the owner-checked extension of a single-key holding,
 // counted into m.
 func ownedExtend(ctx context.Context, s *single, m *Metrics, l *Lease) error {
+	if l.Key != s.key {
+		return wrap("extend", s.key, fmt.Errorf("%w: lease is for %q", ErrNotHeld, l.Key))
+	}
 	err := s.extendOrLose(ctx, l)
 	switch {
 	case err == nil:
