@@ -97,6 +97,13 @@ func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 	if l == nil {
 		return wrap("release", re.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
 	}
+	// The count is the owner's, not the lease's: a release through an
+	// older lease (already released, or from an earlier holding) takes an
+	// entry of the current holding. When the server says the owner holds
+	// nothing any more, the holding current when the call began is over too.
+	re.mu.Lock()
+	before := re.cur
+	re.mu.Unlock()
 	start := re.c.Clock.Now()
 	n, err := runInt(ctx, re.r, reentrantReleaseScript, []string{re.key}, l.Token, re.c.ttlMS)
 	if err != nil {
@@ -105,9 +112,11 @@ func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 	switch {
 	case n < 0:
 		re.finish(l.h, ErrLockLost)
+		re.finish(before, ErrLockLost)
 		return wrap("release", re.key, ErrNotHeld)
 	case n == 0:
 		re.finish(l.h, ErrReleased)
+		re.finish(before, ErrReleased)
 	default:
 		l.h.extend(start, re.c.validity(0))
 	}
@@ -115,6 +124,9 @@ func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 }
 
 func (re *Reentrant) finish(h *hold, err error) {
+	if h == nil {
+		return
+	}
 	h.end(err)
 	re.mu.Lock()
 	if re.cur == h {
