@@ -1,0 +1,150 @@
+package lockstest
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/locks"
+)
+
+// checkWatchdogOutlives: a held lock outlives many TTLs.
+func checkWatchdogOutlives(r *run) {
+	c1, c2 := r.client(1), r.client(2)
+	l1 := c1.acquire("")
+	for i := 1; i <= 5; i++ {
+		r.advance(r.ttl())
+		c2.wantTaken(fmt.Sprintf(" after %d×TTL", i))
+		if err := l1.Err(); err != nil {
+			r.t.Fatalf("lease.Err() = %v after %d×TTL held under the watchdog, want nil", err, i)
+		}
+	}
+	c1.release(l1, " after 5×TTL")
+	l2 := c2.acquire(" after client 1 released")
+	c2.release(l2, "")
+}
+
+// checkWatchdogStops: Release stops the renewal; its goroutine ends and
+// nothing renews or re-creates the key afterwards.
+func checkWatchdogStops(r *run) {
+	c1, c2 := r.client(1), r.client(2)
+	before := locksGoroutines()
+	l1 := c1.acquire("")
+	var started []string // the stacks of the goroutines Acquire started
+	if !eventually(5*time.Second, func() bool { started = newGoroutines(before); return len(started) > 0 }) {
+		r.t.Errorf("no goroutine of package locks started within 5s of Acquire: no watchdog runs")
+	}
+	c1.release(l1, "")
+	var left []string
+	if !eventually(10*time.Second, func() bool { left = stillRunning(started); return len(left) == 0 }) {
+		r.t.Errorf("%d goroutine(s) started by Acquire still run 10s after Release; the first:\n%s", len(left), left[0])
+	}
+	r.advance(3 * r.ttl())
+	if d := r.pttl(l1.Key); d != -2 {
+		r.t.Errorf("PTTL(%q) = %v 3×TTL after Release, want -2 (no key): something renewed or re-created it", l1.Key, d)
+	}
+	l2 := c2.acquire(" after client 1 released")
+	c2.release(l2, "")
+}
+
+// checkWatchdogLoss: when a renewal is refused (the key vanished, or
+// another client took the lock meanwhile) the holder is told: Done closes
+// and Err is ErrLockLost.
+func checkWatchdogLoss(r *run) {
+	for _, takeover := range []bool{false, true} {
+		what := "key deleted"
+		if takeover {
+			what = "key deleted, lock taken by client 2"
+		}
+		c1, c2, c3 := r.client(1), r.client(2), r.client(3)
+		l1 := c1.acquire(" (" + what + ")")
+		r.deleteKey(l1.Key)
+		var l2 *locks.Lease
+		if takeover {
+			l2 = c2.acquire(" after client 1's key was deleted")
+		}
+		r.advance(r.ttl())
+		select {
+		case <-l1.Done():
+		case <-time.After(10 * time.Second):
+			r.t.Fatalf("%s: lease.Done() not closed 10s after a refused renewal was due", what)
+		}
+		if err := l1.Err(); !errors.Is(err, locks.ErrLockLost) {
+			r.t.Errorf("%s: lease.Err() = %v after the loss, want ErrLockLost", what, err)
+		}
+		c1.wantReleaseNotHeld(l1, " of a lost lease ("+what+")")
+		if takeover {
+			c3.wantTaken(" while client 2 holds the lock")
+			c2.release(l2, "")
+		}
+	}
+}
+
+// locksFrame marks a stack frame of package locks (not of lockstest, whose
+// path continues with "/").
+const locksFrame = "github.com/locksim/locksim/locks."
+
+// goroutines returns the stack of every goroutine, by goroutine id.
+func goroutines() map[string]string {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	out := map[string]string{}
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		out[goroutineID(g)] = g
+	}
+	return out
+}
+
+// goroutineID reads the id from a stack's header, "goroutine 47 [select]:".
+func goroutineID(stack string) string {
+	id, _, _ := strings.Cut(strings.TrimPrefix(stack, "goroutine "), " ")
+	return id
+}
+
+// locksGoroutines returns the goroutines running, or started by, code of
+// package locks.
+func locksGoroutines() map[string]string {
+	out := map[string]string{}
+	for id, g := range goroutines() {
+		if strings.Contains(g, locksFrame) {
+			out[id] = g
+		}
+	}
+	return out
+}
+
+// newGoroutines returns the stacks of the goroutines of package locks that
+// are not in before.
+func newGoroutines(before map[string]string) []string {
+	var out []string
+	for id, g := range locksGoroutines() {
+		if _, old := before[id]; !old {
+			out = append(out, g)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// stillRunning returns those of stacks whose goroutine is still alive
+// (goroutine ids are never reused).
+func stillRunning(stacks []string) []string {
+	all := goroutines()
+	var out []string
+	for _, g := range stacks {
+		if _, ok := all[goroutineID(g)]; ok {
+			out = append(out, g)
+		}
+	}
+	return out
+}
