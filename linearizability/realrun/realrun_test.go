@@ -160,16 +160,22 @@ func TestShortTTLChecksIllegal(t *testing.T) {
 	}
 }
 
-// TestReentrantNoCountChecksIllegal: the broken re-entry without a count
-// reports count 1 for a nested acquisition and frees the lock on the inner
-// release; the lock model rejects the history.
-func TestReentrantNoCountChecksIllegal(t *testing.T) {
+// TestBrokenVariantsCheckIllegal: broken variants whose mistake shows
+// without any fault are caught by the lock model on a plain run.
+// reentrant-nocount reports count 1 for a nested acquisition and frees the
+// lock on the inner release; service-seconds sends a sub-second TTL as
+// EXPIRE 0, which deletes the lock the moment it is taken, so the holder's
+// release is refused.
+func TestBrokenVariantsCheckIllegal(t *testing.T) {
 	b := miniBackend(t, 1, true)
-	h := record(t, Config{Pattern: "reentrant-nocount", Nodes: b.lockers(1), Source: b.source,
-		Clients: 4, Sections: 10, Reenter: true, Work: time.Millisecond})
-	rep := check(t, h, linearizability.AllModels)
-	if rep.Verdict != linearizability.Illegal {
-		t.Fatalf("reentrant-nocount: %s", rep)
+	for _, pattern := range []string{"reentrant-nocount", "service-seconds"} {
+		t.Run(pattern, func(t *testing.T) {
+			h := record(t, Config{Pattern: pattern, Nodes: b.lockers(1), Source: b.source, Key: pattern,
+				Clients: 4, Sections: 10, Reenter: true, TTL: 500 * time.Millisecond, Work: time.Millisecond})
+			if lock := check(t, h, linearizability.Lock); lock.Verdict != linearizability.Illegal {
+				t.Fatalf("%s, lock model: %s", pattern, lock)
+			}
+		})
 	}
 }
 
