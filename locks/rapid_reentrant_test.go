@@ -29,30 +29,30 @@ type reentrantMachine struct {
 	renew   time.Duration
 	lockers []locks.Locker
 	m       *model.Lock
-	leases  []*holdLease
-	cur     []*holding // each owner's current holding, or nil
+	leases  []*reentrantLease
+	cur     []*reentrantHolding // each owner's current holding, or nil
 }
 
-// holding is the machine's view of one continuous holding.
-type holding struct {
+// reentrantHolding is the machine's view of one continuous holding.
+type reentrantHolding struct {
 	owner   int
 	until   time.Duration
 	ended   bool
 	renewAt time.Duration // next watchdog wake-up (Service)
 }
 
-type holdLease struct {
+type reentrantLease struct {
 	l *locks.Lease
-	h *holding
+	h *reentrantHolding
 }
 
-func (h *holding) relied(now time.Duration) bool { return !h.ended && now < h.until }
+func (h *reentrantHolding) relied(now time.Duration) bool { return !h.ended && now < h.until }
 
 func newReentrantMachine(t *rapid.T, w *rapidWorld, service bool) *reentrantMachine {
 	w.reset(t)
 	ttl := rapidTTL(t)
-	s := &reentrantMachine{w: w, service: service, ttl: ttl, valid: validity(ttl), renew: max(ttl/3, time.Millisecond),
-		cur: make([]*holding, rapidOwners)}
+	s := &reentrantMachine{w: w, service: service, ttl: ttl, valid: grantValidity(ttl), renew: max(ttl/3, time.Millisecond),
+		cur: make([]*reentrantHolding, rapidOwners)}
 	m, err := model.NewLock(model.LockSpec{TTL: ttl, Reentrant: true})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func newReentrantMachine(t *rapid.T, w *rapidWorld, service bool) *reentrantMach
 	seed := rapid.Uint64().Draw(t, "seed")
 	for i := range rapidOwners {
 		o := w.options(ttl, seed, i)
-		o.Owner = owner(i)
+		o.Owner = ownerID(i)
 		var l locks.Locker
 		if service {
 			l, err = locks.NewService(w.nodes[0], "res", o)
@@ -76,7 +76,7 @@ func newReentrantMachine(t *rapid.T, w *rapidWorld, service bool) *reentrantMach
 	return s
 }
 
-func owner(i int) string { return fmt.Sprintf("o%d", i) }
+func ownerID(i int) string { return fmt.Sprintf("o%d", i) }
 
 func (s *reentrantMachine) actions() map[string]func(*rapid.T) {
 	a := map[string]func(*rapid.T){
@@ -95,14 +95,14 @@ func (s *reentrantMachine) actions() map[string]func(*rapid.T) {
 func (s *reentrantMachine) acquire(t *rapid.T) {
 	i := rapid.IntRange(0, rapidOwners-1).Draw(t, "owner")
 	l, err := s.lockers[i].Acquire(context.Background())
-	g := s.m.Acquire(owner(i))
+	g := s.m.Acquire(ownerID(i))
 	if !g.OK {
 		if !errors.Is(err, locks.ErrNotAcquired) {
 			t.Fatalf("o%d Acquire = %v, want ErrNotAcquired (another owner holds it)", i, err)
 		}
 		return
 	}
-	if err != nil || l.Count != g.Count || l.Token != owner(i) {
+	if err != nil || l.Count != g.Count || l.Token != ownerID(i) {
 		t.Fatalf("o%d Acquire = %+v, %v; want count %d", i, l, err, g.Count)
 	}
 	now := s.w.now()
@@ -111,11 +111,11 @@ func (s *reentrantMachine) acquire(t *rapid.T) {
 		if h != nil {
 			h.ended = true
 		}
-		h = &holding{owner: i, renewAt: now + s.renew}
+		h = &reentrantHolding{owner: i, renewAt: now + s.renew}
 		s.cur[i] = h
 	}
 	h.until = now + s.valid
-	s.leases = append(s.leases, &holdLease{l: l, h: h})
+	s.leases = append(s.leases, &reentrantLease{l: l, h: h})
 }
 
 // release drops one entry with any lease ever issued to the owner: the
@@ -124,10 +124,10 @@ func (s *reentrantMachine) release(t *rapid.T) {
 	if len(s.leases) == 0 {
 		t.Skip("no lease yet")
 	}
-	hl := pick(t, s.leases, "lease")
+	hl := drawFrom(t, s.leases, "lease")
 	i := hl.h.owner
 	err := s.lockers[i].Release(context.Background(), hl.l)
-	left, ok := s.m.Release(owner(i))
+	left, ok := s.m.Release(ownerID(i))
 	if !ok || left == 0 { // the owner holds nothing: every holding of its is over
 		s.finish(hl.h)
 		if s.cur[i] != nil {
@@ -136,7 +136,7 @@ func (s *reentrantMachine) release(t *rapid.T) {
 	}
 	switch {
 	case !ok:
-		wantNotHeld(t, fmt.Sprintf("o%d Release when not holding", i), err)
+		requireNotHeld(t, fmt.Sprintf("o%d Release when not reentrantHolding", i), err)
 	case err != nil:
 		t.Fatalf("o%d Release = %v, want nil (count %d left)", i, err, left)
 	case left == 0:
@@ -145,7 +145,7 @@ func (s *reentrantMachine) release(t *rapid.T) {
 	}
 }
 
-func (s *reentrantMachine) finish(h *holding) {
+func (s *reentrantMachine) finish(h *reentrantHolding) {
 	h.ended = true
 	if s.cur[h.owner] == h {
 		s.cur[h.owner] = nil
@@ -156,15 +156,15 @@ func (s *reentrantMachine) extend(t *rapid.T) {
 	if len(s.leases) == 0 {
 		t.Skip("no lease yet")
 	}
-	hl := pick(t, s.leases, "lease")
+	hl := drawFrom(t, s.leases, "lease")
 	i := hl.h.owner
 	err := s.lockers[i].(locks.Extender).Extend(context.Background(), hl.l)
 	now := s.w.now()
 	switch {
 	case !hl.h.relied(now):
-		wantNotHeld(t, "Extend of a lease not relied on", err)
-	case !s.m.Extend(owner(i)):
-		wantNotHeld(t, fmt.Sprintf("o%d Extend when not holding", i), err)
+		requireNotHeld(t, "Extend of a lease not relied on", err)
+	case !s.m.Extend(ownerID(i)):
+		requireNotHeld(t, fmt.Sprintf("o%d Extend when not reentrantHolding", i), err)
 		s.finish(hl.h)
 	case err != nil:
 		t.Fatalf("o%d Extend = %v, want nil", i, err)
@@ -176,7 +176,7 @@ func (s *reentrantMachine) extend(t *rapid.T) {
 // advance moves time, stepping the model through the Service watchdogs'
 // wake-ups due meanwhile.
 func (s *reentrantMachine) advance(t *rapid.T) {
-	d := drawStep(t, s.ttl)
+	d := drawAdvance(t, s.ttl)
 	target := s.w.now() + d
 	s.w.clk.Advance(d)
 	for s.service {
@@ -185,7 +185,7 @@ func (s *reentrantMachine) advance(t *rapid.T) {
 			break
 		}
 		s.m.Advance(h.renewAt - s.m.Now())
-		if at := h.renewAt; at >= h.until || !s.m.Extend(owner(h.owner)) {
+		if at := h.renewAt; at >= h.until || !s.m.Extend(ownerID(h.owner)) {
 			s.finish(h)
 		} else {
 			h.until, h.renewAt = at+s.valid, at+s.renew
@@ -194,8 +194,8 @@ func (s *reentrantMachine) advance(t *rapid.T) {
 	s.m.Advance(target - s.m.Now())
 }
 
-func (s *reentrantMachine) nextRenewal(target time.Duration) *holding {
-	var next *holding
+func (s *reentrantMachine) nextRenewal(target time.Duration) *reentrantHolding {
+	var next *reentrantHolding
 	for _, h := range s.cur {
 		if h != nil && !h.ended && h.renewAt <= target && (next == nil || h.renewAt < next.renewAt) {
 			next = h
@@ -227,7 +227,7 @@ func (s *reentrantMachine) check(t *rapid.T) {
 			continue
 		}
 		relied[hl.h.owner] = true
-		if !s.m.Holds(owner(hl.h.owner)) {
+		if !s.m.Holds(ownerID(hl.h.owner)) {
 			t.Fatalf("o%d relies on its lease at %v, but the model says it does not hold the lock", hl.h.owner, now)
 		}
 	}

@@ -34,14 +34,14 @@ type singleMachine struct {
 	renew     time.Duration
 	lockers   []locks.Locker
 	m         *model.Lock
-	leases    []*tracked
+	leases    []*trackedLease
 	lastFence int64
 }
 
 func newSingleMachine(t *rapid.T, w *rapidWorld, kind singleKind) *singleMachine {
 	w.reset(t)
 	ttl := rapidTTL(t)
-	s := &singleMachine{w: w, kind: kind, key: "res", ttl: ttl, valid: validity(ttl), renew: max(ttl/3, time.Millisecond)}
+	s := &singleMachine{w: w, kind: kind, key: "res", ttl: ttl, valid: grantValidity(ttl), renew: max(ttl/3, time.Millisecond)}
 	m, err := model.NewLock(model.LockSpec{TTL: ttl, Fencing: kind == kindFenced})
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func (s *singleMachine) acquire(t *rapid.T) {
 	}
 	s.lastFence = max(s.lastFence, l.Fence)
 	now := s.w.now()
-	s.leases = append(s.leases, &tracked{l: l, owner: i, until: now + s.valid, renewAt: now + s.renew})
+	s.leases = append(s.leases, &trackedLease{l: l, owner: i, until: now + s.valid, renewAt: now + s.renew})
 }
 
 // release gives back any lease ever issued: current, expired, released.
@@ -116,7 +116,7 @@ func (s *singleMachine) release(t *rapid.T) {
 	if len(s.leases) == 0 {
 		t.Skip("no lease yet")
 	}
-	tl := pick(t, s.leases, "lease")
+	tl := drawFrom(t, s.leases, "lease")
 	err := s.lockers[tl.owner].Release(context.Background(), tl.l)
 	_, ok := s.m.Release(tl.l.Token)
 	tl.ended = true
@@ -124,7 +124,7 @@ func (s *singleMachine) release(t *rapid.T) {
 		t.Fatalf("Release(%s) = %v, want nil: it held the lock", tl.l.Token, err)
 	}
 	if !ok {
-		wantNotHeld(t, "Release("+tl.l.Token+") by a non-holder", err)
+		requireNotHeld(t, "Release("+tl.l.Token+") by a non-holder", err)
 	}
 }
 
@@ -132,16 +132,16 @@ func (s *singleMachine) extend(t *rapid.T) {
 	if len(s.leases) == 0 {
 		t.Skip("no lease yet")
 	}
-	tl := pick(t, s.leases, "lease")
+	tl := drawFrom(t, s.leases, "lease")
 	err := s.lockers[tl.owner].(locks.Extender).Extend(context.Background(), tl.l)
 	now := s.w.now()
 	if !tl.relied(now) { // refused by the client, nothing sent
-		wantNotHeld(t, "Extend of a lease not relied on", err)
+		requireNotHeld(t, "Extend of a lease not relied on", err)
 		tl.ended = true
 		return
 	}
 	if !s.m.Extend(tl.l.Token) {
-		wantNotHeld(t, "Extend("+tl.l.Token+") by a non-holder", err)
+		requireNotHeld(t, "Extend("+tl.l.Token+") by a non-holder", err)
 		tl.ended = true
 		return
 	}
@@ -154,7 +154,7 @@ func (s *singleMachine) extend(t *rapid.T) {
 // advance moves time, stepping the model through every watchdog renewal
 // due meanwhile, as the real watchdogs run them.
 func (s *singleMachine) advance(t *rapid.T) {
-	d := drawStep(t, s.ttl)
+	d := drawAdvance(t, s.ttl)
 	target := s.w.now() + d
 	s.w.clk.Advance(d)
 	for {
@@ -168,11 +168,11 @@ func (s *singleMachine) advance(t *rapid.T) {
 	s.m.Advance(target - s.m.Now())
 }
 
-func (s *singleMachine) nextRenewal(target time.Duration) *tracked {
+func (s *singleMachine) nextRenewal(target time.Duration) *trackedLease {
 	if s.kind != kindWatchdog {
 		return nil
 	}
-	var next *tracked
+	var next *trackedLease
 	for _, tl := range s.leases {
 		if !tl.ended && tl.renewAt <= target && (next == nil || tl.renewAt < next.renewAt) {
 			next = tl
@@ -183,7 +183,7 @@ func (s *singleMachine) nextRenewal(target time.Duration) *tracked {
 
 // renewed applies one watchdog wake-up: the loss is detected without a
 // request once the validity ran out, or when the renewal is refused.
-func (s *singleMachine) renewed(tl *tracked) {
+func (s *singleMachine) renewed(tl *trackedLease) {
 	at := tl.renewAt
 	if at >= tl.until || !s.m.Extend(tl.l.Token) {
 		tl.ended = true
@@ -207,7 +207,7 @@ func (s *singleMachine) check(t *rapid.T) {
 	if s.kind == kindFenced {
 		checkFenceCounter(t, s.w, locks.FencedCounterKey("res"), s.m.Fence())
 	}
-	live := checkViews(t, s.leases, s.w.now())
+	live := checkLeaseViews(t, s.leases, s.w.now())
 	if len(live) > 1 {
 		t.Fatalf("%d holders rely on the lock at %v: %s and %s", len(live), s.w.now(), live[0].l.Token, live[1].l.Token)
 	}
@@ -222,15 +222,13 @@ func (s *singleMachine) check(t *rapid.T) {
 func checkFenceCounter(t *rapid.T, w *rapidWorld, key string, want int64) {
 	srv := w.servers[0]
 	got, _ := srv.Get(key)
-	if want == 0 && srv.Exists(key) || want > 0 && got != itoa(want) {
+	if want == 0 && srv.Exists(key) || want > 0 && got != strconv.FormatInt(want, 10) {
 		t.Fatalf("fence counter %s = %q, model %d", key, got, want)
 	}
 	if ttl := srv.TTL(key); ttl != 0 {
 		t.Fatalf("fence counter %s has a TTL (%v): it must never expire", key, ttl)
 	}
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func runSingle(t *testing.T, kind singleKind) {
 	w := newRapidWorld(t, 1)

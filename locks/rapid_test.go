@@ -140,15 +140,15 @@ func rapidTTL(t *rapid.T) time.Duration {
 
 // validity is what a grant made with no elapsed time leaves the holder:
 // TTL − (TTL × 0.01 + 2ms), the default drift allowance.
-func validity(ttl time.Duration) time.Duration {
+func grantValidity(ttl time.Duration) time.Duration {
 	return ttl - time.Duration(float64(ttl)*0.01) - 2*time.Millisecond
 }
 
-// drawStep draws how far to move time: often to an edge that matters (a
+// drawAdvance draws how far to move time: often to an edge that matters (a
 // renewal, the end of the validity, the TTL, a millisecond either side),
 // otherwise anywhere up to one and a half TTLs.
-func drawStep(t *rapid.T, ttl time.Duration) time.Duration {
-	v := validity(ttl)
+func drawAdvance(t *rapid.T, ttl time.Duration) time.Duration {
+	v := grantValidity(ttl)
 	edges := []time.Duration{time.Millisecond, ttl / 3, v - time.Millisecond, v, ttl - time.Millisecond, ttl, ttl + time.Millisecond}
 	if rapid.Bool().Draw(t, "to_edge") {
 		return rapid.SampledFrom(edges).Draw(t, "step")
@@ -156,8 +156,8 @@ func drawStep(t *rapid.T, ttl time.Duration) time.Duration {
 	return time.Duration(rapid.Int64Range(0, int64(ttl*3/2)/1e6).Draw(t, "step_ms")) * time.Millisecond
 }
 
-// tracked is a lease as the machine predicts the holder's view of it.
-type tracked struct {
+// trackedLease is a lease as the machine predicts the holder's view of it.
+type trackedLease struct {
 	l       *locks.Lease
 	owner   int
 	until   time.Duration // the holder may rely on the lease before this time
@@ -166,12 +166,12 @@ type tracked struct {
 }
 
 // relied reports whether the machine says the holder may rely on tl now.
-func (tl *tracked) relied(now time.Duration) bool { return !tl.ended && now < tl.until }
+func (tl *trackedLease) relied(now time.Duration) bool { return !tl.ended && now < tl.until }
 
-// checkViews compares each lease's own view with the prediction and
+// checkLeaseViews compares each lease's own view with the prediction and
 // returns the leases the holders rely on now.
-func checkViews(t *rapid.T, leases []*tracked, now time.Duration) []*tracked {
-	var live []*tracked
+func checkLeaseViews(t *rapid.T, leases []*trackedLease, now time.Duration) []*trackedLease {
+	var live []*trackedLease
 	for _, tl := range leases {
 		got := tl.l.Err() == nil
 		if want := tl.relied(now); got != want {
@@ -185,11 +185,11 @@ func checkViews(t *rapid.T, leases []*tracked, now time.Duration) []*tracked {
 	return live
 }
 
-func pick[T any](t *rapid.T, xs []T, label string) T {
+func drawFrom[T any](t *rapid.T, xs []T, label string) T {
 	return xs[rapid.IntRange(0, len(xs)-1).Draw(t, label)]
 }
 
-func wantNotHeld(t *rapid.T, op string, err error) {
+func requireNotHeld(t *rapid.T, op string, err error) {
 	if !errors.Is(err, locks.ErrNotHeld) {
 		t.Fatalf("%s = %v, want ErrNotHeld", op, err)
 	}
