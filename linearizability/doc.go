@@ -38,4 +38,30 @@
 // carries no value and is treated as unknown. A successful acquire carries
 // its owner in Token (the owner id of a reentrant lock, the lease's token
 // otherwise) and its hold count in Count.
+//
+// # What the check sees, and where the simulator's oracles see more
+//
+// The check looks only at what clients observed, so it can agree with the
+// simulator's true-time oracles only where a fault leaves a trace in those
+// observations:
+//
+//   - Two holders at one instant (the mutual-exclusion oracle) make the
+//     counter illegal only if their sections interleave a read and a write:
+//     a stale holder that does not write (it saw its lease lost, or a
+//     fencing store rejected it), or two overlapping leases whose sections
+//     happen not to overlap, leave a linearizable counter. That is the
+//     difference between the Mutex claim (the oracle's, or the lock model's
+//     in runs without expiry) and the SafeStore claim (the counter's).
+//   - The lock model assumes no lease expires, so under expiry faults it
+//     flags every takeover, including the ones a fenced lock is built to
+//     survive; it is off by default.
+//   - A section with an unknown outcome is assumed atomic: a stale write
+//     delayed in the network and applied after a newer one is a lost update
+//     the lost-update oracle sees and the counter model may not.
+//   - Repeated fencing tokens (a fence counter lost on restart) are legal
+//     for the register (tokens must not decrease); they show as lost updates
+//     in the counter when both holders write, and always in the
+//     fence-monotonicity oracle.
+//   - Liveness (stuck clients, acquisition rate) is not a linearizability
+//     property: only the oracles report it.
 package linearizability

@@ -36,8 +36,9 @@ type SectionOut struct {
 //
 // An unknown section is assumed atomic: a write that lands long after its
 // read (a stale "v+1" delayed in the network) is modelled as an increment,
-// so the model may miss the lost update such a write causes. Use the
-// Register model with the store's own reads and writes to see those.
+// so the model may miss the lost update such a write causes. The
+// simulator's lost-update oracle, which sees every write the store
+// applies, does not.
 func CounterModel() porcupine.Model {
 	return porcupine.Model{
 		Partition:         partitionBy(func(in any) string { return in.(SectionIn).Key }),
