@@ -37,7 +37,10 @@
 // a section is recorded only once its read returned; a read with OK false
 // carries no value and is treated as unknown. A successful acquire carries
 // its owner in Token (the owner id of a reentrant lock, the lease's token
-// otherwise) and its hold count in Count.
+// otherwise) and its hold count in Count. To the lock model a refused
+// acquire means another owner held the lock; a quorum lock (Redlock) may
+// refuse a free lock when the votes split between contenders, so its
+// refusals are not recorded for the lock model (realrun leaves them out).
 //
 // # What the check sees, and where the simulator's oracles see more
 //
