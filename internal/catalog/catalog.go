@@ -21,6 +21,9 @@ type Claims struct {
 	SafeStore bool
 	// Fencing: acquisitions carry strictly increasing fencing tokens.
 	Fencing bool
+	// MaxHolders: at most this many clients hold at one instant of true
+	// time (a semaphore's N); 0 makes no such claim (Mutex claims 1).
+	MaxHolders int
 }
 
 // New builds one client's locker over that client's connections to the

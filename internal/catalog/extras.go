@@ -1,0 +1,90 @@
+package catalog
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/locksim/locksim/locks"
+)
+
+// The advanced patterns of the seed articles, done right: the fair lock,
+// the read-write lock and the semaphore.
+//
+// The read-write lock appears twice. "rwlock-write" runs every client as a
+// writer, so the plain mutual-exclusion checks apply to its write side.
+// "rwlock" mixes the two sides: each client takes the write lock on its
+// 1st, 3rd, 5th... acquisition and the read lock on its 2nd, 4th, ...
+// (deterministic per client, no randomness drawn). Readers legitimately
+// overlap, so it claims neither Mutex nor MaxHolders; what it promises —
+// no holder at all beside a writer — is checked by a mode-aware check that
+// tells a read lease from a write lease with ReadLease.
+
+// SemaphorePermits is the N the catalog's "semaphore" is built with.
+const SemaphorePermits = 2
+
+func init() {
+	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true},
+		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
+		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, k, o) })})
+	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{},
+		Summary: "read-write lock, clients alternating write/read; owned, expiring readers; a waiting writer holds off new readers",
+		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			rw, err := locks.NewRWLock(r, k, o)
+			if err != nil {
+				return nil, err
+			}
+			return Alternating(rw.Writer(), rw.Reader()), nil
+		})})
+	Register(Pattern{Name: "rwlock-write", Nodes: 1, Claims: Claims{Mutex: true},
+		Summary: "the read-write lock's write side only: writers exclude each other",
+		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			rw, err := locks.NewRWLock(r, k, o)
+			if err != nil {
+				return nil, err
+			}
+			return rw.Writer(), nil
+		})})
+	Register(Pattern{Name: "semaphore", Nodes: 1, Claims: Claims{MaxHolders: SemaphorePermits},
+		Summary: "at most N=2 holders; each permit owned and expiring on its own; owner-checked release",
+		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			return locks.NewSemaphore(r, k, SemaphorePermits, o)
+		})})
+}
+
+// ReadLease reports whether l is a read (shared) holding of the read-write
+// lock or of the seed's broken version of it.
+func ReadLease(l *locks.Lease) bool {
+	return locks.IsReadLease(l) || (l != nil && strings.HasSuffix(l.Key, ":read"))
+}
+
+// Alternating returns a Locker that takes write on a client's odd-numbered
+// acquisitions (1st, 3rd, ...) and read on the even-numbered ones, and
+// releases each lease through the side that issued it.
+func Alternating(write, read locks.Locker) locks.Locker {
+	return &alternating{write: write, read: read}
+}
+
+type alternating struct {
+	write, read locks.Locker
+	mu          sync.Mutex
+	n           int
+}
+
+func (a *alternating) Acquire(ctx context.Context) (*locks.Lease, error) {
+	a.mu.Lock()
+	a.n++
+	side := a.write
+	if a.n%2 == 0 {
+		side = a.read
+	}
+	a.mu.Unlock()
+	return side.Acquire(ctx)
+}
+
+func (a *alternating) Release(ctx context.Context, l *locks.Lease) error {
+	if ReadLease(l) {
+		return a.read.Release(ctx, l)
+	}
+	return a.write.Release(ctx, l)
+}

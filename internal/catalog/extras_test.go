@@ -1,0 +1,108 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/locks"
+)
+
+func extrasClient(t *testing.T, m *miniredis.Miniredis) locks.Redis {
+	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestExtrasRegistered: every advanced pattern and its seed version is
+// registered and its clients can take and give back the lock; with one
+// client holding, a second is refused exactly when the claims say so.
+func TestExtrasRegistered(t *testing.T) {
+	tests := []struct {
+		name       string
+		broken     bool
+		secondGets bool // a second client gets in beside the first (first acquisitions are writes for rwlock)
+	}{
+		{"fair", false, false}, {"rwlock", false, false}, {"rwlock-write", false, false},
+		{"semaphore", false, true}, {"fair-clock-queue", true, false}, {"rwlock-shared-count", true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Lookup(tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Broken != tc.broken || (p.Broken && p.Pitfall == "") {
+				t.Fatalf("%s: Broken = %v, Pitfall %q", tc.name, p.Broken, p.Pitfall)
+			}
+			m := miniredis.RunT(t)
+			ctx, o := context.Background(), locks.Options{TTL: time.Second}
+			a, err := p.New([]locks.Redis{extrasClient(t, m)}, "k", o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := p.New([]locks.Redis{extrasClient(t, m)}, "k", o)
+			la, err := a.Acquire(ctx)
+			if err != nil {
+				t.Fatalf("first client: Acquire = %v", err)
+			}
+			_, err = b.Acquire(ctx)
+			if got := err == nil; got != tc.secondGets {
+				t.Errorf("second client: Acquire = %v, want granted=%v", err, tc.secondGets)
+			}
+			if err := a.Release(ctx, la); err != nil {
+				t.Errorf("Release = %v", err)
+			}
+		})
+	}
+}
+
+// TestSemaphoreClaim: the catalog's semaphore admits exactly MaxHolders.
+func TestSemaphoreClaim(t *testing.T) {
+	p, _ := Lookup("semaphore")
+	m := miniredis.RunT(t)
+	ctx := context.Background()
+	var granted int
+	for range p.Claims.MaxHolders + 1 {
+		l, err := p.New([]locks.Redis{extrasClient(t, m)}, "k", locks.Options{TTL: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Acquire(ctx); err == nil {
+			granted++
+		} else if !errors.Is(err, locks.ErrNotAcquired) {
+			t.Fatal(err)
+		}
+	}
+	if granted != p.Claims.MaxHolders {
+		t.Errorf("%d of %d clients granted, want MaxHolders = %d", granted, p.Claims.MaxHolders+1, p.Claims.MaxHolders)
+	}
+}
+
+// TestAlternating: write first, then read, and each lease goes back to its
+// own side.
+func TestAlternating(t *testing.T) {
+	m := miniredis.RunT(t)
+	ctx := context.Background()
+	rw, err := locks.NewRWLock(extrasClient(t, m), "k", locks.Options{TTL: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alt := Alternating(rw.Writer(), rw.Reader())
+	for i, wantRead := range []bool{false, true, false, true} {
+		l, err := alt.Acquire(ctx)
+		if err != nil {
+			t.Fatalf("acquisition %d: %v", i+1, err)
+		}
+		if ReadLease(l) != wantRead {
+			t.Errorf("acquisition %d: ReadLease = %v, want %v", i+1, ReadLease(l), wantRead)
+		}
+		if err := alt.Release(ctx, l); err != nil {
+			t.Errorf("acquisition %d: Release = %v", i+1, err)
+		}
+	}
+}
