@@ -1,0 +1,71 @@
+package node
+
+import "fmt"
+
+// replicate ships the state of keys to the replica, to be applied after the
+// replication delay, in order.
+func (n *Node) replicate(keys []string) {
+	r := n.replica
+	states := n.store.Dump(n.now(), keys)
+	at := max(r.last, n.tl.Now()+r.delay)
+	r.last = at
+	r.pending++
+	gen := n.gen
+	n.tl.At(at, func() {
+		if n.gen != gen || n.replica != r {
+			return // dropped by a failover or a resync; counted there
+		}
+		r.pending--
+		r.store.Load(n.now(), states)
+		n.stats.Replicated++
+	})
+}
+
+// Crash stops the node: commands are refused until Restart. Replication
+// already sent still reaches the replica.
+func (n *Node) Crash() { n.up = false }
+
+// Restart brings a crashed node back. The script cache is empty after any
+// restart. Without persistence the data is gone too (the fence counter
+// with it), and a replica resynchronises to the empty data set.
+func (n *Node) Restart(persist bool) {
+	n.up = true
+	clear(n.scripts)
+	if persist {
+		return
+	}
+	n.store.Flush()
+	if r := n.replica; r != nil {
+		n.stats.Lost += r.pending
+		r.pending = 0
+		n.gen++
+		r.store.Flush()
+	}
+}
+
+// Failover promotes the replica: it becomes the node's store (the old
+// primary is discarded), writes it had not received yet are lost, and its
+// script cache is empty. It returns the number of writes lost. The node is
+// up afterwards, without a replica.
+func (n *Node) Failover() (lost int, err error) {
+	r := n.replica
+	if r == nil {
+		return 0, fmt.Errorf("node %s: failover: no replica", n.name)
+	}
+	lost = r.pending
+	n.stats.Lost += lost
+	n.gen++
+	n.store.Close()
+	n.store, n.native, n.replica = r.store, r.store, nil
+	clear(n.scripts)
+	n.up = true
+	return lost, nil
+}
+
+// Close releases the node's stores.
+func (n *Node) Close() {
+	n.store.Close()
+	if n.replica != nil {
+		n.replica.store.Close()
+	}
+}

@@ -1,0 +1,153 @@
+package node
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/alicebob/miniredis/v2/server"
+
+	"github.com/locksim/locksim/sim/vclock"
+)
+
+// Mini is a store backed by miniredis, driven in-process: every command is
+// dispatched to it directly (no connection, no goroutine per command) after
+// setting its clock to the node's time, with ClockTTL on, so TTLs follow
+// the node's clock.
+//
+// One difference from Redis remains: miniredis keeps TTLs as durations, so
+// a node clock stepped back does not lengthen them (Redis, which stores
+// absolute expiry times, would). Native follows Redis.
+type Mini struct {
+	m   *miniredis.Miniredis
+	buf bytes.Buffer
+	w   *bufio.Writer
+	r   *bufio.Reader
+}
+
+var _ Store = (*Mini)(nil)
+
+// NewMini starts a miniredis without a listener, its clock at node time now.
+func NewMini(now int64) (*Mini, error) {
+	m := miniredis.NewMiniRedis()
+	conn, err := m.Dial() // starts the server without a listener
+	if err != nil {
+		return nil, fmt.Errorf("node: start miniredis: %w", err)
+	}
+	_ = conn.Close()
+	m.SetTime(vclock.Epoch.Add(time.Duration(now)))
+	m.ClockTTL(true)
+	s := &Mini{m: m}
+	s.w = bufio.NewWriter(&s.buf)
+	s.r = bufio.NewReader(&s.buf)
+	return s, nil
+}
+
+// Do dispatches one command at node time now.
+func (s *Mini) Do(now int64, args []string) Reply {
+	s.m.SetTime(vclock.Epoch.Add(time.Duration(now)))
+	s.buf.Reset()
+	s.r.Reset(&s.buf)
+	peer := server.NewPeer(s.w)
+	s.m.Server().Dispatch(peer, args)
+	peer.Flush()
+	v, err := server.ParseReply(s.r)
+	if err != nil {
+		return Error(err.Error())
+	}
+	return fromMini(v)
+}
+
+func fromMini(v any) Reply {
+	switch x := v.(type) {
+	case nil:
+		return Nil()
+	case int:
+		return Int(int64(x))
+	case string:
+		return Bulk(x)
+	case server.Simple:
+		return Status(string(x))
+	case []interface{}:
+		out := make([]Reply, len(x))
+		for i, e := range x {
+			out[i] = fromMini(e)
+		}
+		return Array(out...)
+	}
+	return Error(fmt.Sprintf("ERR unexpected miniredis reply %T", v))
+}
+
+// Eval runs src with EVAL.
+func (s *Mini) Eval(now int64, src string, keys, args []string) Reply {
+	cmd := make([]string, 0, 3+len(keys)+len(args))
+	cmd = append(cmd, "EVAL", src, strconv.Itoa(len(keys)))
+	cmd = append(append(cmd, keys...), args...)
+	return s.Do(now, cmd)
+}
+
+// Dump reads each key's state with TYPE, GET/HGETALL and PTTL.
+func (s *Mini) Dump(now int64, keys []string) []KeyState {
+	if keys == nil {
+		for _, k := range s.Do(now, []string{"KEYS", "*"}).Arr {
+			keys = append(keys, k.Str)
+		}
+	}
+	ks := make([]KeyState, 0, len(keys))
+	for _, k := range sortedUnique(keys) {
+		ks = append(ks, s.dumpKey(now, k))
+	}
+	return ks
+}
+
+func (s *Mini) dumpKey(now int64, k string) KeyState {
+	st := KeyState{Key: k, Type: s.Do(now, []string{"TYPE", k}).Str}
+	switch st.Type {
+	case "string":
+		st.Str = s.Do(now, []string{"GET", k}).Str
+	case "hash":
+		arr := s.Do(now, []string{"HGETALL", k}).Arr
+		for i := 0; i+1 < len(arr); i += 2 {
+			st.Fields = append(st.Fields, [2]string{arr[i].Str, arr[i+1].Str})
+		}
+		st.Fields = sortedPairs(st.Fields)
+	default:
+		return KeyState{Key: k, Type: "none"}
+	}
+	if ttl := s.Do(now, []string{"PTTL", k}); ttl.Int >= 0 {
+		st.ExpireAt = nowMS(now) + ttl.Int
+	}
+	return st
+}
+
+// Load writes each key's state (DEL, then SET/HSET and PEXPIRE).
+func (s *Mini) Load(now int64, ks []KeyState) {
+	for _, st := range ks {
+		s.Do(now, []string{"DEL", st.Key})
+		switch st.Type {
+		case "string":
+			s.Do(now, []string{"SET", st.Key, st.Str})
+		case "hash":
+			for _, f := range st.Fields {
+				s.Do(now, []string{"HSET", st.Key, f[0], f[1]})
+			}
+		default:
+			continue
+		}
+		if st.ExpireAt != 0 {
+			s.Do(now, []string{"PEXPIRE", st.Key, strconv.FormatInt(st.ExpireAt-nowMS(now), 10)})
+		}
+	}
+}
+
+// Flush deletes every key and every cached script.
+func (s *Mini) Flush() {
+	s.m.FlushAll()
+	s.Do(0, []string{"SCRIPT", "FLUSH"})
+}
+
+// Close stops miniredis and waits for its goroutines.
+func (s *Mini) Close() { s.m.Close() }

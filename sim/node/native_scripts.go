@@ -1,0 +1,157 @@
+package node
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"strconv"
+
+	"github.com/locksim/locksim/locks"
+)
+
+// nativeScript is a Go implementation of one of the patterns' Lua scripts,
+// with the numbers of KEYS and ARGV it reads. Like Lua under Redis, it
+// stops at the first command error and keeps the effects before it.
+type nativeScript struct {
+	name       string
+	keys, args int
+	run        func(n *Native, now int64, keys, args []string) Reply
+}
+
+// nativeByName holds the implementations, keyed by the script names of
+// locks.Scripts(); nativeScripts binds them to the SHA1 of the current
+// source, so a changed script falls back to miniredis (and the
+// differential test flags the implementation as stale).
+var nativeByName = map[string]nativeScript{
+	"release":           {keys: 1, args: 1, run: scriptRelease},
+	"extend":            {keys: 1, args: 2, run: scriptExtend},
+	"fenced_acquire":    {keys: 2, args: 2, run: scriptFencedAcquire},
+	"reentrant_acquire": {keys: 1, args: 2, run: scriptReentrantAcquire},
+	"reentrant_release": {keys: 1, args: 2, run: scriptReentrantRelease},
+	"reentrant_extend":  {keys: 1, args: 2, run: scriptReentrantExtend},
+}
+
+var nativeScripts = map[string]nativeScript{}
+
+// scriptNames maps the SHA1 of each script of locks.Scripts() to its name.
+var scriptNames = map[string]string{}
+
+func init() {
+	for name, src := range locks.Scripts() {
+		sha := sha1hex(src)
+		scriptNames[sha] = name
+		if s, ok := nativeByName[name]; ok {
+			s.name = name
+			nativeScripts[sha] = s
+		}
+	}
+}
+
+// ScriptName returns the name locks.Scripts() gives the script with this
+// SHA1, or "" for a script the patterns do not use.
+func ScriptName(sha string) string { return scriptNames[sha] }
+
+func sha1hex(src string) string {
+	h := sha1.Sum([]byte(src))
+	return hex.EncodeToString(h[:])
+}
+
+// SHA1 returns the script's SHA1 as EVALSHA wants it.
+func SHA1(src string) string { return sha1hex(src) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// pexpire is redis.call('PEXPIRE', key, arg) inside a script.
+func (n *Native) pexpire(now int64, key, arg string) Reply {
+	ms, ok := parseInt(arg)
+	if !ok {
+		return errNotInt
+	}
+	return Int(n.expire(now, key, ms))
+}
+
+func scriptRelease(n *Native, now int64, keys, args []string) Reply {
+	v := n.getStr(now, keys[0])
+	if v.IsError() {
+		return v
+	}
+	if v.Kind == KindBulk && v.Str == args[0] {
+		return Int(n.del(now, keys[0]))
+	}
+	return Int(0)
+}
+
+func scriptExtend(n *Native, now int64, keys, args []string) Reply {
+	v := n.getStr(now, keys[0])
+	if v.IsError() {
+		return v
+	}
+	if v.Kind == KindBulk && v.Str == args[0] {
+		return n.pexpire(now, keys[0], args[1])
+	}
+	return Int(0)
+}
+
+func scriptFencedAcquire(n *Native, now int64, keys, args []string) Reply {
+	r := cmdSet(n, now, []string{"SET", keys[0], args[0], "NX", "PX", args[1]})
+	if r.IsError() || r.IsNil() {
+		if r.IsNil() {
+			return Int(0)
+		}
+		return r
+	}
+	return n.incr(now, keys[1])
+}
+
+func scriptReentrantAcquire(n *Native, now int64, keys, args []string) Reply {
+	if n.get(now, keys[0]) != nil {
+		h := n.hexists(now, keys[0], args[0])
+		if h.IsError() || h.Int == 0 {
+			return zeroUnlessError(h)
+		}
+	}
+	c := n.hincrby(now, keys[0], args[0], 1)
+	if c.IsError() {
+		return c
+	}
+	if r := n.pexpire(now, keys[0], args[1]); r.IsError() {
+		return r
+	}
+	return c
+}
+
+func scriptReentrantRelease(n *Native, now int64, keys, args []string) Reply {
+	h := n.hexists(now, keys[0], args[0])
+	if h.IsError() {
+		return h
+	}
+	if h.Int == 0 {
+		return Int(-1)
+	}
+	c := n.hincrby(now, keys[0], args[0], -1)
+	if c.IsError() {
+		return c
+	}
+	if c.Int > 0 {
+		if r := n.pexpire(now, keys[0], args[1]); r.IsError() {
+			return r
+		}
+		return c
+	}
+	n.del(now, keys[0])
+	return Int(0)
+}
+
+func scriptReentrantExtend(n *Native, now int64, keys, args []string) Reply {
+	h := n.hexists(now, keys[0], args[0])
+	if h.IsError() || h.Int == 0 {
+		return zeroUnlessError(h)
+	}
+	return n.pexpire(now, keys[0], args[1])
+}
+
+func zeroUnlessError(r Reply) Reply {
+	if r.IsError() {
+		return r
+	}
+	return Int(0)
+}

@@ -1,0 +1,260 @@
+package node
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/sim/vclock"
+)
+
+// Backend selects a node's store.
+type Backend string
+
+// Backends.
+const (
+	BackendNative Backend = "native" // Native, moving to miniredis on the first unknown script
+	BackendMini   Backend = "mini"   // miniredis from the start
+)
+
+// Timeline is the node's view of the scheduler: true time, and events.
+type Timeline interface {
+	Now() int64
+	At(t int64, fn func())
+}
+
+// Config describes one node.
+type Config struct {
+	Name    string
+	Clock   *vclock.Clock // the node's clock (TTLs follow its wall reading)
+	Backend Backend
+	// ReplicaDelay, if positive, gives the node a replica that applies each
+	// write that long after the primary did (asynchronous replication).
+	ReplicaDelay time.Duration
+}
+
+// Stats counts what a node did.
+type Stats struct {
+	Commands   int    // commands executed (scripts included)
+	Scripts    int    // script executions
+	NoScript   int    // EVALSHA refused with NOSCRIPT
+	Replicated int    // writes applied by the replica
+	Lost       int    // writes a failover or restart lost before the replica had them
+	Backend    string // the store in use now
+}
+
+// Node is one simulated Redis server (with its replica, if configured).
+type Node struct {
+	name    string
+	clk     *vclock.Clock
+	tl      Timeline
+	store   Store
+	native  *Native // the store while it is native
+	scripts map[string]string
+	shas    map[string]string // script source → SHA1, memoised
+	up      bool
+	replica *replica
+	gen     uint64 // bumps when pending replication must be dropped
+	stats   Stats
+}
+
+type replica struct {
+	store   *Native
+	delay   int64
+	last    int64 // apply time of the newest pending write (keeps order)
+	pending int
+}
+
+// New returns a running node.
+func New(cfg Config, tl Timeline) (*Node, error) {
+	if cfg.Clock == nil {
+		cfg.Clock = vclock.New(0)
+	}
+	n := &Node{name: cfg.Name, clk: cfg.Clock, tl: tl, up: true,
+		scripts: map[string]string{}, shas: map[string]string{}}
+	switch cfg.Backend {
+	case BackendNative, "":
+		n.native = NewNative()
+		n.store = n.native
+	case BackendMini:
+		m, err := NewMini(n.now())
+		if err != nil {
+			return nil, err
+		}
+		n.store = m
+	default:
+		return nil, fmt.Errorf("node %s: unknown backend %q (known: native, mini)", cfg.Name, cfg.Backend)
+	}
+	if cfg.ReplicaDelay > 0 {
+		n.replica = &replica{store: NewNative(), delay: int64(cfg.ReplicaDelay)}
+	}
+	return n, nil
+}
+
+// Name is the node's name.
+func (n *Node) Name() string { return n.name }
+
+// Clock is the node's clock model.
+func (n *Node) Clock() *vclock.Clock { return n.clk }
+
+// Up reports whether the node accepts commands.
+func (n *Node) Up() bool { return n.up }
+
+// HasReplica reports whether a replica is attached.
+func (n *Node) HasReplica() bool { return n.replica != nil }
+
+// Stats returns the node's counters.
+func (n *Node) Stats() Stats {
+	s := n.stats
+	s.Backend = string(BackendMini)
+	if n.native != nil {
+		s.Backend = string(BackendNative)
+	}
+	return s
+}
+
+// now is the node's wall clock.
+func (n *Node) now() int64 { return n.clk.Wall(n.tl.Now()) }
+
+// Peek returns the current state of keys without counting a command.
+func (n *Node) Peek(keys []string) []KeyState { return n.store.Dump(n.now(), keys) }
+
+// Exec runs one command and returns its reply. The caller (the network)
+// only delivers commands to a node that is up.
+func (n *Node) Exec(args []string) Reply {
+	if len(args) == 0 {
+		return Error("ERR empty command")
+	}
+	n.stats.Commands++
+	switch strings.ToUpper(args[0]) {
+	case "EVAL", "EVAL_RO":
+		return n.eval(args, false)
+	case "EVALSHA", "EVALSHA_RO":
+		return n.eval(args, true)
+	case "SCRIPT":
+		return n.script(args)
+	}
+	return n.do(args)
+}
+
+func (n *Node) do(args []string) Reply {
+	if n.native != nil && !n.native.Supports(args) {
+		if r, ok := n.upgrade(); !ok {
+			return r
+		}
+	}
+	r := n.store.Do(n.now(), args)
+	if n.replica != nil && !r.IsError() && !readOnly[strings.ToUpper(args[0])] {
+		n.replicate(commandKeys(args))
+	}
+	return r
+}
+
+var readOnly = map[string]bool{"GET": true, "EXISTS": true, "PTTL": true, "TTL": true,
+	"HEXISTS": true, "HGET": true, "HGETALL": true, "TYPE": true, "KEYS": true, "PING": true}
+
+func commandKeys(args []string) []string {
+	switch strings.ToUpper(args[0]) {
+	case "DEL", "UNLINK", "EXISTS":
+		return args[1:]
+	}
+	if len(args) > 1 {
+		return args[1:2]
+	}
+	return nil
+}
+
+func (n *Node) eval(args []string, bySHA bool) Reply {
+	if len(args) < 3 {
+		return errArgs(args[0])
+	}
+	nk, ok := parseInt(args[2])
+	switch {
+	case !ok:
+		return errNotInt
+	case nk < 0:
+		return Error("ERR Number of keys can't be negative")
+	case nk > int64(len(args)-3):
+		return Error("ERR Number of keys can't be greater than number of args")
+	}
+	keys, argv := args[3:3+nk], args[3+nk:]
+	sha, src := strings.ToLower(args[1]), args[1]
+	if bySHA {
+		if src, ok = n.scripts[sha]; !ok {
+			n.stats.NoScript++
+			return errNoScript
+		}
+	} else {
+		sha = n.load(src)
+	}
+	return n.run(sha, src, keys, argv)
+}
+
+// load caches src in the script cache and returns its SHA1.
+func (n *Node) load(src string) string {
+	sha, ok := n.shas[src]
+	if !ok {
+		sha = sha1hex(src)
+		n.shas[src] = sha
+	}
+	n.scripts[sha] = src
+	return sha
+}
+
+func (n *Node) run(sha, src string, keys, argv []string) Reply {
+	n.stats.Scripts++
+	var r Reply
+	switch {
+	case n.native != nil && n.native.KnowsScript(sha, len(keys), len(argv)):
+		r = n.native.EvalSHA(n.now(), sha, keys, argv)
+	default:
+		if u, ok := n.upgrade(); !ok {
+			return u
+		}
+		r = n.store.Eval(n.now(), src, keys, argv)
+	}
+	if n.replica != nil {
+		n.replicate(keys)
+	}
+	return r
+}
+
+func (n *Node) script(args []string) Reply {
+	if len(args) < 2 {
+		return errArgs("script")
+	}
+	switch strings.ToUpper(args[1]) {
+	case "LOAD":
+		if len(args) != 3 {
+			return errArgs("script|load")
+		}
+		return Bulk(n.load(args[2]))
+	case "EXISTS":
+		out := make([]Reply, 0, len(args)-2)
+		for _, sha := range args[2:] {
+			_, ok := n.scripts[strings.ToLower(sha)]
+			out = append(out, Int(map[bool]int64{true: 1}[ok]))
+		}
+		return Array(out...)
+	case "FLUSH":
+		clear(n.scripts)
+		return Status("OK")
+	}
+	return errorf("ERR unknown subcommand '%s'", args[1])
+}
+
+// upgrade moves a native node's key space into miniredis, for a script or
+// command the native store does not implement. It is a no-op on a node
+// already on miniredis.
+func (n *Node) upgrade() (Reply, bool) {
+	if n.native == nil {
+		return Reply{}, true
+	}
+	m, err := NewMini(n.now())
+	if err != nil {
+		return Error("ERR " + err.Error()), false
+	}
+	m.Load(n.now(), n.native.Dump(n.now(), nil))
+	n.store, n.native = m, nil
+	return Reply{}, true
+}
