@@ -1,0 +1,28 @@
+package network
+
+import "fmt"
+
+// TimeoutError is a call that got no reply within the client-side timeout
+// (go-redis's ReadTimeout). Like net.Error, it reports Timeout() true.
+type TimeoutError struct {
+	Client, Endpoint string
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("read %s→%s: i/o timeout", e.Client, e.Endpoint)
+}
+
+// Timeout is true: this is a timeout.
+func (e *TimeoutError) Timeout() bool { return true }
+
+// Temporary is true, as for a net timeout.
+func (e *TimeoutError) Temporary() bool { return true }
+
+// RefusedError is a request that reached an endpoint that is down.
+type RefusedError struct {
+	Client, Endpoint string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("dial %s→%s: connect: connection refused", e.Client, e.Endpoint)
+}

@@ -1,0 +1,218 @@
+package network
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/sim/sched"
+)
+
+// Message is a request or reply; Describe renders it for the trace.
+type Message interface{ Describe() string }
+
+// Endpoint is a server: a Redis node or the protected store.
+type Endpoint struct {
+	Name string
+	// Up reports whether the endpoint accepts requests (nil: always).
+	Up func() bool
+	// Handle executes a request when it arrives and returns the reply.
+	Handle func(client int, req Message) Message
+}
+
+// CallRecord describes one finished call, for observers.
+type CallRecord struct {
+	Client, Endpoint int
+	Req, Resp        Message // Resp is nil when the call failed
+	Err              error
+	Call, Return     int64 // true time; Return is when the caller resumed
+}
+
+// Stats counts what the network did.
+type Stats struct {
+	Calls    int // calls made
+	Messages int // messages sent (requests and replies)
+	Dropped  int // messages lost or cut by a partition
+	Late     int // replies that arrived after their call gave up
+	Timeouts int // calls that ended on the client-side timeout
+	Refused  int // requests that found their endpoint down
+}
+
+// Net is the simulated network.
+type Net struct {
+	s       *sched.Sched
+	seed    uint64
+	clients []*sched.Proc
+	eps     []*Endpoint
+	links   [][]*Link
+	lat     Latency
+
+	// Timeout is the client-side read timeout (default 3s, go-redis's).
+	Timeout time.Duration
+	// Trace, if set, receives one line per message event.
+	Trace func(line string)
+	// Observe, if set, is told of every finished call.
+	Observe func(CallRecord)
+
+	stats Stats
+}
+
+// New returns a network whose links draw latencies from seed.
+func New(s *sched.Sched, seed uint64, lat Latency) *Net {
+	return &Net{s: s, seed: seed, lat: lat, Timeout: 3 * time.Second}
+}
+
+// AddClient registers a client process and returns its index.
+func (n *Net) AddClient(p *sched.Proc) int {
+	n.clients = append(n.clients, p)
+	return len(n.clients) - 1
+}
+
+// AddEndpoint registers a server and returns its index.
+func (n *Net) AddEndpoint(e *Endpoint) int {
+	n.eps = append(n.eps, e)
+	return len(n.eps) - 1
+}
+
+// Link returns the link between client c and endpoint e, creating it with
+// the default latency on first use.
+func (n *Net) Link(c, e int) *Link {
+	for len(n.links) <= c {
+		n.links = append(n.links, nil)
+	}
+	for len(n.links[c]) <= e {
+		n.links[c] = append(n.links[c], nil)
+	}
+	if n.links[c][e] == nil {
+		n.links[c][e] = newLink(n.seed, c, e, n.lat)
+	}
+	return n.links[c][e]
+}
+
+// Stats returns the counters so far.
+func (n *Net) Stats() Stats { return n.stats }
+
+// ClientName and EndpointName name the ends in traces and errors.
+func (n *Net) ClientName(c int) string   { return n.clients[c].Name() }
+func (n *Net) EndpointName(e int) string { return n.eps[e].Name }
+
+func (n *Net) tracef(format string, a ...any) {
+	if n.Trace != nil {
+		n.Trace(fmt.Sprintf(format, a...))
+	}
+}
+
+type reply struct {
+	msg Message
+	err error
+}
+
+// Call sends req from client c to endpoint e and parks the calling G until
+// the reply arrives, ctx is done, or the client-side timeout passes. It must
+// be called from a G of client c.
+func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) {
+	g := n.s.Current()
+	if g == nil || g.Proc() != n.clients[c] {
+		panic(fmt.Sprintf("network: call from %s is not from a goroutine of %s", gName(g), n.ClientName(c)))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if n.s.Stopping() {
+		return nil, sched.ErrStopped
+	}
+	rec := CallRecord{Client: c, Endpoint: e, Req: req, Call: n.s.Now()}
+	n.stats.Calls++
+	l := n.Link(c, e)
+	w := g.Waker()
+	sched.Watch(ctx, w)
+	n.s.After(n.clients[c].Clock().TrueFor(n.Timeout), func() {
+		if !w.Stale() {
+			n.stats.Timeouts++
+			w.Wake(nil, &TimeoutError{n.ClientName(c), n.EndpointName(e)})
+		}
+	})
+	n.send(l, req, w)
+	v, err := g.Park()
+	rec.Return = n.s.Now()
+	if err == nil {
+		r := v.(reply)
+		rec.Resp, err = r.msg, r.err
+	}
+	rec.Err = err
+	if err != nil && err != sched.ErrStopped {
+		n.tracef("%s→%s %s: %v", n.ClientName(c), n.EndpointName(e), req.Describe(), err)
+	}
+	if n.Observe != nil {
+		n.Observe(rec)
+	}
+	return rec.Resp, err
+}
+
+func gName(g *sched.G) string {
+	if g == nil {
+		return "the scheduler"
+	}
+	return g.Name()
+}
+
+// send puts req on the wire towards its endpoint.
+func (n *Net) send(l *Link, req Message, w sched.Waker) {
+	cn, en := n.ClientName(l.Client), n.EndpointName(l.Endpoint)
+	n.stats.Messages++
+	if l.Cut() || l.lost() {
+		n.stats.Dropped++
+		n.tracef("%s→%s %s (lost)", cn, en, req.Describe())
+		return
+	}
+	n.tracef("%s→%s %s", cn, en, req.Describe())
+	n.s.After(l.delay(Request), func() { n.arrive(l, req, w) })
+}
+
+// arrive executes req at the endpoint and sends the reply back.
+func (n *Net) arrive(l *Link, req Message, w sched.Waker) {
+	cn, en := n.ClientName(l.Client), n.EndpointName(l.Endpoint)
+	if l.Cut() {
+		n.stats.Dropped++
+		n.tracef("%s→%s %s (cut in flight)", cn, en, req.Describe())
+		return
+	}
+	ep := n.eps[l.Endpoint]
+	var r reply
+	if ep.Up != nil && !ep.Up() {
+		n.stats.Refused++
+		r.err = &RefusedError{cn, en}
+	} else {
+		r.msg = ep.Handle(l.Client, req)
+	}
+	n.stats.Messages++
+	if l.Cut() || l.lost() {
+		n.stats.Dropped++
+		n.tracef("%s←%s %s (lost)", cn, en, describe(r))
+		return
+	}
+	n.s.After(l.delay(Reply), func() { n.back(l, r, w) })
+}
+
+// back delivers a reply to the caller, unless the call has given up.
+func (n *Net) back(l *Link, r reply, w sched.Waker) {
+	cn, en := n.ClientName(l.Client), n.EndpointName(l.Endpoint)
+	switch {
+	case l.Cut():
+		n.stats.Dropped++
+		n.tracef("%s←%s %s (cut in flight)", cn, en, describe(r))
+	case w.Stale():
+		n.stats.Late++
+		n.tracef("%s←%s %s (late: the call gave up)", cn, en, describe(r))
+	default:
+		n.tracef("%s←%s %s", cn, en, describe(r))
+		w.Wake(r, nil)
+	}
+}
+
+func describe(r reply) string {
+	if r.err != nil {
+		return r.err.Error()
+	}
+	return r.msg.Describe()
+}
