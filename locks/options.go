@@ -169,15 +169,14 @@ func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease,
 }
 
 // gaveUp is the error of an Acquire whose context ended around an attempt
-// that failed with err: it matches the context's error, and the "taken"
-// error of the attempt (or, if the attempt itself was cut short, of the
-// one before it), as an end during the backoff sleep does.
+// that failed with err. It matches the context's error and, when this
+// attempt was cut short before it found the lock taken but an earlier one
+// did, that earlier error too: the same as an end during the backoff sleep.
 func gaveUp(ctx context.Context, last, err error) error {
-	cerr := ctx.Err()
-	if !errors.Is(err, cerr) {
-		return joinSleep(err, cerr)
+	if cerr := ctx.Err(); !errors.Is(err, cerr) {
+		err = joinSleep(err, cerr)
 	}
-	if last == nil {
+	if last == nil || errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrQuorum) {
 		return err
 	}
 	return joinSleep(last, err)

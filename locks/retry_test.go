@@ -13,26 +13,38 @@ import (
 	"github.com/locksim/locksim/locks"
 )
 
-// cancelAtSetNX cancels the caller's context at its n-th SetNX, before or
-// after passing it on: a context that ends in the middle of an attempt.
+// cancelAtSetNX cancels the caller's context at its n-th SetNX: a context
+// that ends in the middle of an attempt.
 type cancelAtSetNX struct {
 	locks.Redis
 	n      int64
-	before bool
+	mode   string // "after" the reply, "before" the request, or "io": the request fails
 	cancel context.CancelFunc
 	calls  atomic.Int64
 }
 
+// errIOTimeout stands for the network error a client may report instead of
+// the context's when a deadline cuts a request short.
+var errIOTimeout = errors.New("write tcp: i/o timeout")
+
 func (c *cancelAtSetNX) SetNX(ctx context.Context, key string, value any, ttl time.Duration) *redis.BoolCmd {
-	at := c.calls.Add(1) == c.n
-	if at && c.before {
-		c.cancel()
+	if c.calls.Add(1) != c.n {
+		return c.Redis.SetNX(ctx, key, value, ttl)
 	}
-	cmd := c.Redis.SetNX(ctx, key, value, ttl)
-	if at && !c.before {
+	switch c.mode {
+	case "before":
 		c.cancel()
+		return c.Redis.SetNX(ctx, key, value, ttl)
+	case "io":
+		c.cancel()
+		cmd := redis.NewBoolCmd(ctx)
+		cmd.SetErr(errIOTimeout)
+		return cmd
+	default:
+		cmd := c.Redis.SetNX(ctx, key, value, ttl)
+		c.cancel()
+		return cmd
 	}
-	return cmd
 }
 
 // TestAcquireEndedMidAttempt: however the context's end falls against an
@@ -43,13 +55,14 @@ func (c *cancelAtSetNX) SetNX(ctx context.Context, key string, value any, ttl ti
 func TestAcquireEndedMidAttempt(t *testing.T) {
 	m := miniredis.RunT(t)
 	for _, tc := range []struct {
-		name   string
-		n      int64
-		before bool
+		name string
+		n    int64
+		mode string
 	}{
-		{"after the first reply", 1, false},
-		{"after the third reply", 3, false},
-		{"before the third request", 3, true},
+		{"after the first reply", 1, "after"},
+		{"after the third reply", 3, "after"},
+		{"before the third request", 3, "before"},
+		{"failing the third request", 3, "io"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m.FlushAll()
@@ -65,7 +78,7 @@ func TestAcquireEndedMidAttempt(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			waiter, err := locks.NewBasic(&cancelAtSetNX{Redis: rdb, n: tc.n, before: tc.before, cancel: cancel}, "k", o)
+			waiter, err := locks.NewBasic(&cancelAtSetNX{Redis: rdb, n: tc.n, mode: tc.mode, cancel: cancel}, "k", o)
 			if err != nil {
 				t.Fatal(err)
 			}
