@@ -76,12 +76,19 @@ func (ms *members) release(ctx context.Context, l *Lease) error {
 	}
 	if !held {
 		ms.m.lost()
-		l.h.end(ErrLockLost)
+		endHold(l, ErrLockLost)
 		return wrap("release", ms.key, ErrNotHeld)
 	}
 	ms.m.released()
-	l.h.end(ErrReleased)
+	endHold(l, ErrReleased)
 	return nil
+}
+
+// endHold ends l's holding; a Lease built by hand has none to end.
+func endHold(l *Lease, err error) {
+	if l.h != nil {
+		l.h.end(err)
+	}
 }
 
 // extend resets the TTL of l's membership if it still holds.
