@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -70,9 +71,16 @@ func clientAxis(p *plot.Plot, clients []int) {
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 }
 
-func logY(p *plot.Plot) {
+// logY makes Y a log axis spanning the positive values of ys (a log axis
+// cannot start at 0, nor span a single value).
+func logY(p *plot.Plot, ys []float64) {
+	ys = slices.DeleteFunc(slices.Clone(ys), func(y float64) bool { return y <= 0 })
+	if len(ys) == 0 {
+		return
+	}
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Min, p.Y.Max = slices.Min(ys)/1.5, slices.Max(ys)*1.5
 }
 
 // addLine adds one styled line with points; points with y ≤ 0 are left out
@@ -129,13 +137,17 @@ func contentionPlot(res *Result) (*plot.Plot, error) {
 	}
 	p := newPlot(fmt.Sprintf("One hot key: p99 acquire wait (%s)", res.Target), "clients", "p99 acquire wait (ms)")
 	clientAxis(p, res.Config.Clients)
-	logY(p)
+	var ys []float64
 	for i, name := range rowSubjects(rows) {
 		xys := series(rows, name, func(r Row) float64 { return r.AcquireP99 / 1e3 })
 		if err := addLine(p, i, name, xys, false); err != nil {
 			return nil, err
 		}
+		for _, xy := range xys {
+			ys = append(ys, xy.Y)
+		}
 	}
+	logY(p, ys)
 	return p, nil
 }
 
@@ -153,8 +165,10 @@ func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 		return nil, nil
 	}
 	p := newPlot(fmt.Sprintf("Single node, %s keys, %d clients: cycle latency (%s)", keys, top, res.Target), "", "ms")
-	logY(p)
+	p.Y.Scale = floorLog{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	w := vg.Points(10)
+	lowest := math.Inf(1)
 	for i, q := range []struct {
 		name string
 		v    func(Row) float64
@@ -163,6 +177,7 @@ func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 		vals := make(plotter.Values, len(rows))
 		for k, r := range rows {
 			vals[k] = max(q.v(r)/1e3, 1e-3) // a log axis needs positive bars
+			lowest = min(lowest, vals[k])
 		}
 		b, err := plotter.NewBarChart(vals, w)
 		if err != nil {
@@ -175,7 +190,16 @@ func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 		p.Legend.Add(q.name, b)
 	}
 	p.NominalX(rowSubjects(rows)...)
+	p.Y.Min = lowest / 2 // the bars start at 0: floorLog puts it on the axis
 	return p, nil
+}
+
+// floorLog is a log scale on which values at or below the axis minimum
+// (a bar's base, 0) sit on the axis instead of being undefined.
+type floorLog struct{}
+
+func (floorLog) Normalize(lo, hi, x float64) float64 {
+	return plot.LogScale{}.Normalize(lo, hi, math.Max(x, lo))
 }
 
 // redlockPlot shows, for each quorum subject, p50 (solid) and p99 (dashed)

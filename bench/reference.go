@@ -48,7 +48,7 @@ func (t *tokens) next() string {
 // the tight retry loop.
 func FloorSubject() Subject {
 	return Subject{
-		Name: "floor", Kind: KindFloor, Family: Single,
+		Name: "floor", Kind: KindFloor, Family: Single, Holders: 1,
 		Summary: "hand-written SET NX PX + Lua owner-checked release, one attempt per call",
 		New: func(c Conn, key string) (Locker, error) {
 			return &floor{r: c.Nodes[0], key: key, ttl: c.TTL, tok: newTokens()}, nil
@@ -95,7 +95,7 @@ func (h floorHeld) Release(ctx context.Context) error {
 // context ends.
 func FanOutSubject() Subject {
 	return Subject{
-		Name: "fanout", Kind: KindReference, Family: Quorum,
+		Name: "fanout", Kind: KindReference, Family: Quorum, Holders: 1,
 		Summary: "hand-written parallel Redlock: SET NX PX to all nodes at once, quorum, Lua release everywhere",
 		New: func(c Conn, key string) (Locker, error) {
 			return &fanOut{nodes: c.Nodes, key: key, ttl: c.TTL, quorum: len(c.Nodes)/2 + 1,

@@ -81,11 +81,11 @@ type job struct {
 // release as fast as it can, and retries at once when the lock is taken.
 func runOne(ctx context.Context, t *Target, j job, tm Timing, prefix string) (Sample, error) {
 	var rt, retries atomic.Int64
-	nodes, err := t.clients(j.cell.Nodes, j.cell.Clients+8, &rt)
+	nodes, err := t.Open(j.cell.Nodes, j.cell.Clients+8, &rt)
 	if err != nil {
 		return Sample{}, err
 	}
-	defer closeAll(nodes)
+	defer CloseAll(nodes)
 	defer func() { _ = deleteKeys(context.WithoutCancel(ctx), nodes, prefix) }()
 	lockers := make([]Locker, j.cell.Clients)
 	for i := range lockers {

@@ -70,6 +70,10 @@ type Subject struct {
 	Kind    Kind
 	Family  Family
 	Summary string
+	// Holders is the most clients that may hold the lock at one instant
+	// when nothing fails: 1 for a lock, N for a semaphore, 0 where clients
+	// legitimately share it (readers) and the check does not apply.
+	Holders int
 	// New builds one client's Locker on key.
 	New func(c Conn, key string) (Locker, error)
 }
@@ -79,10 +83,12 @@ func Busy(err error) error { return fmt.Errorf("%w: %w", ErrBusy, err) }
 
 // PatternSubjects returns a subject for every correct pattern in the
 // catalog: single-node patterns in the Single family, multi-node ones
-// (Redlock) in the Quorum family. Each pattern runs with its catalog
-// defaults (one attempt per Acquire, except Service, which blocks with
-// backoff), and quorum patterns retry with the package's default jittered
-// backoff until the context ends, since tight retries livelock a quorum.
+// (Redlock) in the Quorum family. Each pattern runs with its defaults (one
+// attempt per Acquire, except Service, which blocks with backoff); quorum
+// patterns retry with the package's default jittered backoff until the
+// context ends, since tight retries livelock a quorum, and so does the fair
+// lock, whose queue order means nothing to a waiter that leaves it after
+// every attempt.
 func PatternSubjects() []Subject {
 	var out []Subject
 	for _, p := range catalog.All() {
@@ -94,17 +100,21 @@ func PatternSubjects() []Subject {
 	return out
 }
 
+// waits names the patterns that wait in Acquire (retry until the context
+// ends) rather than try once.
+var waits = map[string]bool{"fair": true}
+
 func patternSubject(p catalog.Pattern) Subject {
 	fam := Single
 	if p.Nodes > 1 {
 		fam = Quorum
 	}
 	return Subject{
-		Name: p.Name, Kind: KindPattern, Family: fam, Summary: p.Summary,
+		Name: p.Name, Kind: KindPattern, Family: fam, Summary: p.Summary, Holders: holders(p.Claims),
 		New: func(c Conn, key string) (Locker, error) {
 			// Metrics on, as a service in production would have them.
 			o := locks.Options{TTL: c.TTL, Rand: countingRand{locks.CryptoRand{}, c.Retries}, Metrics: new(locks.Metrics)}
-			if fam == Quorum {
+			if fam == Quorum || waits[p.Name] {
 				o.Retry = locks.Retry{Attempts: -1}
 			}
 			nodes := make([]locks.Redis, len(c.Nodes))
@@ -117,6 +127,17 @@ func patternSubject(p catalog.Pattern) Subject {
 			}
 			return lockerAdapter{l}, nil
 		},
+	}
+}
+
+// holders reads a pattern's claims: a mutex, or a fenced lock (a SET NX
+// lock whose safety claim is the fence), admits one holder; a semaphore N.
+func holders(c catalog.Claims) int {
+	switch {
+	case c.Mutex || c.Fencing:
+		return 1
+	default:
+		return c.MaxHolders
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -83,9 +84,10 @@ func (t *Target) Ping(ctx context.Context) error {
 	return nil
 }
 
-// clients opens one go-redis client on each of the first n nodes, with a
-// pool of the given size, counting every round trip in rt.
-func (t *Target) clients(n, pool int, rt *atomic.Int64) ([]*redis.Client, error) {
+// Open opens one go-redis client on each of the first n nodes, with a pool
+// of the given size, counting every round trip in rt. Close them with
+// CloseAll.
+func (t *Target) Open(n, pool int, rt *atomic.Int64) ([]*redis.Client, error) {
 	if n > len(t.Addrs) {
 		return nil, fmt.Errorf("bench: %d nodes needed, target has %d", n, len(t.Addrs))
 	}
@@ -101,30 +103,46 @@ func (t *Target) clients(n, pool int, rt *atomic.Int64) ([]*redis.Client, error)
 	return out, nil
 }
 
-func closeAll(cs []*redis.Client) {
+// CloseAll closes clients.
+func CloseAll(cs []*redis.Client) {
 	for _, c := range cs {
 		c.Close()
 	}
 }
 
 // roundTrips is a go-redis hook that counts round trips: one per command,
-// one per pipeline.
+// one per pipeline. A new connection's handshake (HELLO, CLIENT SETINFO,
+// AUTH, SELECT, which go-redis sends through the same hooks) is not counted:
+// it is paid once per connection, not per lock operation.
 type roundTrips struct{ n *atomic.Int64 }
 
 func (h roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
 
 func (h roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		h.n.Add(1)
+		if !handshake(cmd) {
+			h.n.Add(1)
+		}
 		return next(ctx, cmd)
 	}
 }
 
 func (h roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		h.n.Add(1)
+		if len(cmds) == 0 || slices.ContainsFunc(cmds, func(c redis.Cmder) bool { return !handshake(c) }) {
+			h.n.Add(1)
+		}
 		return next(ctx, cmds)
 	}
+}
+
+// handshake reports whether cmd is one go-redis sends to set a connection up.
+func handshake(cmd redis.Cmder) bool {
+	switch cmd.Name() {
+	case "hello", "client", "auth", "select":
+		return true
+	}
+	return false
 }
 
 // deleteKeys removes every key containing prefix from the nodes (lock keys

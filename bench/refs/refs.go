@@ -30,15 +30,15 @@ import (
 // random 50–250ms apart).
 func Subjects() []bench.Subject {
 	return []bench.Subject{
-		{Name: "redislock", Kind: bench.KindLibrary, Family: bench.Single,
+		{Name: "redislock", Kind: bench.KindLibrary, Holders: 1, Family: bench.Single,
 			Summary: "bsm/redislock: Lua obtain, Lua release, no retry",
 			New:     newRedislock},
-		{Name: "redsync", Kind: bench.KindLibrary, Family: bench.Single,
+		{Name: "redsync", Kind: bench.KindLibrary, Holders: 1, Family: bench.Single,
 			Summary: "go-redsync/redsync/v4 on one node, one try per call",
 			New: func(c bench.Conn, key string) (bench.Locker, error) {
 				return newRedsync(c, key, redsync.WithTries(1)), nil
 			}},
-		{Name: "redsync", Kind: bench.KindLibrary, Family: bench.Quorum,
+		{Name: "redsync", Kind: bench.KindLibrary, Holders: 1, Family: bench.Quorum,
 			Summary: "go-redsync/redsync/v4 over N nodes, default retries",
 			New: func(c bench.Conn, key string) (bench.Locker, error) {
 				return newRedsync(c, key, redsync.WithRetryDelayFunc(countedDelay(c.Retries))), nil

@@ -1,0 +1,87 @@
+package refs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/bench"
+	"github.com/locksim/locksim/bench/benchtest"
+)
+
+func TestLibrariesExclusive(t *testing.T) {
+	tg := benchtest.Target(t, 3)
+	for _, s := range Subjects() {
+		nodes := 1
+		if s.Family == bench.Quorum {
+			nodes = 3
+		}
+		t.Run(fmt.Sprintf("%s/%dn", s.Name, nodes), func(t *testing.T) {
+			benchtest.Exclusive(t, tg, s, nodes, 4, 6)
+		})
+	}
+}
+
+// TestSweepWithLibraries runs a tiny sweep on miniredis with the libraries
+// and checks they appear in the rows and in the goals (no speed asserted).
+func TestSweepWithLibraries(t *testing.T) {
+	tg, err := bench.Embedded(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	cfg := bench.Config{Clients: []int{2}, Keys: []bench.KeyMode{bench.Distinct}, QuorumNodes: []int{3}, Reps: 1,
+		Subjects: []string{"basic", "redlock", "redislock", "redsync"},
+		Timing:   bench.Timing{Warmup: 10 * time.Millisecond, Duration: 80 * time.Millisecond}}
+	res, err := bench.Run(context.Background(), tg, bench.Subjects(Subjects()...), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range res.Rows {
+		got[fmt.Sprintf("%s/%s", r.Family, r.Subject)] = true
+		if r.Errors > 0 {
+			t.Errorf("%s/%s: %d errors, first: %s", r.Family, r.Subject, r.Errors, r.FirstError)
+		}
+	}
+	for _, want := range []string{"single/redislock", "single/redsync", "quorum/redsync", "single/floor", "quorum/fanout"} {
+		if !got[want] {
+			t.Errorf("no row for %s (rows: %v)", want, got)
+		}
+	}
+	var level []string
+	for _, g := range bench.Goals(res) {
+		if strings.Contains(g.Goal, "at least level with redislock and redsync") || strings.Contains(g.Goal, "at least level with redsync") {
+			level = append(level, g.Goal)
+			if g.Status == bench.NotMeasured {
+				t.Errorf("goal %q not measured with the libraries linked: %s", g.Goal, g.Measured)
+			}
+		}
+	}
+	if len(level) != 2 {
+		t.Errorf("library goals = %v, want basic vs redislock and redsync, redlock vs redsync", level)
+	}
+}
+
+// BenchmarkCycle is the per-call cost of one uncontended cycle of each
+// library, named like bench's BenchmarkCycle so that benchstat lines them up.
+func BenchmarkCycle(b *testing.B) {
+	tg := benchtest.Target(b, 5)
+	target := "redis"
+	if tg.Demo {
+		target = "miniredis"
+	}
+	for _, s := range Subjects() {
+		nodes := []int{1}
+		if s.Family == bench.Quorum {
+			nodes = []int{3, 5}
+		}
+		for _, n := range nodes {
+			b.Run(fmt.Sprintf("target=%s/subject=%s/nodes=%d", target, s.Name, n), func(b *testing.B) {
+				benchtest.Cycles(b, tg, s, n)
+			})
+		}
+	}
+}

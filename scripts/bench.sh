@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Benchmarks against real redis-servers.
+#
+#   scripts/bench.sh [flags...]   the sweep: starts 5 local redis-servers (free
+#                                 loopback ports, no persistence), measures every
+#                                 pattern beside the floor, the hand-written
+#                                 Redlock fan-out, bsm/redislock and redsync, and
+#                                 writes CSV, JSON, PNG/SVG plots and README.md
+#                                 to $BENCH_OUT (default reports/bench). Extra
+#                                 flags go to locksim-bench (see --help).
+#   scripts/bench.sh micro        the go test -bench microbenchmarks (per-call
+#                                 cost, benchstat format) into $BENCH_OUT/micro.txt
+#
+# Tunables: BENCH_DURATION (400ms), BENCH_WARMUP (100ms), BENCH_REPS (3),
+# BENCH_COUNT (micro: 5). The defaults keep the sweep to about 5 minutes on
+# 2 cores; raise them on a quiet machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=$(realpath -m "${BENCH_OUT:-reports/bench}")
+
+if ! command -v redis-server >/dev/null 2>&1; then
+  echo "bench: redis-server not found on PATH (apt-get install redis-server)" >&2
+  exit 2
+fi
+mkdir -p "$out"
+
+if [[ "${1:-}" == "micro" ]]; then
+  count=${BENCH_COUNT:-5}
+  {
+    go test -run '^$' -bench BenchmarkCycle -count "$count" ./bench/
+    (cd bench/refs && go test -run '^$' -bench BenchmarkCycle -count "$count" .)
+  } | tee "$out/micro.txt"
+  echo "bench: microbenchmarks in $out/micro.txt (compare runs with benchstat)" >&2
+  exit 0
+fi
+
+cd "$root/bench/refs"
+exec go run ./cmd/locksim-bench --spawn 5 \
+  --duration "${BENCH_DURATION:-400ms}" --warmup "${BENCH_WARMUP:-100ms}" --reps "${BENCH_REPS:-3}" \
+  --out "$out" "$@"
