@@ -93,6 +93,24 @@ func (b *base) backoff(n int) time.Duration {
 	return d/2 + time.Duration(b.rnd.Int64N(int64(d/2)))
 }
 
+// trySetNX makes one SET NX PX attempt with a fresh token, as Basic does;
+// a grant that came too late to leave any validity is given back.
+func (b *base) trySetNX(ctx context.Context, r locks.Redis) (token string, start time.Time, err error) {
+	token = b.rnd.Token()
+	start = b.clk.Now()
+	ok, err := r.SetNX(ctx, b.key, token, b.ttl).Result()
+	switch {
+	case err != nil:
+		return "", start, keyErr("acquire", b.key, err)
+	case !ok:
+		return "", start, keyErr("acquire", b.key, locks.ErrNotAcquired)
+	case b.validity(b.clk.Since(start)) <= 0:
+		_, _ = runInt(context.WithoutCancel(ctx), r, releaseScript, []string{b.key}, token)
+		return "", start, keyErr("acquire", b.key, locks.ErrNotAcquired)
+	}
+	return token, start, nil
+}
+
 func keyErr(op, key string, err error) error { return &locks.KeyError{Key: key, Op: op, Err: err} }
 
 // released turns the reply of a single-key release script (n keys
