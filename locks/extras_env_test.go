@@ -58,15 +58,41 @@ func extName(t testing.TB) string { return strings.ReplaceAll(t.Name(), "/", "."
 // (FastForward). Its contexts never time out on their own: tests bound
 // their waits with Retry.Attempts.
 type extClock struct {
-	mu  sync.Mutex
-	now time.Time
-	mr  *miniredis.Miniredis
+	mu       sync.Mutex
+	now      time.Time
+	mr       *miniredis.Miniredis
+	clockTTL bool // move the server with SetTime under ClockTTL, not FastForward
 }
 
 var _ clock.Clock = (*extClock)(nil)
 
 func newExtClock(mr *miniredis.Miniredis) *extClock {
 	return &extClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), mr: mr}
+}
+
+// newExtClockTTL is an extClock that moves the server's clock with SetTime
+// under ClockTTL (TTLs follow the server's clock, as a simulated node's do)
+// instead of FastForward.
+func newExtClockTTL(mr *miniredis.Miniredis) *extClock {
+	c := newExtClock(mr)
+	c.clockTTL = true
+	mr.SetTime(c.now)
+	mr.ClockTTL(true)
+	return c
+}
+
+// extTimeModes runs fn with each way of moving miniredis's time.
+func extTimeModes(t *testing.T, fn func(t *testing.T, e *extEnv, clk *extClock)) {
+	modes := []struct {
+		name string
+		mk   func(*miniredis.Miniredis) *extClock
+	}{{"FastForward", newExtClock}, {"ClockTTL", newExtClockTTL}}
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			e := extMini(t)
+			fn(t, e, m.mk(e.mr))
+		})
+	}
 }
 
 func (c *extClock) Now() time.Time {
@@ -81,7 +107,12 @@ func (c *extClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 func (c *extClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
+	now := c.now
 	c.mu.Unlock()
+	if c.clockTTL {
+		c.mr.SetTime(now)
+		return
+	}
 	c.mr.FastForward(d)
 }
 

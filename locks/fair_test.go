@@ -100,31 +100,31 @@ func TestFairFIFO(t *testing.T) {
 // (no dequeue, no more polls) blocks the queue only until its entry
 // expires, then the next waiter is granted.
 func TestFairAbandonedWaiterSkipped(t *testing.T) {
-	e := extMini(t)
-	ctx, name := context.Background(), extName(t)
-	clk := newExtClock(e.mr)
-	crashed := newFairT(t, e.client(t), name, extStepOpts(clk, "a", -1))
-	if _, err := crashed.poll(ctx, "vanished"); err != nil {
-		t.Fatalf("first poll = %v, want a grant", err) // takes the lock, then holds it
-	}
-	if _, err := crashed.poll(ctx, "abandoned"); !errors.Is(err, ErrNotAcquired) {
-		t.Fatalf("poll while held = %v, want ErrNotAcquired", err)
-	}
-	b := newFairT(t, e.client(t), name, extStepOpts(clk, "b", 200))
-	begin := clk.Now()
-	l, err := b.Acquire(ctx)
-	if err != nil {
-		t.Fatalf("Acquire behind an abandoned waiter = %v, want a grant after its entry expires", err)
-	}
-	waited := clk.Since(begin)
-	// The lock's holder vanished too: its TTL (1s) and the waiter's entry
-	// (WaitTTL, 1s, from its one poll) both had to run out first.
-	if waited < b.WaitTTL() || waited > b.WaitTTL()+2*b.s.c.Retry.MaxDelay {
-		t.Errorf("granted after %v of virtual time, want within [%v, %v]", waited, b.WaitTTL(), b.WaitTTL()+2*b.s.c.Retry.MaxDelay)
-	}
-	if l.Err() != nil {
-		t.Errorf("lease.Err() = %v, want nil", l.Err())
-	}
+	extTimeModes(t, func(t *testing.T, e *extEnv, clk *extClock) {
+		ctx, name := context.Background(), extName(t)
+		crashed := newFairT(t, e.client(t), name, extStepOpts(clk, "a", -1))
+		if _, err := crashed.poll(ctx, "vanished"); err != nil {
+			t.Fatalf("first poll = %v, want a grant", err) // takes the lock, then holds it
+		}
+		if _, err := crashed.poll(ctx, "abandoned"); !errors.Is(err, ErrNotAcquired) {
+			t.Fatalf("poll while held = %v, want ErrNotAcquired", err)
+		}
+		b := newFairT(t, e.client(t), name, extStepOpts(clk, "b", 200))
+		begin := clk.Now()
+		l, err := b.Acquire(ctx)
+		if err != nil {
+			t.Fatalf("Acquire behind an abandoned waiter = %v, want a grant after its entry expires", err)
+		}
+		waited := clk.Since(begin)
+		// The lock's holder vanished too: its TTL (1s) and the waiter's entry
+		// (WaitTTL, 1s, from its one poll) both had to run out first.
+		if waited < b.WaitTTL() || waited > b.WaitTTL()+2*b.s.c.Retry.MaxDelay {
+			t.Errorf("granted after %v of virtual time, want within [%v, %v]", waited, b.WaitTTL(), b.WaitTTL()+2*b.s.c.Retry.MaxDelay)
+		}
+		if l.Err() != nil {
+			t.Errorf("lease.Err() = %v, want nil", l.Err())
+		}
+	})
 }
 
 // TestFairAbandonedWaiterRealRedis: the same over real time.

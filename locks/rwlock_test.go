@@ -123,50 +123,50 @@ func TestRWWriterNotStarved(t *testing.T) {
 // TestRWVanishedWriterIntentExpires: a writer that announced its intent and
 // vanished blocks new readers for IntentTTL only.
 func TestRWVanishedWriterIntentExpires(t *testing.T) {
-	e := extMini(t)
-	ctx, name := context.Background(), extName(t)
-	clk := newExtClock(e.mr)
-	rw := newRWT(t, e.client(t), name, extStepOpts(clk, "a", 1))
-	r1, _ := rw.RLock(ctx)
-	_, _ = rw.tryWrite(ctx, "vanished")
-	_ = rw.RUnlock(ctx, r1)
-	if _, err := rw.RLock(ctx); !errors.Is(err, ErrNotAcquired) {
-		t.Fatalf("RLock under a live intent = %v, want ErrNotAcquired", err)
-	}
-	clk.Advance(rw.IntentTTL())
-	if _, err := rw.RLock(ctx); err != nil {
-		t.Fatalf("RLock after the intent expired = %v", err)
-	}
+	extTimeModes(t, func(t *testing.T, e *extEnv, clk *extClock) {
+		ctx, name := context.Background(), extName(t)
+		rw := newRWT(t, e.client(t), name, extStepOpts(clk, "a", 1))
+		r1, _ := rw.RLock(ctx)
+		_, _ = rw.tryWrite(ctx, "vanished")
+		_ = rw.RUnlock(ctx, r1)
+		if _, err := rw.RLock(ctx); !errors.Is(err, ErrNotAcquired) {
+			t.Fatalf("RLock under a live intent = %v, want ErrNotAcquired", err)
+		}
+		clk.Advance(rw.IntentTTL())
+		if _, err := rw.RLock(ctx); err != nil {
+			t.Fatalf("RLock after the intent expired = %v", err)
+		}
+	})
 }
 
 // TestRWCrashedReaderExpires: a reader that never releases frees its share
 // after its TTL; extending keeps it.
 func TestRWCrashedReaderExpires(t *testing.T) {
-	e := extMini(t)
-	ctx, name := context.Background(), extName(t)
-	clk := newExtClock(e.mr)
-	rw := newRWT(t, e.client(t), name, extStepOpts(clk, "a", 1))
-	kept, _ := rw.RLock(ctx)
-	if _, err := rw.RLock(ctx); err != nil { // this one crashes
-		t.Fatal(err)
-	}
-	clk.Advance(600 * time.Millisecond)
-	if err := rw.Extend(ctx, kept); err != nil {
-		t.Fatalf("Extend(read) = %v", err)
-	}
-	clk.Advance(600 * time.Millisecond)
-	info := extInspect(t, e.client(t), name, KindRW)
-	if len(info.Holders) != 1 || info.Holders[0].Token != kept.Token {
-		t.Fatalf("holders 1.2s on = %+v, want only the extended reader", info.Holders)
-	}
-	_ = rw.RUnlock(ctx, kept)
-	w, err := rw.Lock(ctx)
-	if err != nil {
-		t.Fatalf("Lock after the crashed reader expired = %v", err)
-	}
-	if err := rw.Extend(ctx, w); err != nil {
-		t.Errorf("Extend(write) = %v", err)
-	}
+	extTimeModes(t, func(t *testing.T, e *extEnv, clk *extClock) {
+		ctx, name := context.Background(), extName(t)
+		rw := newRWT(t, e.client(t), name, extStepOpts(clk, "a", 1))
+		kept, _ := rw.RLock(ctx)
+		if _, err := rw.RLock(ctx); err != nil { // this one crashes
+			t.Fatal(err)
+		}
+		clk.Advance(600 * time.Millisecond)
+		if err := rw.Extend(ctx, kept); err != nil {
+			t.Fatalf("Extend(read) = %v", err)
+		}
+		clk.Advance(600 * time.Millisecond)
+		info := extInspect(t, e.client(t), name, KindRW)
+		if len(info.Holders) != 1 || info.Holders[0].Token != kept.Token {
+			t.Fatalf("holders 1.2s on = %+v, want only the extended reader", info.Holders)
+		}
+		_ = rw.RUnlock(ctx, kept)
+		w, err := rw.Lock(ctx)
+		if err != nil {
+			t.Fatalf("Lock after the crashed reader expired = %v", err)
+		}
+		if err := rw.Extend(ctx, w); err != nil {
+			t.Errorf("Extend(write) = %v", err)
+		}
+	})
 }
 
 // TestRWStress: concurrent readers and writers never overlap a writer with

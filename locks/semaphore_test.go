@@ -111,25 +111,25 @@ func TestSemaphoreNeverMoreThanN(t *testing.T) {
 // TestSemaphoreCrashedPermitReturns: a holder that never releases gives its
 // permit back when the permit's TTL runs out.
 func TestSemaphoreCrashedPermitReturns(t *testing.T) {
-	e := extMini(t)
-	ctx, name := context.Background(), extName(t)
-	clk := newExtClock(e.mr)
-	crashed := newSemT(t, e.client(t), name, 1, extStepOpts(clk, "a", 1))
-	if _, err := crashed.Acquire(ctx); err != nil {
-		t.Fatal(err)
-	}
-	s := newSemT(t, e.client(t), name, 1, extStepOpts(clk, "b", 1))
-	if _, err := s.Acquire(ctx); !errors.Is(err, ErrNotAcquired) {
-		t.Fatalf("Acquire while the permit is held = %v, want ErrNotAcquired", err)
-	}
-	clk.Advance(999 * time.Millisecond)
-	if _, err := s.Acquire(ctx); !errors.Is(err, ErrNotAcquired) {
-		t.Fatalf("Acquire 1ms before the TTL ends = %v, want ErrNotAcquired", err)
-	}
-	clk.Advance(time.Millisecond)
-	if _, err := s.Acquire(ctx); err != nil {
-		t.Fatalf("Acquire after the crashed holder's TTL = %v, want a grant", err)
-	}
+	extTimeModes(t, func(t *testing.T, e *extEnv, clk *extClock) {
+		ctx, name := context.Background(), extName(t)
+		crashed := newSemT(t, e.client(t), name, 1, extStepOpts(clk, "a", 1))
+		if _, err := crashed.Acquire(ctx); err != nil {
+			t.Fatal(err)
+		}
+		s := newSemT(t, e.client(t), name, 1, extStepOpts(clk, "b", 1))
+		if _, err := s.Acquire(ctx); !errors.Is(err, ErrNotAcquired) {
+			t.Fatalf("Acquire while the permit is held = %v, want ErrNotAcquired", err)
+		}
+		clk.Advance(999 * time.Millisecond)
+		if _, err := s.Acquire(ctx); !errors.Is(err, ErrNotAcquired) {
+			t.Fatalf("Acquire 1ms before the TTL ends = %v, want ErrNotAcquired", err)
+		}
+		clk.Advance(time.Millisecond)
+		if _, err := s.Acquire(ctx); err != nil {
+			t.Fatalf("Acquire after the crashed holder's TTL = %v, want a grant", err)
+		}
+	})
 }
 
 // TestSemaphoreCrashedPermitRealRedis: the same in real time.
