@@ -39,6 +39,7 @@ type reentrantHolding struct {
 	until   time.Duration
 	ended   bool
 	renewAt time.Duration // next watchdog wake-up (Service)
+	exposed bool          // began before a restart without persistence
 }
 
 type reentrantLease struct {
@@ -83,6 +84,7 @@ func (s *reentrantMachine) actions() map[string]func(*rapid.T) {
 		"acquire": s.acquire,
 		"release": s.release,
 		"advance": s.advance,
+		"restart": s.restart,
 		"":        s.check,
 	}
 	if !s.service {
@@ -204,6 +206,16 @@ func (s *reentrantMachine) nextRenewal(target time.Duration) *reentrantHolding {
 	return next
 }
 
+// restart is the node restarting without persistence: the holdings begun
+// before it leave the mutual-exclusion checks (see singleMachine.restart).
+func (s *reentrantMachine) restart(t *rapid.T) {
+	s.w.servers[0].FlushAll()
+	s.m.Restart(false)
+	for _, hl := range s.leases {
+		hl.h.exposed = true
+	}
+}
+
 func (s *reentrantMachine) check(t *rapid.T) {
 	srv := s.w.servers[0]
 	who, n := s.m.Holder()
@@ -224,6 +236,9 @@ func (s *reentrantMachine) check(t *rapid.T) {
 		}
 		if !hl.h.relied(now) {
 			hl.h.ended = true // Err is sticky once the validity ran out
+			continue
+		}
+		if hl.h.exposed {
 			continue
 		}
 		relied[hl.h.owner] = true

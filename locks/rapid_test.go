@@ -163,6 +163,19 @@ type trackedLease struct {
 	until   time.Duration // the holder may rely on the lease before this time
 	ended   bool          // released, or its loss detected
 	renewAt time.Duration // next watchdog renewal (watchdog patterns)
+	exposed bool          // granted before a restart without persistence
+}
+
+// protected drops the leases that a restart without persistence exposed:
+// the mutual-exclusion checks leave them out.
+func protected(leases []*trackedLease) []*trackedLease {
+	var out []*trackedLease
+	for _, tl := range leases {
+		if !tl.exposed {
+			out = append(out, tl)
+		}
+	}
+	return out
 }
 
 // relied reports whether the machine says the holder may rely on tl now.
