@@ -70,8 +70,8 @@ func (ix sampleIndex) ratios(clients []int, a, b string, fam Family, n int) map[
 	for _, c := range clients {
 		cell := Cell{Family: fam, Nodes: n, Clients: c, Keys: Distinct}
 		sa, sb := ix[rowKey{cell, a}], ix[rowKey{cell, b}]
-		if len(sa) > 0 && len(sb) > 0 {
-			out[c] = pairedRatio(sa, sb)
+		if r, ok := pairedRatio(sa, sb); ok {
+			out[c] = r
 		}
 	}
 	return out
@@ -163,11 +163,11 @@ func hotKeyGoal(ix sampleIndex, clients int) Goal {
 		return g
 	}
 	a, b := summarise(sv), summarise(fl)
-	speed := pairedRatio(sv, fl)
+	speed, ok := pairedRatio(sv, fl)
 	wait := ratio(b.AcquireP99, a.AcquireP99)
 	g.Measured = fmt.Sprintf("service %.0f/s vs floor %.0f/s (×%.2f); p99 wait %s vs %s (floor/service %.2f)",
 		a.CyclesPerSec, b.CyclesPerSec, speed, fmtUS(a.AcquireP99), fmtUS(b.AcquireP99), wait)
-	g.Status = status(true, speed >= 3 && wait >= 5)
+	g.Status = status(ok && a.AcquireP99 > 0, speed >= 3 && wait >= 5)
 	return g
 }
 

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // WritePlots draws the sweep into dir, each plot as PNG and SVG:
@@ -42,6 +43,13 @@ func WritePlots(dir string, res *Result) error {
 	return errors.Join(errs...)
 }
 
+func keyTitle(k KeyMode) string {
+	if k == Hot {
+		return "one hot key"
+	}
+	return "a key per client"
+}
+
 func savePlot(p *plot.Plot, dir, name string) error {
 	for _, ext := range []string{".png", ".svg"} {
 		if err := p.Save(18*vg.Centimeter, 11*vg.Centimeter, filepath.Join(dir, name+ext)); err != nil {
@@ -61,9 +69,11 @@ func newPlot(title, x, y string) *plot.Plot {
 	return p
 }
 
-// clientAxis makes X a log axis with a tick at every client count.
+// clientAxis makes X a log axis with a tick at every client count, and
+// room on the right for the legend.
 func clientAxis(p *plot.Plot, clients []int) {
 	p.X.Scale = plot.LogScale{}
+	p.X.Min, p.X.Max = float64(slices.Min(clients))/1.5, float64(slices.Max(clients))*8
 	var ticks []plot.Tick
 	for _, c := range clients {
 		ticks = append(ticks, plot.Tick{Value: float64(c), Label: strconv.Itoa(c)})
@@ -120,13 +130,14 @@ func throughputPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	p := newPlot(fmt.Sprintf("Single node, %s keys: throughput (%s)", keys, res.Target), "clients", "cycles/s")
-	clientAxis(p, res.Config.Clients)
+	p := newPlot(fmt.Sprintf("Single node, %s: throughput (%s)", keyTitle(keys), res.Target), "clients", "cycles/s")
 	for i, name := range rowSubjects(rows) {
 		if err := addLine(p, i, name, series(rows, name, func(r Row) float64 { return r.CyclesPerSec }), false); err != nil {
 			return nil, err
 		}
 	}
+	clientAxis(p, res.Config.Clients)
+	p.Y.Min = 0
 	return p, nil
 }
 
@@ -136,7 +147,6 @@ func contentionPlot(res *Result) (*plot.Plot, error) {
 		return nil, nil
 	}
 	p := newPlot(fmt.Sprintf("One hot key: p99 acquire wait (%s)", res.Target), "clients", "p99 acquire wait (ms)")
-	clientAxis(p, res.Config.Clients)
 	var ys []float64
 	for i, name := range rowSubjects(rows) {
 		xys := series(rows, name, func(r Row) float64 { return r.AcquireP99 / 1e3 })
@@ -148,6 +158,7 @@ func contentionPlot(res *Result) (*plot.Plot, error) {
 		}
 	}
 	logY(p, ys)
+	clientAxis(p, res.Config.Clients)
 	return p, nil
 }
 
@@ -164,11 +175,11 @@ func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	p := newPlot(fmt.Sprintf("Single node, %s keys, %d clients: cycle latency (%s)", keys, top, res.Target), "", "ms")
+	p := newPlot(fmt.Sprintf("Single node, %s, %d clients: cycle latency (%s)", keyTitle(keys), top, res.Target), "", "ms")
 	p.Y.Scale = floorLog{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	w := vg.Points(10)
-	lowest := math.Inf(1)
+	lowest, highest := math.Inf(1), 0.0
 	for i, q := range []struct {
 		name string
 		v    func(Row) float64
@@ -177,7 +188,7 @@ func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 		vals := make(plotter.Values, len(rows))
 		for k, r := range rows {
 			vals[k] = max(q.v(r)/1e3, 1e-3) // a log axis needs positive bars
-			lowest = min(lowest, vals[k])
+			lowest, highest = min(lowest, vals[k]), max(highest, vals[k])
 		}
 		b, err := plotter.NewBarChart(vals, w)
 		if err != nil {
@@ -191,6 +202,9 @@ func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 	}
 	p.NominalX(rowSubjects(rows)...)
 	p.Y.Min = lowest / 2 // the bars start at 0: floorLog puts it on the axis
+	p.Y.Max = highest * 10 // room for the legend
+	p.X.Tick.Label.Rotation = math.Pi / 5
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
 	return p, nil
 }
 
@@ -239,6 +253,11 @@ func redlockPlot(res *Result) (*plot.Plot, error) {
 			}
 		}
 	}
-	p.Legend.Left = true
+	var ys []float64
+	for _, r := range rows {
+		ys = append(ys, r.CycleP50/1e3, r.CycleP99/1e3)
+	}
+	logY(p, ys)
+	p.X.Min, p.X.Max = 0.5, float64(slices.Max(res.Config.QuorumNodes))*2+0.5 // legend room
 	return p, nil
 }

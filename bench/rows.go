@@ -39,7 +39,8 @@ type Row struct {
 	// RatioFloor is CyclesPerSec over the floor's on the same clients and
 	// keys: the median of per-repetition ratios within the Single family
 	// (each paired with the floor run moments apart), the ratio of medians
-	// for the Quorum family.
+	// for the Quorum family. Ratios are 0 where the reference completed no
+	// cycle.
 	RatioFloor float64 `json:"ratio_floor"`
 	// Reference is the family's reference (floor, fanout) and
 	// RatioReference the median of per-repetition ratios to it.
@@ -135,7 +136,7 @@ func percentilesUS(h *Histogram) (p50, p99, p999 float64) {
 func addRatios(r *Row, groups map[rowKey][]Sample) {
 	cell := Cell{Family: r.Family, Nodes: r.Nodes, Clients: r.Clients, Keys: r.Keys}
 	own := groups[rowKey{cell, r.Subject}]
-	r.RatioReference = pairedRatio(own, groups[rowKey{cell, r.Reference}])
+	r.RatioReference, _ = pairedRatio(own, groups[rowKey{cell, r.Reference}])
 	if r.Family == Single {
 		r.RatioFloor = r.RatioReference
 		return
@@ -147,8 +148,9 @@ func addRatios(r *Row, groups map[rowKey][]Sample) {
 }
 
 // pairedRatio is the median over repetitions of a's rate over b's rate in
-// the same repetition; 0 when no repetition has both.
-func pairedRatio(a, b []Sample) float64 {
+// the same repetition; false (and 0) when no repetition has both with b's
+// rate positive.
+func pairedRatio(a, b []Sample) (float64, bool) {
 	byRep := map[int]float64{}
 	for _, s := range b {
 		byRep[s.Rep] = s.PerSecond()
@@ -159,7 +161,7 @@ func pairedRatio(a, b []Sample) float64 {
 			rs = append(rs, s.PerSecond()/den)
 		}
 	}
-	return median(rs)
+	return median(rs), len(rs) > 0
 }
 
 func rates(ss []Sample) []float64 {

@@ -76,7 +76,7 @@ func writeFamilyTable(b *strings.Builder, res *Result, fam Family, nodes int, ke
 		fmt.Fprintf(b, "| %s |", name)
 		for _, c := range clients {
 			if r, ok := findRow(rows, name, c); ok {
-				fmt.Fprintf(b, " %s (%.2f) |", fmtRate(r.CyclesPerSec), r.RatioReference)
+				fmt.Fprintf(b, " %s (%s) |", fmtRate(r.CyclesPerSec), fmtRatio(r.RatioReference))
 			} else {
 				b.WriteString(" – |")
 			}
@@ -137,6 +137,14 @@ func writeFiles(b *strings.Builder) {
 		"`redlock-nodes.png|svg`: Redlock latency against node count; `contention.png|svg`: the hot key's acquire wait against clients.\n")
 }
 
+// fmtRatio formats a ratio; 0 means its reference completed no cycle.
+func fmtRatio(v float64) string {
+	if v == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
 // fmtRate formats a rate with thousands separators.
 func fmtRate(v float64) string {
 	s := fmt.Sprintf("%.0f", v)
@@ -163,8 +171,8 @@ func WriteTable(w io.Writer, res *Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "family\tnodes\tkeys\tclients\tsubject\tcycles/s\tvs floor\tvs ref\tfailed/s\tRT/cycle\tacq p50\tacq p99\tcycle p99\tcycle p99.9\terrors\t")
 	for _, r := range res.Rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%.2f\t%.2f\t%s\t%.2f\t%s\t%s\t%s\t%s\t%d\t\n",
-			r.Family, r.Nodes, r.Keys, r.Clients, r.Subject, fmtRate(r.CyclesPerSec), r.RatioFloor, r.RatioReference,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%d\t\n",
+			r.Family, r.Nodes, r.Keys, r.Clients, r.Subject, fmtRate(r.CyclesPerSec), fmtRatio(r.RatioFloor), fmtRatio(r.RatioReference),
 			fmtRate(r.FailedPerSec), r.RoundTripsPerCycle, fmtUS(r.AcquireP50), fmtUS(r.AcquireP99),
 			fmtUS(r.CycleP99), fmtUS(r.CycleP999), r.Errors)
 	}
