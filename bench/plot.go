@@ -201,7 +201,7 @@ func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 		p.Legend.Add(q.name, b)
 	}
 	p.NominalX(rowSubjects(rows)...)
-	p.Y.Min = lowest / 2 // the bars start at 0: floorLog puts it on the axis
+	p.Y.Min = lowest / 2   // the bars start at 0: floorLog puts it on the axis
 	p.Y.Max = highest * 10 // room for the legend
 	p.X.Tick.Label.Rotation = math.Pi / 5
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
