@@ -236,6 +236,9 @@ func (s *reentrantMachine) check(t *rapid.T) {
 		}
 		if !hl.h.relied(now) {
 			hl.h.ended = true // Err is sticky once the validity ran out
+			if !closed(hl.l.Done()) {
+				t.Fatalf("o%d lease count %d: Err() = %v but Done is open", hl.h.owner, hl.l.Count, hl.l.Err())
+			}
 			continue
 		}
 		if hl.h.exposed {

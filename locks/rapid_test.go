@@ -193,9 +193,20 @@ func checkLeaseViews(t *rapid.T, leases []*trackedLease, now time.Duration) []*t
 		}
 		if got {
 			live = append(live, tl)
+		} else if !closed(tl.l.Done()) {
+			t.Fatalf("lease %s of o%d: Err() = %v but Done is open", tl.l.Token, tl.owner, tl.l.Err())
 		}
 	}
 	return live
+}
+
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 func drawFrom[T any](t *rapid.T, xs []T, label string) T {
