@@ -147,37 +147,41 @@ func (c *config) backoff(n int) time.Duration {
 // retry calls try until it succeeds, fails with an error other than
 // ErrNotAcquired/ErrQuorum, the attempts run out, or ctx is done.
 func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
-	var last error // the previous attempt's failure
+	var taken error // the last failure that found the lock taken
 	for n := 1; ; n++ {
 		l, err := try()
 		switch {
 		case err == nil:
 			return l, nil
 		case ctx.Err() != nil:
-			return nil, gaveUp(ctx, last, err)
+			return nil, gaveUp(ctx.Err(), taken, err)
 		case !retryable(ctx, err):
 			return nil, err
+		}
+		if isTaken(err) {
+			taken = err
 		}
 		if c.Retry.Attempts >= 0 && n >= max(c.Retry.Attempts, 1) {
 			return nil, err
 		}
-		last = err
 		if serr := c.Clock.Sleep(ctx, c.backoff(n)); serr != nil {
-			return nil, joinSleep(err, serr)
+			return nil, gaveUp(serr, taken, err)
 		}
 	}
 }
 
-// gaveUp is the error of an Acquire whose context ended around an attempt
-// that failed with err. It matches the context's error and, when this
-// attempt was cut short before it found the lock taken but an earlier one
-// did, that earlier error too: the same as an end during the backoff sleep.
-func gaveUp(ctx context.Context, last, err error) error {
-	if cerr := ctx.Err(); !errors.Is(err, cerr) {
-		err = joinSleep(err, cerr)
+// gaveUp is the error of an Acquire that the context ended (cause) after an
+// attempt failed with err. It matches cause, and ErrNotAcquired (ErrQuorum)
+// if any attempt found the lock taken, even when the last one was cut short
+// or failed otherwise (a client's i/o timeout can beat the context's own).
+func gaveUp(cause, taken, err error) error {
+	if !errors.Is(err, cause) {
+		err = joinSleep(err, cause)
 	}
-	if last == nil || errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrQuorum) {
+	if taken == nil || isTaken(err) {
 		return err
 	}
-	return joinSleep(last, err)
+	return joinSleep(taken, err)
 }
+
+func isTaken(err error) bool { return errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrQuorum) }

@@ -10,6 +10,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/clock"
 	"github.com/locksim/locksim/locks"
 )
 
@@ -17,11 +18,31 @@ import (
 // that ends in the middle of an attempt.
 type cancelAtSetNX struct {
 	locks.Redis
-	n      int64
-	mode   string // "after" the reply, "before" the request, or "io": the request fails
+	n int64
+	// mode: cancel "after" the reply, "before" the request, or fail the
+	// request with an i/o timeout and cancel then ("io") or during the
+	// backoff sleep that follows ("io-then-sleep").
+	mode   string
 	cancel context.CancelFunc
 	calls  atomic.Int64
+	armed  atomic.Bool // cancel at the next Sleep
 }
+
+// Sleep is the clock seam's: it cancels first when armed.
+func (c *cancelAtSetNX) Sleep(ctx context.Context, d time.Duration) error {
+	if c.armed.Load() {
+		c.cancel()
+	}
+	return clock.Real{}.Sleep(ctx, d)
+}
+
+// sleepClock is the real clock with the Sleep of a cancelAtSetNX.
+type sleepClock struct {
+	clock.Real
+	c *cancelAtSetNX
+}
+
+func (s sleepClock) Sleep(ctx context.Context, d time.Duration) error { return s.c.Sleep(ctx, d) }
 
 // errIOTimeout stands for the network error a client may report instead of
 // the context's when a deadline cuts a request short.
@@ -35,8 +56,12 @@ func (c *cancelAtSetNX) SetNX(ctx context.Context, key string, value any, ttl ti
 	case "before":
 		c.cancel()
 		return c.Redis.SetNX(ctx, key, value, ttl)
-	case "io":
-		c.cancel()
+	case "io", "io-then-sleep":
+		if c.mode == "io" {
+			c.cancel()
+		} else {
+			c.armed.Store(true)
+		}
 		cmd := redis.NewBoolCmd(ctx)
 		cmd.SetErr(errIOTimeout)
 		return cmd
@@ -63,6 +88,7 @@ func TestAcquireEndedMidAttempt(t *testing.T) {
 		{"after the third reply", 3, "after"},
 		{"before the third request", 3, "before"},
 		{"failing the third request", 3, "io"},
+		{"in the sleep after the third request failed", 3, "io-then-sleep"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m.FlushAll()
@@ -78,7 +104,9 @@ func TestAcquireEndedMidAttempt(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			waiter, err := locks.NewBasic(&cancelAtSetNX{Redis: rdb, n: tc.n, mode: tc.mode, cancel: cancel}, "k", o)
+			r := &cancelAtSetNX{Redis: rdb, n: tc.n, mode: tc.mode, cancel: cancel}
+			o.Clock = sleepClock{clock.Real{}, r}
+			waiter, err := locks.NewBasic(r, "k", o)
 			if err != nil {
 				t.Fatal(err)
 			}
