@@ -21,6 +21,8 @@ type Config struct {
 	// QuorumNodes are the node counts for the Quorum family (default 1, 3,
 	// 5; each odd and at most the target's node count).
 	QuorumNodes []int
+	// Families are the families to run (default both).
+	Families []Family
 	// Subjects, if set, keeps only the subjects with these names. The
 	// family's reference (floor or fanout) is always kept: ratios need it.
 	Subjects []string
@@ -43,6 +45,7 @@ func (c Config) withDefaults(nodes int) (Config, error) {
 	c.Clients = cmpOr(c.Clients, DefaultClients)
 	c.Keys = cmpOr(c.Keys, DefaultKeys)
 	c.QuorumNodes = cmpOr(c.QuorumNodes, DefaultQuorumNodes)
+	c.Families = cmpOr(c.Families, []Family{Single, Quorum})
 	c.Reps = max(c.Reps, 0)
 	if c.Reps == 0 {
 		c.Reps = 3
@@ -67,6 +70,11 @@ func (c Config) validate(nodes int) error {
 	for _, n := range c.Clients {
 		if n < 1 {
 			return fmt.Errorf("bench: clients (%d) must be at least 1", n)
+		}
+	}
+	for _, f := range c.Families {
+		if f != Single && f != Quorum {
+			return fmt.Errorf("bench: family (%q) must be %q or %q", f, Single, Quorum)
 		}
 	}
 	for _, k := range c.Keys {
@@ -105,6 +113,7 @@ type Settings struct {
 	Clients     []int     `json:"clients"`
 	Keys        []KeyMode `json:"keys"`
 	QuorumNodes []int     `json:"quorum_nodes"`
+	Families    []Family  `json:"families"`
 	WarmupMS    float64   `json:"warmup_ms"`
 	DurationMS  float64   `json:"duration_ms"`
 	TTLMS       float64   `json:"ttl_ms"`
@@ -170,9 +179,13 @@ func cells(cfg Config) []Cell {
 			}
 		}
 	}
-	add(Single, 1)
-	for _, n := range cfg.QuorumNodes {
-		add(Quorum, n)
+	if slices.Contains(cfg.Families, Single) {
+		add(Single, 1)
+	}
+	if slices.Contains(cfg.Families, Quorum) {
+		for _, n := range cfg.QuorumNodes {
+			add(Quorum, n)
+		}
 	}
 	return out
 }
@@ -201,7 +214,7 @@ func filterSubjects(subjects []Subject, only []string) []Subject {
 }
 
 func settings(cfg Config, subjects []Subject) Settings {
-	s := Settings{Clients: cfg.Clients, Keys: cfg.Keys, QuorumNodes: cfg.QuorumNodes, Reps: cfg.Reps,
+	s := Settings{Clients: cfg.Clients, Keys: cfg.Keys, QuorumNodes: cfg.QuorumNodes, Families: cfg.Families, Reps: cfg.Reps,
 		WarmupMS: ms(cfg.Warmup), DurationMS: ms(cfg.Duration), TTLMS: ms(cfg.TTL)}
 	for _, sub := range filterSubjects(subjects, cfg.Subjects) {
 		s.Subjects = append(s.Subjects, string(sub.Family)+"/"+sub.Name)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -33,9 +34,10 @@ func usagef(format string, a ...any) error { return UsageError{fmt.Errorf(format
 // flags are the command's options.
 type flags struct {
 	redis, clients, keys, nodes, subjects string
+	families                              string
 	spawn, reps                           int
 	duration, warmup, ttl                 time.Duration
-	out, cpuProfile                       string
+	out, cpuProfile, blockProfile         string
 	asJSON, quiet                         bool
 }
 
@@ -77,6 +79,7 @@ writes CSV, JSON, PNG and SVG plots and a Markdown summary.`,
 	fl.StringVar(&f.clients, "clients", "1,8,32,64", "comma-separated client counts")
 	fl.StringVar(&f.keys, "keys", "distinct,hot", "key modes: distinct (a key per client), hot (one key)")
 	fl.StringVar(&f.nodes, "nodes", "1,3,5", "Redlock node counts (odd, at most the number of servers)")
+	fl.StringVar(&f.families, "families", "single,quorum", "families to run: single (one node, vs the floor), quorum (Redlock, vs the fan-out)")
 	fl.StringVar(&f.subjects, "subjects", "", "comma-separated subjects to keep (default all; the floor and fan-out always run)")
 	fl.DurationVar(&f.duration, "duration", time.Second, "measured window of each run")
 	fl.DurationVar(&f.warmup, "warmup", 200*time.Millisecond, "unmeasured warm-up before each run")
@@ -84,6 +87,7 @@ writes CSV, JSON, PNG and SVG plots and a Markdown summary.`,
 	fl.IntVar(&f.reps, "reps", 3, "repetitions of every run (medians are reported)")
 	fl.StringVar(&f.out, "out", "", "directory for CSV, JSON, plots and README.md (e.g. reports/bench)")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the sweep to this file")
+	fl.StringVar(&f.blockProfile, "blockprofile", "", "write a profile of where goroutines wait (every blocking event) to this file")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON instead of a table")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	return cmd
@@ -108,22 +112,62 @@ func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.
 	if err := t.Ping(ctx); err != nil {
 		return err
 	}
-	if f.cpuProfile != "" {
-		pf, err := os.Create(f.cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfiles, err := f.startProfiles()
+	if err != nil {
+		return err
 	}
 	res, err := bench.Run(ctx, t, bench.Subjects(extra...), cfg)
+	if perr := stopProfiles(); err == nil {
+		err = perr
+	}
 	if err != nil {
 		return err
 	}
 	return f.write(res, stdout, stderr)
+}
+
+// startProfiles starts the CPU and block profiles the flags ask for; the
+// returned function stops them and writes the files.
+func (f flags) startProfiles() (func() error, error) {
+	var stops []func() error
+	stop := func() error {
+		var errs []error
+		for _, s := range stops {
+			errs = append(errs, s())
+		}
+		return errors.Join(errs...)
+	}
+	if f.cpuProfile != "" {
+		pf, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			pf.Close()
+			return nil, err
+		}
+		stops = append(stops, func() error { pprof.StopCPUProfile(); return pf.Close() })
+	}
+	if f.blockProfile != "" {
+		runtime.SetBlockProfileRate(1)
+		stops = append(stops, func() error {
+			runtime.SetBlockProfileRate(0)
+			return writeFile(f.blockProfile, func(w io.Writer) error { return pprof.Lookup("block").WriteTo(w, 0) })
+		})
+	}
+	return stop, nil
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(out); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 func (f flags) write(res *bench.Result, stdout, stderr io.Writer) error {
@@ -182,6 +226,9 @@ func (f flags) config() (bench.Config, error) {
 		cfg.Keys = append(cfg.Keys, bench.KeyMode(k))
 	}
 	cfg.Subjects = splitList(f.subjects)
+	for _, fam := range splitList(f.families) {
+		cfg.Families = append(cfg.Families, bench.Family(fam))
+	}
 	cfg.Timing = bench.Timing{Warmup: f.warmup, Duration: f.duration, TTL: f.ttl}
 	if f.reps < 1 {
 		return cfg, usagef("--reps (%d) must be at least 1", f.reps)
