@@ -1,0 +1,41 @@
+// Package fault describes the faults the simulator injects, as plain data:
+// what happens (Kind), to whom (Target, or the two sides of a link set),
+// when (a true time, or when a client reaches a point of its workload) and
+// for how long. The simulator applies them; package scenario reads and
+// writes them as text.
+//
+//	pause c1 on=write for=150ms        client stop-the-world pause (GC)
+//	slow c1 on=work for=300ms          the client's own step runs long
+//	jump n3 at=1s by=+2s               wall clock step (client or node)
+//	drift c1 at=0 rate=-20%            clock rate change (client or node)
+//	crash n1 at=1s for=500ms persist=no
+//	failover n1 on=c1:acquired         promote the replica (async replication)
+//	partition c1|n1,n2 at=0 for=2s     cut every client–node link across
+//	slowlink c1|n1 at=0 for=50ms by=150ms dir=reply
+//	loss c1|n1 at=0 for=1s rate=50%
+package fault
+
+// Point is a place in a client's workload loop where a fault can be
+// triggered: it runs acquire → read → work → check → write → release.
+type Point string
+
+// Workload points, in loop order.
+const (
+	Acquired Point = "acquired" // Acquire has just returned a lease
+	Work     Point = "work"     // the store was read; work starts
+	Write    Point = "write"    // the lease check passed; the write is about to be prepared and sent
+	Release  Point = "release"  // the write is done (or abandoned); Release is about to be called
+)
+
+// Points lists the points in loop order.
+var Points = []Point{Acquired, Work, Write, Release}
+
+// ValidPoint reports whether p is a workload point.
+func ValidPoint(p Point) bool {
+	for _, q := range Points {
+		if p == q {
+			return true
+		}
+	}
+	return false
+}

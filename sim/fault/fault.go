@@ -1,0 +1,175 @@
+package fault
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/sim/network"
+)
+
+// Kind is what a fault does.
+type Kind string
+
+// Fault kinds.
+const (
+	Pause     Kind = "pause"     // Target (a client) stops for For: none of its goroutines runs
+	Slow      Kind = "slow"      // Target's next workload step takes For longer; its other goroutines run
+	Jump      Kind = "jump"      // Target's wall clock steps by By
+	Drift     Kind = "drift"     // Target's clocks run at 1 + PPM/1e6 from then on
+	Crash     Kind = "crash"     // Target (a node) is down for For (0: for good), then restarts
+	Failover  Kind = "failover"  // Target's replica is promoted; unreplicated writes are lost
+	Partition Kind = "partition" // every client–node (or client–db) link between A and B is cut for For
+	SlowLink  Kind = "slowlink"  // those links get By more latency in Dir for For
+	Loss      Kind = "loss"      // those links lose PPM per million messages for For
+)
+
+// Kinds lists every kind with a one-line summary, for `locksim list`.
+var Kinds = []struct {
+	Kind    Kind
+	Summary string
+}{
+	{Pause, "client stop-the-world pause (GC): none of its goroutines runs, the watchdog included"},
+	{Slow, "a client's workload step (work, or preparing the write) takes longer; its watchdog keeps running"},
+	{Jump, "a client's or node's wall clock steps forward or back (node TTLs follow it)"},
+	{Drift, "a client's or node's clock runs fast or slow"},
+	{Crash, "a node goes down and restarts, with or without persistence (the fence counter is lost without)"},
+	{Failover, "a node's replica is promoted; writes it had not received are lost"},
+	{Partition, "client–node links are cut"},
+	{SlowLink, "client–node links get extra latency, in one or both directions"},
+	{Loss, "client–node links lose a share of their messages"},
+}
+
+// When is a fault's trigger: true time At, or — if Point is set — the N-th
+// time (from 1) that Client reaches Point.
+type When struct {
+	At     time.Duration
+	Client string
+	Point  Point
+	N      int
+}
+
+// Triggered reports whether the fault waits for a workload point.
+func (w When) Triggered() bool { return w.Point != "" }
+
+// Fault is one fault.
+type Fault struct {
+	Kind    Kind
+	When    When
+	Target  string        // "c1" or "n2" for the kinds that have one
+	A, B    []string      // the two sides, for Partition, SlowLink and Loss
+	For     time.Duration // how long it lasts (0: until the run ends, where that makes sense)
+	By      time.Duration // Jump: the step; SlowLink: the extra latency
+	PPM     int64         // Drift: rate; Loss: loss rate (parts per million)
+	Persist bool          // Crash: the node keeps its data over the restart
+	Dir     network.Dir   // SlowLink: which direction (default both)
+}
+
+// IsClient and IsNode tell the two kinds of name apart: c1, c2… and n1, n2…
+// ("db" is the protected store, a valid side of a link fault).
+func IsClient(name string) bool { return isIndexed(name, 'c') }
+
+// IsNode reports whether name is a node name (n1, n2, …).
+func IsNode(name string) bool { return isIndexed(name, 'n') }
+
+// Index returns the 0-based index of c3 or n3 (2), or -1.
+func Index(name string) int {
+	if !IsClient(name) && !IsNode(name) {
+		return -1
+	}
+	n := 0
+	for _, r := range name[1:] {
+		n = n*10 + int(r-'0')
+	}
+	return n - 1
+}
+
+func isIndexed(name string, prefix byte) bool {
+	if len(name) < 2 || name[0] != prefix || name[1] == '0' {
+		return false
+	}
+	for _, r := range name[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return len(name) < 6
+}
+
+// Validate checks the fault against a run of nodes nodes and clients
+// clients, naming the first bad field.
+func (f Fault) Validate(nodes, clients int) error {
+	if err := f.validateWhen(clients); err != nil {
+		return err
+	}
+	switch f.Kind {
+	case Pause, Slow:
+		return f.needs(clientTarget(f.Target, clients), positive("for", f.For))
+	case Jump:
+		return f.needs(anyTarget(f.Target, nodes, clients), nonZero("by", f.By))
+	case Drift:
+		return f.needs(anyTarget(f.Target, nodes, clients), driftRange(f.PPM))
+	case Crash:
+		return f.needs(nodeTarget(f.Target, nodes), nonNegative("for", f.For))
+	case Failover:
+		return f.needs(nodeTarget(f.Target, nodes))
+	case Partition:
+		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For))
+	case SlowLink:
+		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For), positive("by", f.By))
+	case Loss:
+		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For), lossRange(f.PPM))
+	}
+	return fmt.Errorf("field kind: unknown fault %q", f.Kind)
+}
+
+func (f Fault) needs(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f Fault) validateWhen(clients int) error {
+	w := f.When
+	if !w.Triggered() {
+		if w.At < 0 {
+			return fmt.Errorf("field at: %v is negative", w.At)
+		}
+		return nil
+	}
+	if !ValidPoint(w.Point) {
+		return fmt.Errorf("field on: unknown point %q (known: acquired, work, write, release)", w.Point)
+	}
+	if w.N < 1 {
+		return fmt.Errorf("field n: %d, want at least 1", w.N)
+	}
+	return clientName("on", w.Client, clients)
+}
+
+func (f Fault) sides(nodes, clients int) error {
+	if len(f.A) == 0 || len(f.B) == 0 {
+		return fmt.Errorf("field sides: want A|B with names on both sides, got %q", strings.Join(f.A, ",")+"|"+strings.Join(f.B, ","))
+	}
+	pairs := 0
+	for _, side := range [][]string{f.A, f.B} {
+		for _, name := range side {
+			if err := linkEnd(name, nodes, clients); err != nil {
+				return err
+			}
+		}
+	}
+	for _, a := range f.A {
+		for _, b := range f.B {
+			if IsClient(a) != IsClient(b) {
+				pairs++
+			}
+		}
+	}
+	if pairs == 0 {
+		return fmt.Errorf("field sides: %s|%s joins no client to a node or db", strings.Join(f.A, ","), strings.Join(f.B, ","))
+	}
+	return nil
+}

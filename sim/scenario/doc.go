@@ -1,0 +1,36 @@
+// Package scenario is the simulator's input: how many nodes and clients,
+// the lock TTL, how long to run, what the clients do, how the network
+// behaves, and the faults to inject — as a struct and as a small text
+// format that round-trips with it.
+//
+// # Format
+//
+// One directive per line; '#' starts a comment; blank lines are ignored.
+// Every directive but start is optional and has defaults.
+//
+//	scenario gc-pause
+//	summary a client pauses between its lease check and its write
+//	start nodes=1 clients=2 ttl=100ms duration=1s
+//	workload work=20ms jitter=10ms think=10ms prep=0s check=yes acquire-timeout=1s retry=10ms
+//	net latency=200us jitter=300us tail=1% tail-latency=5ms loss=0% timeout=3s
+//	replicas delay=50ms
+//	pause c1 on=write for=150ms
+//
+// start: nodes (0 or absent: the pattern's own count), clients, ttl (the
+// lock TTL), duration (of simulated time). workload: each client loops
+// acquire → read the store → work (work ± jitter) → check its lease →
+// prepare the write (prep) → write → release → think; check=no skips the
+// lease check; acquire-timeout bounds each Acquire; retry is the first
+// retry backoff. net: one-way latency = latency + uniform[0, jitter], plus
+// with probability tail a uniform[0, tail-latency]; loss per message;
+// timeout is the client-side read timeout. replicas gives every node a
+// replica fed by asynchronous replication with that delay.
+//
+// Fault lines are described in package fault. Durations are Go durations
+// (150ms, 1.5s, 200us; a sign is allowed where it matters: by=+2s); rates
+// are percentages (1%, 0.25%) or parts per million (2500ppm); booleans are
+// yes/no.
+//
+// Parse reports the line and the field of the first error. Format writes
+// the canonical text, which Parse reads back to an equal Scenario.
+package scenario

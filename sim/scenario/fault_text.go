@@ -1,0 +1,177 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/network"
+)
+
+// faultFields lists the fields each kind takes besides at, on and n.
+var faultFields = map[fault.Kind][]string{
+	fault.Pause: {"for"}, fault.Slow: {"for"}, fault.Jump: {"by"}, fault.Drift: {"rate"},
+	fault.Crash: {"for", "persist"}, fault.Failover: {},
+	fault.Partition: {"for"}, fault.SlowLink: {"for", "by", "dir"}, fault.Loss: {"for", "rate"},
+}
+
+func linkKind(k fault.Kind) bool {
+	return k == fault.Partition || k == fault.SlowLink || k == fault.Loss
+}
+
+func parseFault(kind fault.Kind, args []string) (fault.Fault, error) {
+	f := fault.Fault{Kind: kind}
+	if len(args) == 0 || strings.Contains(args[0], "=") {
+		if linkKind(kind) {
+			return f, fmt.Errorf("field sides: missing (e.g. %s c1|n1,n2 …)", kind)
+		}
+		return f, fmt.Errorf("field target: missing (e.g. %s c1 …)", kind)
+	}
+	if err := setSubject(&f, args[0]); err != nil {
+		return f, err
+	}
+	var at, on, n string
+	fields := map[string]setter{
+		"at": func(v string) error { at = v; return nil },
+		"on": func(v string) error { on = v; return nil },
+		"n":  func(v string) error { n = v; return nil },
+	}
+	for _, name := range faultFields[kind] {
+		fields[name] = faultSetter(&f, name)
+	}
+	if err := keyValues(args[1:], fields); err != nil {
+		return f, err
+	}
+	if kind == fault.SlowLink && f.Dir == 0 {
+		f.Dir = network.Both
+	}
+	return f, setWhen(&f, at, on, n)
+}
+
+func setSubject(f *fault.Fault, s string) error {
+	if !linkKind(f.Kind) {
+		f.Target = s
+		return nil
+	}
+	a, b, ok := strings.Cut(s, "|")
+	if !ok {
+		return fmt.Errorf("field sides: %q, want A|B (e.g. c1|n1,n2)", s)
+	}
+	f.A, f.B = splitNames(a), splitNames(b)
+	return nil
+}
+
+func splitNames(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// setWhen reads at=, or on=[client:]point with n=.
+func setWhen(f *fault.Fault, at, on, n string) error {
+	switch {
+	case at != "" && on != "":
+		return fmt.Errorf("field at: give at= or on=, not both")
+	case n != "" && on == "":
+		return fmt.Errorf("field n: only with on=")
+	case on == "":
+		if at == "" {
+			return nil
+		}
+		d, err := parseDur("at", at)
+		f.When.At = d
+		return err
+	}
+	client, point, named := strings.Cut(on, ":")
+	if !named {
+		client, point = f.Target, on
+		if !fault.IsClient(client) {
+			return fmt.Errorf("field on: %q: name the client whose point it is (on=c1:%s)", on, on)
+		}
+	}
+	if point == "" {
+		return fmt.Errorf("field on: %q names no point (e.g. on=write, on=c1:acquired)", on)
+	}
+	f.When.Client, f.When.Point, f.When.N = client, fault.Point(point), 1
+	if n != "" {
+		var err error
+		if f.When.N, err = parseCount("n", n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func faultSetter(f *fault.Fault, name string) setter {
+	switch name {
+	case "for":
+		return durInto("for", &f.For)
+	case "by":
+		return durInto("by", &f.By)
+	case "rate":
+		return rateInto("rate", &f.PPM)
+	case "persist":
+		return boolInto("persist", &f.Persist)
+	}
+	return func(v string) error {
+		d, ok := map[string]network.Dir{"request": network.Request, "reply": network.Reply, "both": network.Both}[v]
+		if !ok {
+			return fmt.Errorf("field dir: %q, want request, reply or both", v)
+		}
+		f.Dir = d
+		return nil
+	}
+}
+
+// formatFault writes f as one canonical line.
+func formatFault(f fault.Fault) string {
+	var b strings.Builder
+	b.WriteString(string(f.Kind))
+	b.WriteByte(' ')
+	if linkKind(f.Kind) {
+		b.WriteString(strings.Join(f.A, ",") + "|" + strings.Join(f.B, ","))
+	} else {
+		b.WriteString(f.Target)
+	}
+	b.WriteString(formatWhen(f))
+	for _, name := range faultFields[f.Kind] {
+		b.WriteString(formatField(f, name))
+	}
+	return b.String()
+}
+
+func formatWhen(f fault.Fault) string {
+	w := f.When
+	if !w.Triggered() {
+		return " at=" + fmtDur(w.At, false)
+	}
+	on := w.Client + ":" + string(w.Point)
+	if w.Client == f.Target {
+		on = string(w.Point)
+	}
+	if w.N != 1 {
+		return fmt.Sprintf(" on=%s n=%d", on, w.N)
+	}
+	return " on=" + on
+}
+
+func formatField(f fault.Fault, name string) string {
+	switch name {
+	case "for":
+		if f.For == 0 && (linkKind(f.Kind) || f.Kind == fault.Crash) {
+			return "" // until the run ends
+		}
+		return " for=" + fmtDur(f.For, false)
+	case "by":
+		return " by=" + fmtDur(f.By, f.Kind == fault.Jump)
+	case "rate":
+		return " rate=" + fmtRate(f.PPM, f.Kind == fault.Drift)
+	case "persist":
+		return " persist=" + fmtBool(f.Persist)
+	}
+	if f.Dir == network.Both {
+		return ""
+	}
+	return " dir=" + map[network.Dir]string{network.Request: "request", network.Reply: "reply"}[f.Dir]
+}

@@ -1,0 +1,142 @@
+package scenario
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/locksim/locksim/sim/fault"
+)
+
+// ParseString parses a scenario from text.
+func ParseString(text string) (Scenario, error) { return Parse(strings.NewReader(text)) }
+
+// Parse reads a scenario. Errors name the line, the directive and the field.
+func Parse(r io.Reader) (Scenario, error) {
+	p := parser{s: Default(), seen: map[string]int{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		p.line++
+		if err := p.parseLine(sc.Text()); err != nil {
+			return Scenario{}, fmt.Errorf("line %d: %w", p.line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Scenario{}, fmt.Errorf("line %d: %w", p.line+1, err)
+	}
+	if p.seen["start"] == 0 {
+		return Scenario{}, fmt.Errorf("line %d: no start line (e.g. start nodes=1 clients=2 ttl=100ms duration=1s)", p.line)
+	}
+	if err := p.s.Validate(); err != nil {
+		return Scenario{}, err
+	}
+	return p.s, nil
+}
+
+type parser struct {
+	s    Scenario
+	line int
+	seen map[string]int // directive → line it was first seen on
+}
+
+func (p *parser) parseLine(raw string) error {
+	text, _, _ := strings.Cut(raw, "#")
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return nil
+	}
+	dir, args := fields[0], fields[1:]
+	if first, dup := p.seen[dir]; dup && !isFault(dir) {
+		return fmt.Errorf("%s: given twice (first on line %d)", dir, first)
+	}
+	p.seen[dir] = p.line
+	var err error
+	switch dir {
+	case "scenario":
+		err = p.parseName(args)
+	case "summary":
+		p.s.Summary = strings.Join(args, " ")
+	case "start":
+		err = keyValues(args, p.startFields())
+	case "workload":
+		err = keyValues(args, p.workloadFields())
+	case "net":
+		err = keyValues(args, p.netFields())
+	case "replicas":
+		err = keyValues(args, map[string]setter{"delay": durInto("delay", &p.s.Replicas)})
+	default:
+		if !isFault(dir) {
+			return fmt.Errorf("unknown directive %q (known: scenario, summary, start, workload, net, replicas, and the faults %s)", dir, faultNames())
+		}
+		var f fault.Fault
+		if f, err = parseFault(fault.Kind(dir), args); err == nil {
+			p.s.Faults = append(p.s.Faults, f)
+			p.s.lines = append(p.s.lines, p.line)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	return nil
+}
+
+func (p *parser) parseName(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("field name: want one word, got %q", strings.Join(args, " "))
+	}
+	p.s.Name = args[0]
+	return nil
+}
+
+func isFault(dir string) bool {
+	for _, k := range fault.Kinds {
+		if string(k.Kind) == dir {
+			return true
+		}
+	}
+	return false
+}
+
+func faultNames() string {
+	var names []string
+	for _, k := range fault.Kinds {
+		names = append(names, string(k.Kind))
+	}
+	return strings.Join(names, ", ")
+}
+
+// setter parses one field's value into its destination.
+type setter func(v string) error
+
+// keyValues applies key=value fields, naming unknown and repeated keys.
+func keyValues(args []string, fields map[string]setter) error {
+	seen := map[string]bool{}
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("field %q: want key=value", a)
+		}
+		set, known := fields[k]
+		if !known {
+			return fmt.Errorf("unknown field %q (known: %s)", k, known2(fields))
+		}
+		if seen[k] {
+			return fmt.Errorf("field %s: given twice", k)
+		}
+		seen[k] = true
+		if err := set(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func known2(fields map[string]setter) string {
+	var ks []string
+	for k := range fields {
+		ks = append(ks, k)
+	}
+	return strings.Join(sortedStrings(ks), ", ")
+}

@@ -1,0 +1,212 @@
+package scenario
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
+
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/network"
+)
+
+var ignoreLines = cmpopts.IgnoreUnexported(Scenario{})
+
+func TestBuiltinsRoundTrip(t *testing.T) {
+	for _, b := range Builtins() {
+		for _, nodes := range []int{1, 3, 5} {
+			s, err := b.Scenario(nodes)
+			if err != nil {
+				t.Fatalf("%s with %d nodes: %v", b.Name, nodes, err)
+			}
+			text := Format(s)
+			back, err := ParseString(text)
+			if err != nil {
+				t.Fatalf("%s: Parse(Format) = %v\n%s", b.Name, err, text)
+			}
+			if d := cmp.Diff(s, back, ignoreLines); d != "" {
+				t.Errorf("%s with %d nodes: round trip (-want +got):\n%s\n%s", b.Name, nodes, d, text)
+			}
+		}
+	}
+}
+
+func TestParseExample(t *testing.T) {
+	s, err := ParseString(`
+# a comment
+scenario demo
+summary two clients, one pause
+start nodes=1 clients=2 ttl=100ms duration=2s   # trailing comment
+net latency=1ms jitter=0s tail=0.25% loss=1%
+pause c1 on=write n=2 for=150ms
+failover n1 on=c2:acquired
+replicas delay=50ms
+slowlink c1,c2|n1 at=10ms for=20ms by=150ms dir=reply
+jump n1 at=1s by=-2s
+drift c2 at=0s rate=+2.5%
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Default()
+	want.Name, want.Summary, want.Nodes, want.Duration = "demo", "two clients, one pause", 1, 2*time.Second
+	want.Net.Latency.Base, want.Net.Latency.Jitter, want.Net.Latency.TailPPM, want.Net.LossPPM = time.Millisecond, 0, 2500, 10_000
+	want.Replicas = 50 * time.Millisecond
+	want.Faults = []fault.Fault{
+		{Kind: fault.Pause, Target: "c1", When: fault.When{Client: "c1", Point: fault.Write, N: 2}, For: 150 * time.Millisecond},
+		{Kind: fault.Failover, Target: "n1", When: fault.When{Client: "c2", Point: fault.Acquired, N: 1}},
+		{Kind: fault.SlowLink, A: []string{"c1", "c2"}, B: []string{"n1"}, When: fault.When{At: 10 * time.Millisecond},
+			For: 20 * time.Millisecond, By: 150 * time.Millisecond, Dir: network.Reply},
+		{Kind: fault.Jump, Target: "n1", When: fault.When{At: time.Second}, By: -2 * time.Second},
+		{Kind: fault.Drift, Target: "c2", PPM: 25_000},
+	}
+	if d := cmp.Diff(want, s, ignoreLines); d != "" {
+		t.Errorf("Parse (-want +got):\n%s", d)
+	}
+}
+
+func TestParseErrorsNameLineAndField(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"pause c1 for=150ms", "line 1: no start line"},
+		{"start clients=2\npause c1 at=1s for=15x", `line 2: pause: field for: bad duration "15x"`},
+		{"start clients=2\n\npause c1 fro=1s", `line 3: pause: unknown field "fro"`},
+		{"start clients=2\npause c3 for=1s", "line 2: pause: field target: c3, but the run has 2 clients"},
+		{"start nodes=1\ncrash n2 at=1s", "line 2: crash: field target: n2, but the run has 1 nodes"},
+		{"start\nstart", "line 2: start: given twice (first on line 1)"},
+		{"start\npuase c1", `line 2: unknown directive "puase"`},
+		{"start ttl=0s", "start: field ttl: 0s, want at least 1ms"},
+		{"start\npause c1 on=lunch for=1s", `line 2: pause: field on: unknown point "lunch"`},
+		{"start\ncrash n1 on=acquired", `line 2: crash: field on: "acquired": name the client`},
+		{"start nodes=1\nfailover n1 at=0s", "line 2: failover: failover needs replicas"},
+		{"start\npartition c1 at=0s", `line 2: partition: field sides: "c1", want A|B`},
+		{"start nodes=1\npartition c1|c2 at=0s", "line 2: partition: field sides: c1|c2 joins no client to a node or db"},
+		{"start\ndrift c1 rate=5", `line 2: drift: field rate: bad rate "5"`},
+		{"start\nloss c1|db rate=0%", "line 2: loss: field rate: 0ppm, want (0, 100%]"},
+		{"start\npause c1 at=1s on=write for=1s", "line 2: pause: field at: give at= or on=, not both"},
+		{"start\nworkload work=10ms jitter=20ms", "workload: field jitter: 20ms is more than work (10ms)"},
+		{"start\nslowlink c1|db by=1ms dir=up", `line 2: slowlink: field dir: "up"`},
+	} {
+		_, err := ParseString(tc.text)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) = %v, want an error containing %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+func TestResolveChecksNodeNames(t *testing.T) {
+	s, err := ParseString("start\ncrash n3 at=1s")
+	if err != nil {
+		t.Fatalf("n3 with the node count left to the pattern: %v", err)
+	}
+	if _, err := s.Resolve(1); err == nil || !strings.Contains(err.Error(), "line 2: crash: field target: n3, but the run has 1 nodes") {
+		t.Errorf("Resolve(1) = %v, want the line and field named", err)
+	}
+	if _, err := s.Resolve(3); err != nil {
+		t.Errorf("Resolve(3) = %v", err)
+	}
+}
+
+// TestGeneratedScenariosRoundTrip: any valid scenario formats to text that
+// parses back to it.
+func TestGeneratedScenariosRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := genScenario(t)
+		if err := s.Validate(); err != nil {
+			t.Skip(err) // the generator may combine fields invalidly
+		}
+		back, err := ParseString(Format(s))
+		if err != nil {
+			t.Fatalf("Parse(Format(s)) = %v\n%s", err, Format(s))
+		}
+		if d := cmp.Diff(s, back, ignoreLines); d != "" {
+			t.Fatalf("round trip (-want +got):\n%s\n%s", d, Format(s))
+		}
+	})
+}
+
+func genDur(t *rapid.T, name string, lo, hi time.Duration) time.Duration {
+	return time.Duration(rapid.Int64Range(int64(lo), int64(hi)).Draw(t, name))
+}
+
+func genScenario(t *rapid.T) Scenario {
+	s := Default()
+	s.Name = rapid.StringMatching(`[a-z][a-z0-9-]{0,12}`).Draw(t, "name")
+	s.Summary = rapid.StringMatching(`([a-z0-9,.]+ ){0,4}[a-z]+`).Draw(t, "summary")
+	s.Nodes = rapid.IntRange(0, 7).Draw(t, "nodes")
+	s.Clients = rapid.IntRange(1, 6).Draw(t, "clients")
+	s.TTL = genDur(t, "ttl", time.Millisecond, 10*time.Second)
+	s.Duration = genDur(t, "duration", 1, time.Hour)
+	s.Workload.Work = genDur(t, "work", 0, time.Second)
+	s.Workload.Jitter = genDur(t, "jitter", 0, s.Workload.Work)
+	s.Workload.Check = rapid.Bool().Draw(t, "check")
+	s.Net.Latency.TailPPM = rapid.Int64Range(0, 1_000_000).Draw(t, "tail")
+	if rapid.Bool().Draw(t, "replicas") {
+		s.Replicas = genDur(t, "replicas", 1, time.Second)
+	}
+	for range rapid.IntRange(0, 5).Draw(t, "faults") {
+		s.Faults = append(s.Faults, genFault(t, s))
+	}
+	return s
+}
+
+func genFault(t *rapid.T, s Scenario) fault.Fault {
+	nodes := max(s.Nodes, 1)
+	client := func(l string) string { return "c" + strconv.Itoa(rapid.IntRange(1, s.Clients).Draw(t, l)) }
+	node := func(l string) string { return "n" + strconv.Itoa(rapid.IntRange(1, nodes).Draw(t, l)) }
+	f := fault.Fault{Kind: rapid.SampledFrom([]fault.Kind{fault.Pause, fault.Slow, fault.Jump, fault.Drift,
+		fault.Crash, fault.Failover, fault.Partition, fault.SlowLink, fault.Loss}).Draw(t, "kind")}
+	if rapid.Bool().Draw(t, "triggered") {
+		f.When = fault.When{Client: client("on"), Point: rapid.SampledFrom(fault.Points).Draw(t, "point"), N: rapid.IntRange(1, 9).Draw(t, "n")}
+	} else {
+		f.When.At = genDur(t, "at", 0, time.Minute)
+	}
+	switch f.Kind {
+	case fault.Pause, fault.Slow:
+		f.Target, f.For = client("target"), genDur(t, "for", 1, time.Minute)
+	case fault.Jump:
+		f.Target, f.By = rapid.SampledFrom([]string{client("c"), node("n")}).Draw(t, "target"), genDur(t, "by", -time.Hour, time.Hour)
+	case fault.Drift:
+		f.Target, f.PPM = client("target"), rapid.Int64Range(-900_000, 1_000_000).Draw(t, "ppm")
+	case fault.Crash, fault.Failover:
+		f.Target, f.For, f.Persist = node("target"), genDur(t, "for", 0, time.Minute), rapid.Bool().Draw(t, "persist")
+		if f.Kind == fault.Failover {
+			f.For, f.Persist = 0, false
+		}
+	default:
+		f.A, f.B, f.For = []string{client("a")}, []string{node("b"), "db"}, genDur(t, "for", 0, time.Minute)
+		switch f.Kind {
+		case fault.SlowLink:
+			f.By, f.Dir = genDur(t, "by", 1, time.Second), rapid.SampledFrom([]network.Dir{network.Request, network.Reply, network.Both}).Draw(t, "dir")
+		case fault.Loss:
+			f.PPM = rapid.Int64Range(1, 1_000_000).Draw(t, "rate")
+		}
+	}
+	return f
+}
+
+// FuzzParse: Parse never panics, and what it accepts formats to text that
+// parses back to the same scenario.
+func FuzzParse(f *testing.F) {
+	for _, b := range Builtins() {
+		s, _ := b.Scenario(3)
+		f.Add(Format(s))
+	}
+	f.Add("start\npause c1 on=write n=2 for=1ms\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := ParseString(text)
+		if err != nil {
+			return
+		}
+		back, err := ParseString(Format(s))
+		if err != nil {
+			t.Fatalf("Parse(Format(Parse(x))) = %v\n%s", err, Format(s))
+		}
+		if d := cmp.Diff(s, back, ignoreLines); d != "" {
+			t.Fatalf("round trip (-first +second):\n%s", d)
+		}
+	})
+}
