@@ -25,7 +25,7 @@
 // time moves: over miniredis, lockers run on a ManualClock and Advance moves
 // it together with the servers' TTLs (FastForward), waiting at each step for
 // the watchdogs it wakes to finish their renewal, so nothing waits in real
-// time; over redis-server, time is real, the TTL is short (500ms) and
+// time; over redis-server, time is real, the TTL is short (400ms) and
 // Advance sleeps. Properties never assert speed: real-time waits only bound
 // how long the suite waits for something that must happen.
 //

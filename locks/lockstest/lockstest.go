@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/locks"
 )
 
@@ -87,9 +89,17 @@ func (r *run) ttl() time.Duration { return r.env.ttl() }
 
 // options are the defaults every locker of the suite gets: the env's TTL,
 // one attempt per Acquire (Service retries forever otherwise), the
-// backend's clock; then each of set, in order.
+// backend's clock, and a Redlock node timeout of TTL/2 (the default TTL/10
+// is short for a loopback round trip on a loaded machine under -race, and
+// a timed-out node is a failure the suite did not inject); then each of
+// set, in order.
 func (r *run) options(set ...func(*locks.Options)) locks.Options {
-	o := locks.Options{TTL: r.ttl(), Retry: locks.Retry{Attempts: 1}, Clock: r.env.Backend.Clock()}
+	o := locks.Options{
+		TTL:         r.ttl(),
+		Retry:       locks.Retry{Attempts: 1},
+		Clock:       r.env.Backend.Clock(),
+		NodeTimeout: r.ttl() / 2,
+	}
 	for _, f := range set {
 		f(&o)
 	}
@@ -111,11 +121,24 @@ type client struct {
 func (r *run) client(n int, set ...func(*locks.Options)) *client {
 	r.t.Helper()
 	conns := r.env.Backend.Connect(r.t)[:r.env.nodes()]
+	r.warm(conns)
 	l, err := r.env.New(conns, r.key, r.options(set...))
 	if err != nil {
 		r.t.Fatalf("New(client %d) = %v, want a locker", n, err)
 	}
 	return &client{r: r, n: n, l: l}
+}
+
+// warm opens a connection to each node that is up (errors are ignored:
+// some may be down), so that no property's first request pays for the dial.
+func (r *run) warm(conns []locks.Redis) {
+	for _, c := range conns {
+		if p, ok := c.(interface {
+			Ping(context.Context) *redis.StatusCmd
+		}); ok {
+			_ = p.Ping(r.ctx).Err()
+		}
+	}
 }
 
 // acquire takes the lock or stops the test; the lease is released when the

@@ -35,10 +35,13 @@ func checkCancelled(r *run) {
 
 // checkDeadline: retrying without limit, Acquire gives up at the context's
 // deadline with an error that says both why (taken) and when (deadline).
+// The holder's TTL outlasts the wait however slow the machine; the wait is
+// long enough for an attempt or two to complete under load.
 func checkDeadline(r *run) {
-	c1, c2 := r.client(1), r.client(2, retryForever)
+	d := 500 * time.Millisecond
+	c1 := r.client(1, func(o *locks.Options) { o.TTL = max(o.TTL, 10*d) })
+	c2 := r.client(2, retryForever)
 	l1 := c1.acquire("")
-	d := min(300*time.Millisecond, r.ttl()/2)
 	ctx, cancel := context.WithTimeout(r.ctx, d)
 	defer cancel()
 	err := r.acquireWithin(c2, ctx)

@@ -65,10 +65,10 @@ func checkReentryRefresh(r *run) {
 }
 
 // wantRefreshed checks that key's PTTL was just reset to the TTL: above
-// 0.8×TTL, where the previous expiry would leave at most 0.7×TTL.
+// 0.75×TTL, where the previous expiry would leave at most 0.7×TTL.
 func (r *run) wantRefreshed(key, when string) {
 	r.t.Helper()
-	if d, floor := r.pttl(key), r.ttl()*8/10; d < floor {
+	if d, floor := r.pttl(key), r.ttl()*3/4; d < floor {
 		r.t.Errorf("PTTL(%q) %s = %v, want > %v (reset to the TTL %v)", key, when, d, floor, r.ttl())
 	}
 }

@@ -11,18 +11,18 @@ import (
 	"github.com/locksim/locksim/locks"
 )
 
-// checkWatchdogOutlives: a held lock outlives many TTLs.
+// checkWatchdogOutlives: a held lock outlives several TTLs.
 func checkWatchdogOutlives(r *run) {
 	c1, c2 := r.client(1), r.client(2)
 	l1 := c1.acquire("")
-	for i := 1; i <= 5; i++ {
+	for i := 1; i <= 4; i++ {
 		r.advance(r.ttl())
 		c2.wantTaken(fmt.Sprintf(" after %d×TTL", i))
 		if err := l1.Err(); err != nil {
 			r.t.Fatalf("lease.Err() = %v after %d×TTL held under the watchdog, want nil", err, i)
 		}
 	}
-	c1.release(l1, " after 5×TTL")
+	c1.release(l1, " after 4×TTL")
 	l2 := c2.acquire(" after client 1 released")
 	c2.release(l2, "")
 }
@@ -42,9 +42,9 @@ func checkWatchdogStops(r *run) {
 	if !eventually(10*time.Second, func() bool { left = stillRunning(started); return len(left) == 0 }) {
 		r.t.Errorf("%d goroutine(s) started by Acquire still run 10s after Release; the first:\n%s", len(left), left[0])
 	}
-	r.advance(3 * r.ttl())
+	r.advance(2 * r.ttl())
 	if d := r.pttl(l1.Key); d != -2 {
-		r.t.Errorf("PTTL(%q) = %v 3×TTL after Release, want -2 (no key): something renewed or re-created it", l1.Key, d)
+		r.t.Errorf("PTTL(%q) = %v 2×TTL after Release, want -2 (no key): something renewed or re-created it", l1.Key, d)
 	}
 	l2 := c2.acquire(" after client 1 released")
 	c2.release(l2, "")

@@ -59,9 +59,10 @@ func (b *RedisServers) Admin(t testing.TB, node int) *redis.Client {
 // Clock is clock.Real.
 func (b *RedisServers) Clock() clock.Clock { return clock.Real{} }
 
-// TTL is 500ms: a few round trips under -race on a loaded machine are far
-// below it, and waiting it out a few times costs seconds.
-func (b *RedisServers) TTL() time.Duration { return 500 * time.Millisecond }
+// TTL is 400ms: a few round trips and a watchdog's scheduling delay under
+// -race on a loaded machine are far below it, and waiting it out a few
+// times costs seconds.
+func (b *RedisServers) TTL() time.Duration { return 400 * time.Millisecond }
 
 // Advance sleeps for d.
 func (b *RedisServers) Advance(t testing.TB, d time.Duration) { time.Sleep(d) }
