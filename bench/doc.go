@@ -1,4 +1,44 @@
 // Package bench measures what each lock pattern costs on a real
 // redis-server (or, as a demo, on embedded miniredis), beside references
-// measured in the same run.
+// measured in the same run: the floor, a hand-written Redlock fan-out and,
+// where a module links them, the Go lock libraries people use today.
+//
+// # What is measured
+//
+// A Subject is something that takes and gives back a lock: every correct
+// pattern of internal/catalog, the floor (SET NX PX + the owner-checked Lua
+// release, nothing else), the fan-out (a hand-written parallel Redlock), and
+// the library adapters of the bench/refs module. Subjects come in two
+// families: Single (one node; compared with the floor) and Quorum (N nodes;
+// compared with the fan-out).
+//
+// A Cell is a workload: a family's node count, a number of clients and a
+// key mode (a key per client, or one hot key). Run measures every subject
+// of a family on every cell: each client loops acquire → release on its own
+// Locker over go-redis clients shared by all of them, and retries at once
+// when a one-shot subject finds the lock taken (so the floor on a hot key is
+// the tight retry loop). A run warms up, then measures a window: cycles
+// completed, attempts that found the lock taken, other errors, Redis round
+// trips (a go-redis hook), and the acquire wait and whole-cycle latency in
+// a log-bucketed Histogram.
+//
+// # Against drift
+//
+// The machine is shared and its speed drifts. Within a cell the subjects run
+// one after another and the order rotates every repetition; a row reports
+// the median rate over repetitions and the median of per-repetition ratios
+// to its reference, each paired with a reference run moments apart.
+//
+// # Output
+//
+// Rows and every repetition as CSV and JSON, plots as PNG and SVG
+// (WritePlots), and a Markdown summary with the goals the benchmark reports
+// on (Goals, WriteSummary). WriteReport writes them all.
+//
+//	t, _ := bench.Remote([]string{"127.0.0.1:6379"})
+//	res, err := bench.Run(ctx, t, bench.Subjects(), bench.Config{Clients: []int{1, 8}})
+//	_ = bench.WriteReport("reports/bench", res)
+//
+// The bench/benchcmd package is the `locksim bench` command; the
+// bench/refs module adds the library subjects to it.
 package bench
