@@ -83,6 +83,9 @@ func (c Config) validate(nodes int) error {
 		}
 	}
 	for _, n := range c.QuorumNodes {
+		if !slices.Contains(c.Families, Quorum) {
+			break
+		}
 		if n < 1 || n%2 == 0 || n > nodes {
 			return fmt.Errorf("bench: quorum node count (%d) must be odd, at least 1 and at most the target's %d nodes", n, nodes)
 		}
