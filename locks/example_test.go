@@ -153,7 +153,7 @@ func ExampleNewService() {
 	inner, _ := svc.Acquire(ctx)
 	fmt.Println("counts:", outer.Count, inner.Count)
 
-	wait, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	wait, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 	_, err := other.Acquire(wait)
 	fmt.Println("worker-2 gave up:", errors.Is(err, locks.ErrNotAcquired), errors.Is(err, context.DeadlineExceeded))
