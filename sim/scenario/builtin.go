@@ -122,6 +122,7 @@ func nodeClockJump(nodes int) Scenario {
 	s.TTL, s.Workload.Work, s.Workload.Jitter = time.Second, 300*ms, 100*ms
 	s.Duration = 4 * time.Second
 	q := nodes/2 + 1
+	s.Faults = append(s.Faults, fault.Fault{Kind: fault.Pause, Target: "c2", For: 5 * ms}) // c1 takes the lock first
 	if nodes > 1 {
 		s.Faults = append(s.Faults,
 			fault.Fault{Kind: fault.Partition, A: []string{"c1"}, B: nodeNames(q, nodes)},
@@ -161,6 +162,11 @@ func delayedReply(nodes int) Scenario {
 func wrongOwnerRelease(nodes int) Scenario {
 	s := base(nodes)
 	s.Clients = 3
-	s.Faults = []fault.Fault{{Kind: fault.Slow, Target: "c1", When: on("c1", fault.Work), For: 150 * ms}}
+	s.Workload.Work = 60 * ms // the lock is nearly always held when c1 releases
+	s.Faults = []fault.Fault{
+		{Kind: fault.Pause, Target: "c2", For: 5 * ms}, // c1 takes the lock first
+		{Kind: fault.Pause, Target: "c3", For: 5 * ms},
+		{Kind: fault.Slow, Target: "c1", When: on("c1", fault.Work), For: 150 * ms},
+	}
 	return s
 }

@@ -124,8 +124,8 @@ func faultSetter(f *fault.Fault, name string) setter {
 	}
 }
 
-// formatFault writes f as one canonical line.
-func formatFault(f fault.Fault) string {
+// FormatFault writes f as one canonical line of the scenario format.
+func FormatFault(f fault.Fault) string {
 	var b strings.Builder
 	b.WriteString(string(f.Kind))
 	b.WriteByte(' ')

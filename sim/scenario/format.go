@@ -29,7 +29,7 @@ func Format(s Scenario) string {
 		fmt.Fprintf(&b, "replicas delay=%s\n", fmtDur(s.Replicas, false))
 	}
 	for _, f := range s.Faults {
-		b.WriteString(formatFault(f))
+		b.WriteString(FormatFault(f))
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -59,8 +59,12 @@ func (s *Sched) Now() int64 { return s.now }
 
 // At schedules fn to run on the scheduler at true time t (or now, if t is
 // in the past). Events at the same time run in the order they were added.
+// Once the run is stopping, time no longer moves: later events are dropped.
 func (s *Sched) At(t int64, fn func()) {
 	t = max(t, s.now)
+	if s.stopping && t > s.now {
+		return
+	}
 	s.seq++
 	s.q.push(event{at: t, seq: s.seq, fn: fn})
 }

@@ -143,3 +143,22 @@ func TestChecksumIsDeterministic(t *testing.T) {
 		t.Errorf("different schedules gave the same checksum %x", a)
 	}
 }
+
+func TestTimeStandsStillWhileUnwinding(t *testing.T) {
+	s := New()
+	p := s.NewProc("c1", vclock.New(0))
+	p.Spawn("main", func() {
+		for {
+			ctx, cancel := p.WithTimeout(context.Background(), time.Second)
+			err := p.Sleep(ctx, time.Hour)
+			cancel()
+			if err != nil && s.Stopping() {
+				return
+			}
+		}
+	})
+	run(t, s, 10*ms)
+	if s.Now() > 10*ms {
+		t.Errorf("Shutdown moved time to %v", time.Duration(s.Now()))
+	}
+}

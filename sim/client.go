@@ -1,0 +1,199 @@
+package sim
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/sched"
+)
+
+// client is one simulated client: its process, its locker, its workload.
+type client struct {
+	w        *world
+	i        int
+	name     string
+	proc     *sched.Proc
+	locker   locks.Locker
+	rng      *rand.Rand
+	extra    time.Duration // pending slowness for the next workload step
+	points   map[fault.Point]int
+	stats    ClientResult
+	waits    []time.Duration
+	lastAcq  int64
+	readCall int64 // when the current section's read was sent
+}
+
+func newClient(w *world, i int, name string, p *sched.Proc, l locks.Locker) *client {
+	return &client{w: w, i: i, name: name, proc: p, locker: l, rng: stream(w.cfg.Seed, "workload", i),
+		points: map[fault.Point]int{}, stats: ClientResult{Name: name}}
+}
+
+func (c *client) start() { c.proc.Spawn("main", c.loop) }
+
+// loop runs critical sections until the run stops.
+func (c *client) loop() {
+	for !c.w.s.Stopping() {
+		c.cycle()
+	}
+}
+
+func (c *client) cycle() {
+	wl := c.w.sc.Workload
+	lease, id, ok := c.acquire()
+	if !ok {
+		c.sleep(wl.Think)
+		return
+	}
+	c.at(fault.Acquired)
+	v, readOK := c.read(lease, id)
+	c.at(fault.Work)
+	c.sleep(c.workTime())
+	if readOK && !c.w.s.Stopping() && c.check(lease, id) {
+		c.at(fault.Write)
+		c.sleep(wl.Prep)
+		c.write(lease, id, v)
+	}
+	c.at(fault.Release)
+	c.release(lease)
+	c.sleep(wl.Think)
+}
+
+func (c *client) now() int64 { return c.w.s.Now() }
+
+func (c *client) sleep(d time.Duration) { _ = c.proc.Sleep(context.Background(), d) }
+
+// workTime draws work ± jitter from the client's workload stream.
+func (c *client) workTime() time.Duration {
+	wl := c.w.sc.Workload
+	if wl.Jitter <= 0 {
+		return wl.Work
+	}
+	return wl.Work - wl.Jitter + time.Duration(c.rng.Int64N(int64(2*wl.Jitter)+1))
+}
+
+// at marks a workload point: it fires the faults waiting for it (letting
+// them take effect before the client goes on), then spends any pending
+// slowness.
+func (c *client) at(p fault.Point) {
+	if c.w.s.Stopping() {
+		return
+	}
+	c.points[p]++
+	if fs := c.w.trig[trigKey{c.name, p, c.points[p]}]; len(fs) > 0 {
+		for _, f := range fs {
+			c.w.s.At(c.now(), func() { c.w.apply(f) })
+		}
+		_ = c.w.s.Current().Yield()
+	}
+	if d := c.extra; d > 0 {
+		c.extra = 0
+		if c.w.tr.on() {
+			c.w.tr.printf("%s slow step: +%v", c.name, d)
+		}
+		c.sleep(d)
+	}
+}
+
+func (c *client) acquire() (*locks.Lease, int, bool) {
+	call := c.now()
+	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
+	lease, err := c.locker.Acquire(ctx)
+	cancel()
+	op := c.op(history.Acquire, call, err)
+	if err != nil || c.w.s.Stopping() {
+		if !c.w.s.Stopping() {
+			c.stats.Failures++
+			c.w.tr.printf("%s acquire failed after %v: %v", c.name, (time.Duration(c.now() - call)).Round(time.Microsecond), err)
+		}
+		c.w.record(op)
+		return nil, 0, false
+	}
+	op.OK, op.Token, op.Fence, op.Count = true, lease.Token, lease.Fence, lease.Count
+	c.w.record(op)
+	id := c.w.or.grant(c.i, call, lease.Fence)
+	c.stats.Acquisitions++
+	c.waits = append(c.waits, (time.Duration(c.now() - call)).Round(time.Microsecond))
+	c.lastAcq = c.now()
+	if c.w.tr.on() {
+		c.w.tr.printf("%s acquired %s fence=%d token=%s after %v", c.name, lease.Key, lease.Fence, lease.Token, (time.Duration(c.now() - call)).Round(time.Microsecond))
+	}
+	return lease, id, true
+}
+
+// check is the careful user's lease check before writing.
+func (c *client) check(l *locks.Lease, id int) bool {
+	if !c.w.sc.Workload.Check {
+		return true
+	}
+	if err := l.Err(); err != nil {
+		c.w.or.safety.Abandoned++
+		c.w.tr.printf("%s lease check failed (%v): write abandoned", c.name, err)
+		return false
+	}
+	c.w.or.act(id, "check")
+	return true
+}
+
+func (c *client) read(l *locks.Lease, id int) (int64, bool) {
+	call := c.now()
+	m, err := c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{fence: l.Fence, lease: id})
+	op := c.op(history.Read, call, err)
+	op.Fence = l.Fence
+	if err == nil {
+		op.OK, op.Value = true, m.(storeResp).value
+	}
+	c.w.record(op)
+	c.readCall = call
+	return op.Value, err == nil
+}
+
+func (c *client) write(l *locks.Lease, id int, v int64) {
+	call := c.now()
+	m, err := c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{write: true, value: v + 1, read: v, fence: l.Fence, lease: id})
+	op := c.op(history.Write, call, err)
+	op.Fence, op.Value = l.Fence, v+1
+	if err == nil {
+		op.OK = m.(storeResp).accepted
+	}
+	c.w.record(op)
+	sec := op
+	sec.Kind, sec.Call, sec.Value = history.Section, c.readCall, v
+	c.w.record(sec)
+}
+
+func (c *client) release(l *locks.Lease) {
+	call := c.now()
+	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
+	err := c.locker.Release(ctx, l)
+	cancel()
+	op := c.op(history.Release, call, err)
+	op.OK, op.Token = err == nil, l.Token
+	c.w.record(op)
+	if !c.w.s.Stopping() {
+		c.w.tr.printf("%s release: %s", c.name, errText(err))
+	}
+}
+
+// op starts a history op that returns now, or never if the outcome is
+// unknown (the run stopped, or the reply was lost).
+func (c *client) op(kind string, call int64, err error) history.Op {
+	op := history.Op{Client: c.i + 1, Kind: kind, Key: Key, Call: call, Return: c.now()}
+	if err != nil {
+		op.Err = err.Error()
+	}
+	if c.w.s.Stopping() || unknownOutcome(err) {
+		op.Return = history.Unknown
+	}
+	return op
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return err.Error()
+}

@@ -1,0 +1,113 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/sim/node"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+// Config is one run.
+type Config struct {
+	Pattern  catalog.Pattern
+	Scenario scenario.Scenario // its node count may be 0: the pattern's
+	Seed     uint64
+	// Trace, if set, receives the readable trace.
+	Trace io.Writer
+	// Backend is the nodes' store (default node.BackendNative).
+	Backend node.Backend
+	// StallAfter bounds, in real time, one step of a simulated goroutine
+	// (default sched.DefaultStallAfter).
+	StallAfter time.Duration
+}
+
+// Key is the lock key every client uses.
+const Key = "lock"
+
+// Result is the verdict of one run. It marshals to JSON.
+type Result struct {
+	Pattern  string         `json:"pattern"`
+	Scenario string         `json:"scenario"`
+	Seed     uint64         `json:"seed"`
+	Nodes    int            `json:"nodes"`
+	Claims   []string       `json:"claims"`
+	Violated []string       `json:"violated"` // claims broken in this run
+	Safety   Safety         `json:"safety"`
+	Liveness Liveness       `json:"liveness"`
+	Clients  []ClientResult `json:"clients"`
+	// Violations lists the first violations found, in time order.
+	Violations []Violation `json:"violations"`
+	Stats      Stats       `json:"stats"`
+
+	// History is the run's history (written separately, not in the JSON).
+	History *history.History `json:"-"`
+}
+
+// Safety counts what the oracles found.
+type Safety struct {
+	Overlaps        int `json:"overlaps"`         // pairs of overlapping critical sections
+	LostUpdates     int `json:"lost_updates"`     // accepted writes − final counter
+	FenceViolations int `json:"fence_violations"` // reused or decreasing fence tokens
+	StaleRejected   int `json:"stale_rejected"`   // writes the store refused for a stale fence
+	Abandoned       int `json:"abandoned"`        // writes skipped after a failed lease check
+	Accepted        int `json:"accepted"`         // writes the store accepted
+	Counter         int `json:"counter"`          // the store's final value
+}
+
+// Liveness summarises progress.
+type Liveness struct {
+	Acquisitions int           `json:"acquisitions"`
+	Failures     int           `json:"failures"` // Acquire calls that returned an error
+	WaitMean     time.Duration `json:"wait_mean_ns"`
+	WaitP50      time.Duration `json:"wait_p50_ns"`
+	WaitP99      time.Duration `json:"wait_p99_ns"`
+	WaitMax      time.Duration `json:"wait_max_ns"`
+	Stuck        []string      `json:"stuck"` // clients with no acquisition in the last stretch
+}
+
+// ClientResult is one client's share.
+type ClientResult struct {
+	Name         string `json:"name"`
+	Acquisitions int    `json:"acquisitions"`
+	Failures     int    `json:"failures"`
+	Writes       int    `json:"writes"` // accepted
+}
+
+// Violation is one oracle finding.
+type Violation struct {
+	Kind    string   `json:"kind"` // "overlap", "lost-update", "fence"
+	At      int64    `json:"at_ns"`
+	Clients []string `json:"clients"`
+	Detail  string   `json:"detail"`
+}
+
+// Stats describe the run itself.
+type Stats struct {
+	SimTime    time.Duration `json:"sim_time_ns"`
+	Events     uint64        `json:"events"`
+	Switches   uint64        `json:"switches"`
+	Commands   int           `json:"commands"` // Redis commands the nodes executed
+	Messages   int           `json:"messages"`
+	Dropped    int           `json:"dropped"`
+	Checksum   string        `json:"checksum"` // digest of every scheduling decision
+	Backends   []string      `json:"backends"` // each node's store at the end
+	Violations int           `json:"violations"`
+}
+
+// maxViolations bounds Result.Violations (the counts are exact).
+const maxViolations = 20
+
+// Summary is a one-line verdict.
+func (r *Result) Summary() string {
+	verdict := "ok"
+	if len(r.Violated) > 0 {
+		verdict = fmt.Sprintf("VIOLATED %v", r.Violated)
+	}
+	return fmt.Sprintf("%s under %s, seed %d: %s — overlaps %d, lost updates %d, fence violations %d, acquisitions %d, stale writes rejected %d",
+		r.Pattern, r.Scenario, r.Seed, verdict, r.Safety.Overlaps, r.Safety.LostUpdates, r.Safety.FenceViolations,
+		r.Liveness.Acquisitions, r.Safety.StaleRejected)
+}

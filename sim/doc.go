@@ -1,0 +1,69 @@
+// Package sim runs a lock pattern, unchanged, in a deterministic simulation:
+// simulated clients run the real locks code against simulated Redis nodes
+// over a simulated network, while a scenario injects faults, and oracles
+// judge the outcome from true time.
+//
+//	res, err := sim.Run(sim.Config{Pattern: p, Scenario: sc, Seed: 7, Trace: os.Stdout})
+//
+// Same (pattern, scenario, seed) ⇒ the same trace, history and result, byte
+// for byte: one goroutine runs at a time (package sched), every random draw
+// comes from a PCG stream of its own (network links, each client's workload
+// and tokens, faults), time starts at a fixed epoch, and nothing iterates a
+// map where order shows.
+//
+// # World
+//
+// Each client is a sched.Proc whose clock.Clock the pattern uses; it holds
+// one Locker built by the pattern's catalog.New over its own connections
+// (network.RedisClient) to every node (node.Node). The protected resource
+// is a store ("db"), a counter behind the same network. Each client loops:
+//
+//	Acquire (bounded by acquire-timeout; the pattern retries inside)
+//	  → read the counter (with the lease's fence token)
+//	  → work (work ± jitter on its own clock)
+//	  → check lease.Err(), as a careful user does; if lost, skip the write
+//	  → prepare the write (prep), write counter+1 with the fence token
+//	  → Release → think
+//
+// Faults trigger at a true time or at these points (fault.Point).
+//
+// # Oracles
+//
+// Mutual exclusion. A lease's critical section is the true-time interval
+// from the moment Acquire returned it to the last moment its holder relied
+// on it: its last passed lease check, or the instant its last store read
+// or write took effect at the store (which may be after the client gave up
+// on that call). Two sections of different clients that intersect are an
+// overlap: both clients acted as holders at one instant. A lease that its
+// holder stopped trusting (a failed check) and never used again ends at its
+// last reliance, so a careful client that notices an expiry is not blamed;
+// one whose check went stale (a pause between check and write) is. The
+// server's view is deliberately not the criterion: on one node it can never
+// show two owners, and the harm is done by clients acting on stale belief.
+//
+// Lost updates. Each accepted write sets the counter to the value its
+// client read plus one; a write accepted when the counter no longer holds
+// that value overwrites other clients' increments. LostUpdates = accepted
+// writes − final counter value. The store checks fencing tokens when a
+// request carries one (Fence > 0): it remembers the highest token it has
+// seen on any request, and rejects writes whose token is lower.
+//
+// Fence monotonicity. A granted fence token must be new (never granted
+// before) and greater than every token granted by an Acquire that returned
+// before this Acquire was called.
+//
+// Liveness. Acquisitions, failed acquisitions, the wait of each successful
+// Acquire, and stuck clients: those that acquired nothing in the last
+// max(20×TTL, 1s) of the run (in a shorter run: nothing at all).
+//
+// The result names the pattern's claims (catalog.Claims) that were
+// violated: Mutex by an overlap, SafeStore by a lost update, Fencing by a
+// fence violation.
+//
+// # Outputs
+//
+// A readable trace (t=0.102345s c2→n1 EVALSHA release lock c2-1-ab12cd), a
+// history.History (source "sim", true-time ns, history.Unknown for calls
+// cut off by the end of the run or whose reply was lost, an Event per
+// fault) and a Result that marshals to JSON.
+package sim

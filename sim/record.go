@@ -1,0 +1,82 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/sim/network"
+	"github.com/locksim/locksim/sim/node"
+	"github.com/locksim/locksim/sim/sched"
+)
+
+func (w *world) record(op history.Op) { w.hist.Ops = append(w.hist.Ops, op) }
+
+// unknownOutcome reports whether a failed call may still have taken
+// effect: its reply was lost or late, or the run ended under it. A lock
+// that reports "not acquired" or "no quorum" has given its attempt back.
+func unknownOutcome(err error) bool {
+	if err == nil || errors.Is(err, locks.ErrNotAcquired) || errors.Is(err, locks.ErrQuorum) {
+		return false
+	}
+	var te *network.TimeoutError
+	return errors.Is(err, sched.ErrStopped) || errors.As(err, &te) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// observe records the watchdog's renewals (the extend scripts), which the
+// workload does not see, as Extend ops.
+func (w *world) observe(rec network.CallRecord) {
+	if rec.Endpoint >= len(w.nodes) {
+		return
+	}
+	cmd, ok := rec.Req.(network.Command)
+	if !ok || !isExtend(cmd.Args) {
+		return
+	}
+	keys, argv := scriptArgs(cmd.Args)
+	op := history.Op{Client: rec.Client + 1, Kind: history.Extend, Call: rec.Call, Return: rec.Return}
+	if len(keys) > 0 {
+		op.Key = keys[0]
+	}
+	if len(argv) > 0 {
+		op.Token = argv[0]
+	}
+	if rec.Err != nil {
+		op.Err = rec.Err.Error()
+		if unknownOutcome(rec.Err) {
+			op.Return = history.Unknown
+		}
+	} else if r, ok := rec.Resp.(network.ReplyMsg); ok {
+		op.OK = r.Kind == node.KindInt && r.Int == 1
+	}
+	w.record(op)
+}
+
+func isExtend(args []string) bool {
+	if len(args) < 2 || !strings.HasPrefix(strings.ToUpper(args[0]), "EVAL") {
+		return false
+	}
+	sha := args[1]
+	if !strings.HasPrefix(strings.ToUpper(args[0]), "EVALSHA") {
+		sha = node.SHA1(args[1])
+	}
+	name := node.ScriptName(sha)
+	return name == "extend" || name == "reentrant_extend"
+}
+
+// scriptArgs splits EVAL/EVALSHA arguments into KEYS and ARGV.
+func scriptArgs(args []string) (keys, argv []string) {
+	if len(args) < 3 {
+		return nil, nil
+	}
+	n := 0
+	for _, c := range args[2] {
+		n = n*10 + int(c-'0')
+	}
+	if n < 0 || 3+n > len(args) {
+		return nil, nil
+	}
+	return args[3 : 3+n], args[3+n:]
+}

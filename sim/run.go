@@ -1,0 +1,136 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/internal/catalog"
+)
+
+// Run simulates cfg.Pattern under cfg.Scenario with cfg.Seed. An error
+// means the run could not be made or did not complete (a bad
+// configuration, a panic in the code under test, a goroutine blocked
+// outside the seams); violations are in the Result.
+func Run(cfg Config) (*Result, error) {
+	if cfg.Pattern.New == nil {
+		return nil, fmt.Errorf("sim: pattern %q has no constructor", cfg.Pattern.Name)
+	}
+	sc, err := cfg.Scenario.Resolve(cfg.Pattern.Nodes)
+	if err != nil {
+		return nil, fmt.Errorf("sim: scenario %s: %w", sc.Name, err)
+	}
+	w, err := newWorld(cfg, sc)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	defer w.close()
+	if w.tr.on() {
+		w.tr.printf("run pattern=%s scenario=%s seed=%d nodes=%d clients=%d ttl=%v", cfg.Pattern.Name, sc.Name, cfg.Seed, sc.Nodes, sc.Clients, sc.TTL)
+	}
+	w.scheduleFaults()
+	for _, c := range w.clients {
+		c.start()
+	}
+	runErr := w.s.RunUntil(int64(sc.Duration))
+	if err := errors.Join(runErr, w.s.Shutdown()); err != nil {
+		_ = w.tr.flush()
+		return nil, fmt.Errorf("sim: %s under %s, seed %d: %w", cfg.Pattern.Name, sc.Name, cfg.Seed, err)
+	}
+	res := w.result()
+	w.tr.printf("END %s", res.Summary())
+	if err := w.tr.flush(); err != nil {
+		return nil, fmt.Errorf("sim: write trace: %w", err)
+	}
+	return res, nil
+}
+
+func (w *world) result() *Result {
+	sc := w.sc
+	r := &Result{Pattern: w.cfg.Pattern.Name, Scenario: sc.Name, Seed: w.cfg.Seed, Nodes: sc.Nodes,
+		Claims: claimNames(w.cfg.Pattern.Claims), Violated: []string{}, History: w.hist}
+	r.Safety = w.or.safety
+	r.Safety.Counter = int(w.db.value)
+	r.Safety.LostUpdates = max(r.Safety.Accepted-r.Safety.Counter, 0)
+	r.Violations = append([]Violation{}, w.or.violations...)
+	r.Liveness = w.liveness()
+	for _, c := range w.clients {
+		r.Clients = append(r.Clients, c.stats)
+	}
+	r.Violated = violated(w.cfg.Pattern.Claims, r.Safety)
+	r.Stats = w.stats()
+	return r
+}
+
+func claimNames(c catalog.Claims) []string {
+	out := []string{}
+	if c.Mutex {
+		out = append(out, "mutex")
+	}
+	if c.SafeStore {
+		out = append(out, "safe-store")
+	}
+	if c.Fencing {
+		out = append(out, "fencing")
+	}
+	return out
+}
+
+// violated names the claims the run broke.
+func violated(c catalog.Claims, s Safety) []string {
+	out := []string{}
+	if c.Mutex && s.Overlaps > 0 {
+		out = append(out, "mutex")
+	}
+	if c.SafeStore && s.LostUpdates > 0 {
+		out = append(out, "safe-store")
+	}
+	if c.Fencing && s.FenceViolations > 0 {
+		out = append(out, "fencing")
+	}
+	return out
+}
+
+func (w *world) liveness() Liveness {
+	var l Liveness
+	var waits []time.Duration
+	window := min(max(20*w.sc.TTL, time.Second), w.sc.Duration)
+	for _, c := range w.clients {
+		l.Acquisitions += c.stats.Acquisitions
+		l.Failures += c.stats.Failures
+		waits = append(waits, c.waits...)
+		if c.stats.Acquisitions == 0 || c.lastAcq < int64(w.sc.Duration-window) {
+			l.Stuck = append(l.Stuck, c.name)
+		}
+	}
+	if l.Stuck == nil {
+		l.Stuck = []string{}
+	}
+	if len(waits) == 0 {
+		return l
+	}
+	slices.Sort(waits)
+	var sum time.Duration
+	for _, d := range waits {
+		sum += d
+	}
+	l.WaitMean = sum / time.Duration(len(waits))
+	l.WaitP50 = waits[len(waits)/2]
+	l.WaitP99 = waits[min(len(waits)*99/100, len(waits)-1)]
+	l.WaitMax = waits[len(waits)-1]
+	return l
+}
+
+func (w *world) stats() Stats {
+	st := w.s.Stats()
+	ns := w.net.Stats()
+	s := Stats{SimTime: w.sc.Duration, Events: st.Events, Switches: st.Switches,
+		Messages: ns.Messages, Dropped: ns.Dropped, Checksum: fmt.Sprintf("%016x", w.s.Checksum()),
+		Violations: w.or.count, Backends: []string{}}
+	for _, n := range w.nodes {
+		s.Commands += n.Stats().Commands
+		s.Backends = append(s.Backends, n.Stats().Backend)
+	}
+	return s
+}

@@ -1,0 +1,86 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/locksim/locksim/sim/network"
+)
+
+// storeReq is a request to the protected store: a read, or a write of
+// Value (computed from Read) — each with the lease's fence token and the
+// oracle's lease id.
+type storeReq struct {
+	write bool
+	value int64 // written value
+	read  int64 // the value the writer read
+	fence int64
+	lease int
+}
+
+func (r storeReq) Describe() string {
+	s := "READ counter"
+	if r.write {
+		s = "WRITE counter=" + strconv.FormatInt(r.value, 10)
+	}
+	if r.fence > 0 {
+		s += " fence=" + strconv.FormatInt(r.fence, 10)
+	}
+	return s
+}
+
+type storeResp struct {
+	value    int64
+	accepted bool
+	write    bool
+	highest  int64
+}
+
+func (r storeResp) Describe() string {
+	switch {
+	case !r.write:
+		return strconv.FormatInt(r.value, 10)
+	case r.accepted:
+		return "ACCEPTED"
+	}
+	return "REJECTED (fence below " + strconv.FormatInt(r.highest, 10) + ")"
+}
+
+// store is the protected resource: a counter that checks fencing tokens.
+type store struct {
+	w       *world
+	value   int64
+	highest int64 // highest fence token seen on any request
+}
+
+func newStore(w *world) *store { return &store{w: w} }
+
+func (s *store) endpoint() *network.Endpoint {
+	return &network.Endpoint{Name: "db", Handle: func(c int, m network.Message) network.Message {
+		return s.handle(c, m.(storeReq))
+	}}
+}
+
+// handle executes a request at the instant it arrives. Every request sent
+// under a lease is an act of its holder, accepted or not.
+func (s *store) handle(c int, r storeReq) storeResp {
+	s.w.or.act(r.lease, map[bool]string{false: "read", true: "write"}[r.write])
+	if r.fence > 0 && (!r.write || r.fence >= s.highest) {
+		s.highest = max(s.highest, r.fence)
+	}
+	if !r.write {
+		return storeResp{value: s.value}
+	}
+	if r.fence > 0 && r.fence < s.highest {
+		s.w.or.safety.StaleRejected++
+		return storeResp{write: true, highest: s.highest}
+	}
+	if s.value != r.read {
+		s.w.or.violate("lost-update", []int{c}, fmt.Sprintf("%s wrote counter=%d, computed from %d, over %d: %d increment(s) lost",
+			s.w.clients[c].name, r.value, r.read, s.value, max(s.value-r.read, 0)))
+	}
+	s.value = r.value
+	s.w.or.safety.Accepted++
+	s.w.clients[c].stats.Writes++
+	return storeResp{write: true, accepted: true, value: s.value}
+}

@@ -1,0 +1,132 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/network"
+	"github.com/locksim/locksim/sim/node"
+	"github.com/locksim/locksim/sim/scenario"
+	"github.com/locksim/locksim/sim/sched"
+	"github.com/locksim/locksim/sim/vclock"
+)
+
+// world is one run's simulated system.
+type world struct {
+	cfg     Config
+	sc      scenario.Scenario
+	s       *sched.Sched
+	net     *network.Net
+	nodes   []*node.Node
+	db      *store
+	dbEP    int
+	clients []*client
+	or      *oracle
+	tr      *tracer
+	hist    *history.History
+	trig    map[trigKey][]fault.Fault
+}
+
+// stream derives an independent PCG for one concern (and index) of a run,
+// so that adding a fault or a client does not reshuffle the others.
+func stream(seed uint64, concern string, i int) *rand.Rand {
+	h := seed ^ 0x9e3779b97f4a7c15
+	for _, c := range []byte(concern) {
+		h = splitmix(h ^ uint64(c))
+	}
+	h = splitmix(h ^ uint64(i))
+	return rand.New(rand.NewPCG(h, splitmix(h)))
+}
+
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
+	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]fault.Fault{}}
+	w.s.StallAfter = cfg.StallAfter
+	w.tr = newTracer(cfg.Trace, w.s.Now)
+	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: []history.Op{}}
+	w.or = newOracle(w)
+	w.net = network.New(w.s, stream(cfg.Seed, "net", 0).Uint64(), sc.Net.Latency)
+	w.net.Timeout = sc.Net.Timeout
+	if w.tr.on() {
+		w.net.Trace = w.tr.line
+	}
+	w.net.Observe = w.observe
+	if err := w.addNodes(); err != nil {
+		return nil, err
+	}
+	w.db = newStore(w)
+	w.dbEP = w.net.AddEndpoint(w.db.endpoint())
+	for i := range sc.Clients {
+		if err := w.addClient(i); err != nil {
+			w.close()
+			return nil, err
+		}
+	}
+	for c := range sc.Clients {
+		for e := range len(w.nodes) + 1 {
+			w.net.Link(c, e).LossPPM = sc.Net.LossPPM
+		}
+	}
+	return w, nil
+}
+
+func (w *world) addNodes() error {
+	for i := range w.sc.Nodes {
+		nd, err := node.New(node.Config{Name: fmt.Sprint("n", i+1), Clock: vclock.New(0),
+			Backend: w.cfg.Backend, ReplicaDelay: w.sc.Replicas}, w.s)
+		if err != nil {
+			w.close()
+			return err
+		}
+		w.nodes = append(w.nodes, nd)
+		w.net.AddEndpoint(network.NodeEndpoint(nd))
+	}
+	return nil
+}
+
+func (w *world) addClient(i int) error {
+	name := fmt.Sprint("c", i+1)
+	p := w.s.NewProc(name, vclock.New(0))
+	if w.jumps(name) {
+		p.TrackWallJumps()
+	}
+	ci := w.net.AddClient(p)
+	conns := make([]locks.Redis, len(w.nodes))
+	for e := range w.nodes {
+		conns[e] = w.net.NewRedisClient(ci, e)
+	}
+	opts := locks.Options{TTL: w.sc.TTL, Clock: p,
+		Rand:  locks.NewSeededRand(stream(w.cfg.Seed, "tokens", i).Uint64(), name),
+		Retry: locks.Retry{Attempts: -1, Delay: w.sc.Workload.Retry}}
+	l, err := w.cfg.Pattern.New(conns, Key, opts)
+	if err != nil {
+		return fmt.Errorf("pattern %s with %d nodes: %w", w.cfg.Pattern.Name, len(w.nodes), err)
+	}
+	w.clients = append(w.clients, newClient(w, i, name, p, l))
+	return nil
+}
+
+// jumps reports whether a fault steps name's wall clock.
+func (w *world) jumps(name string) bool {
+	for _, f := range w.sc.Faults {
+		if f.Kind == fault.Jump && f.Target == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *world) close() {
+	for _, n := range w.nodes {
+		n.Close()
+	}
+}
