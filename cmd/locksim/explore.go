@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/internal/explore"
+)
+
+func init() { commands = append(commands, newExploreCmd) }
+
+type exploreFlags struct {
+	pattern, scenario string
+	seeds             int
+	seedStart         uint64
+	parallel          int
+	shard             string
+	asJSON, progress  bool
+	out               string
+}
+
+func newExploreCmd() *cobra.Command {
+	var f exploreFlags
+	cmd := &cobra.Command{
+		Use:   "explore --pattern P|all --scenario S|FILE|all",
+		Short: "Run many seeds of patterns × scenarios on every core and aggregate each cell",
+		Long: `Runs every seed of every cell (pattern × scenario) in the simulator, on
+--parallel cores, and prints per cell: runs, violating runs, the claims
+broken, the lowest violating seed, lost updates, overlaps, fence
+violations, acquisitions per run, mean wait, stuck clients, and a replay
+command for every cell that violated a claim. The result is the same for
+the same arguments whatever --parallel is.
+
+--shard i/n runs, of every cell's seeds, those with seed % n == i (seeds
+are absolute: --seed-start 10 --seeds 4 --shard 0/2 runs seeds 10 and 12).
+Run the n shards anywhere with --json and combine them with
+'locksim merge': the result is the report of one unsharded run.
+
+explore reports; it is not a gate: it exits 0 whatever it finds (2 on bad
+usage). Progress goes to stderr: a bar on a terminal (or with --progress),
+plain lines otherwise.`,
+		Example: `  locksim explore --pattern basic --scenario gc-pause --seeds 200
+  locksim explore --pattern all --scenario all --seeds 50 --parallel 2
+  locksim explore --pattern redlock --scenario my-faults.txt --seeds 1000 --json --out redlock.json
+  locksim explore --pattern all --scenario all --seeds 10000 --shard 3/8 --json --out shard3.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runExplore(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.pattern, "pattern", "", "pattern name, comma-separated names, or all (see locksim list)")
+	fl.StringVar(&f.scenario, "scenario", "", "built-in scenario or scenario file (comma-separated for several), or all")
+	fl.IntVar(&f.seeds, "seeds", 100, "seeds per cell")
+	fl.Uint64Var(&f.seedStart, "seed-start", 1, "first seed")
+	fl.IntVar(&f.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
+	fl.StringVar(&f.shard, "shard", "", "run shard i of n: the seeds with seed % n == i")
+	fl.BoolVar(&f.asJSON, "json", false, "print JSON (what locksim merge reads)")
+	fl.BoolVar(&f.progress, "progress", false, "draw a progress bar even when stderr is not a terminal")
+	fl.StringVar(&f.out, "out", "", "write the result to this file instead of stdout")
+	return cmd
+}
+
+func runExplore(cmd *cobra.Command, f exploreFlags) error {
+	cells, opt, err := explorePlan(f)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+	rep, err := runWithProgress(ctx, cmd.ErrOrStderr(), f.progress, "explore", cells, opt)
+	if err != nil {
+		return err
+	}
+	return writeReport(cmd.OutOrStdout(), f.out, func(w io.Writer) error {
+		if f.asJSON {
+			return rep.WriteJSON(w)
+		}
+		return rep.WriteText(w)
+	})
+}
+
+// explorePlan checks the flags and builds the cells and options.
+func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
+	var opt explore.Options
+	switch {
+	case f.pattern == "":
+		return nil, opt, usagef("--pattern is required (a name, comma-separated names, or all)")
+	case f.scenario == "":
+		return nil, opt, usagef("--scenario is required (a built-in name, a file, or all)")
+	case f.seeds <= 0:
+		return nil, opt, usagef("--seeds %d: want at least 1", f.seeds)
+	case f.parallel <= 0:
+		return nil, opt, usagef("--parallel %d: want at least 1", f.parallel)
+	}
+	seeds := explore.Seeds{Start: f.seedStart, Count: f.seeds}
+	if err := seeds.Validate(); err != nil {
+		return nil, opt, usagef("--%v", err)
+	}
+	if f.shard != "" {
+		sh, err := explore.ParseShard(f.shard)
+		if err != nil {
+			return nil, opt, usagef("--shard: %v", err)
+		}
+		opt.Shard = sh
+	}
+	patterns, err := explore.ResolvePatterns(f.pattern)
+	if err != nil {
+		return nil, opt, usagef("--pattern: %v", err)
+	}
+	scenarios, err := explore.ResolveScenarios(f.scenario)
+	if err != nil {
+		return nil, opt, usagef("--scenario: %v", err)
+	}
+	cells, err := explore.Grid(patterns, scenarios, seeds)
+	if err != nil {
+		return nil, opt, usagef("--scenario: %v", err)
+	}
+	opt.Parallel = f.parallel
+	return cells, opt, nil
+}
+
+// runWithProgress runs the cells, showing progress on stderr: a bar when
+// stderr is a terminal or bar is set, a plain line every 10s otherwise.
+func runWithProgress(ctx context.Context, stderr io.Writer, bar bool, what string, cells []explore.Cell, opt explore.Options) (*explore.Report, error) {
+	start := time.Now()
+	if bar || isTerminal(stderr) {
+		var pb *progressbar.ProgressBar
+		opt.Progress = func(done, total int) {
+			if pb == nil {
+				pb = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(what),
+					progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond))
+			}
+			_ = pb.Set(done)
+			if done == total {
+				_ = pb.Finish()
+				fmt.Fprintln(stderr)
+			}
+		}
+	} else {
+		last := start
+		opt.Progress = func(done, total int) {
+			if now := time.Now(); done == total || now.Sub(last) >= 10*time.Second {
+				last = now
+				fmt.Fprintf(stderr, "%s: %d/%d runs (%d%%) in %v\n", what, done, total, done*100/total, now.Sub(start).Round(time.Second))
+			}
+		}
+	}
+	return explore.Run(ctx, cells, opt)
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// writeReport writes through write to path, or to stdout when path is "".
+func writeReport(stdout io.Writer, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return usagef("--out: %v", err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--out %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--out %s: %w", path, err)
+	}
+	return nil
+}

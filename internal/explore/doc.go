@@ -1,0 +1,37 @@
+// Package explore runs the simulator over a grid of cells — pattern ×
+// scenario, each with a range of seeds — on every core, and aggregates the
+// runs of each cell: how many violated a claim, the lowest seed that did,
+// the oracles' totals and the liveness figures.
+//
+//	cells, _ := explore.Grid(patterns, scenarios, explore.Seeds{Start: 1, Count: 200})
+//	rep, err := explore.Run(ctx, cells, explore.Options{Parallel: 4})
+//	rep.WriteText(os.Stdout)
+//
+// # Determinism
+//
+// A cell's aggregate is made only of integer sums, maxima and minima over
+// its runs (the lowest violating seed, not the first to finish), and each
+// run is deterministic in its seed, so the report is the same, byte for
+// byte, whatever Options.Parallel is and in whatever order the runs end.
+// Ratios (acquisitions per run, mean wait) are computed from the integer
+// totals when the report is finished.
+//
+// # Shards
+//
+// Options.Shard i/n keeps, of every cell's seeds, those with seed % n == i
+// (seeds are absolute, not positions: with Start 10 and Count 4, shard 0/2
+// runs 10 and 12, shard 1/2 runs 11 and 13). The n shards of a grid
+// partition its seeds, so n machines can each run one, and Merge combines
+// their reports into exactly the report one unsharded run makes: the same
+// bytes once written as JSON. Merge refuses reports of different grids,
+// of different shard counts, or holding the same shard twice; a merge of
+// only some shards says which it holds.
+//
+// # Claims
+//
+// A run violates the claims the simulator names in sim.Result.Violated
+// (mutex, safe-store, fencing: only those the pattern makes). Beside them
+// each cell counts the property Progress: a run breaks it when some client
+// acquired nothing in the last stretch of the run (sim.Liveness.Stuck).
+// No pattern claims it; the gate can expect it.
+package explore

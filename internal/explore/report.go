@@ -1,0 +1,117 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/locksim/locksim/internal/catalog"
+)
+
+// FormatVersion marks the JSON of a Report, so that Merge can refuse
+// other files.
+const FormatVersion = "locksim-explore/1"
+
+// Report is the aggregate of an exploration: one entry per cell, in the
+// order of the cells given to Run.
+type Report struct {
+	Format string `json:"format"`
+	// Shard says which shards the report holds; nil: every seed.
+	Shard *ShardSet    `json:"shard,omitempty"`
+	Cells []CellResult `json:"cells"`
+}
+
+// ShardSet is the shards (of N) a report holds.
+type ShardSet struct {
+	N    int   `json:"n"`
+	Have []int `json:"have"` // ascending
+}
+
+// CellResult is one cell's aggregate.
+type CellResult struct {
+	Pattern     string   `json:"pattern"`
+	Broken      bool     `json:"broken,omitempty"` // a deliberately broken variant
+	Scenario    string   `json:"scenario"`
+	ScenarioArg string   `json:"scenario_arg"` // what `locksim run --scenario` takes
+	Claims      []string `json:"claims"`
+	Seeds       Seeds    `json:"seeds"`
+	Tally
+	// Derived from the tally by finish.
+	AcquisitionsPerRun float64 `json:"acquisitions_per_run"`
+	WaitMeanNs         int64   `json:"wait_mean_ns"`
+	// Replay reruns the lowest violating seed; empty when none violated.
+	Replay string `json:"replay,omitempty"`
+}
+
+func newReport(cells []Cell, sh Shard) *Report {
+	rep := &Report{Format: FormatVersion, Cells: make([]CellResult, len(cells))}
+	if sh.N > 0 {
+		rep.Shard = &ShardSet{N: sh.N, Have: []int{sh.I}}
+	}
+	for i, c := range cells {
+		claims := ClaimNames(c.Pattern.Claims)
+		rep.Cells[i] = CellResult{Pattern: c.Pattern.Name, Broken: c.Pattern.Broken, Scenario: c.Scenario.Name,
+			ScenarioArg: c.Scenario.Arg, Claims: claims, Seeds: c.Seeds, Tally: newTally(claims)}
+	}
+	return rep
+}
+
+// finish computes the derived fields.
+func (r *Report) finish() {
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		c.AcquisitionsPerRun = c.Tally.AcquisitionsPerRun()
+		c.WaitMeanNs = int64(c.Tally.WaitMean())
+		c.Replay = ""
+		if c.FirstViolated != nil {
+			c.Replay = c.ReplayCommand(*c.FirstViolated)
+		}
+	}
+}
+
+// ReplayCommand is the one-line command that reruns seed of this cell.
+func (c CellResult) ReplayCommand(seed uint64) string {
+	return ReplayCommand(c.Pattern, c.ScenarioArg, seed)
+}
+
+// ReplayCommand is the one-line command that reruns pattern under the
+// scenario (a built-in's name or a file's path) with seed.
+func ReplayCommand(pattern, scenarioArg string, seed uint64) string {
+	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d", shellQuote(pattern), shellQuote(scenarioArg), seed)
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// word characters.
+func shellQuote(s string) string {
+	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ClaimNames names the claims of c as the simulator reports them.
+func ClaimNames(c catalog.Claims) []string {
+	out := []string{}
+	if c.Mutex {
+		out = append(out, "mutex")
+	}
+	if c.SafeStore {
+		out = append(out, "safe-store")
+	}
+	if c.Fencing {
+		out = append(out, "fencing")
+	}
+	return out
+}
+
+// Cell returns the result of pattern under scenario, or nil.
+func (r *Report) Cell(pattern, scenario string) *CellResult {
+	for i := range r.Cells {
+		if r.Cells[i].Pattern == pattern && r.Cells[i].Scenario == scenario {
+			return &r.Cells[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// Options tune Run.
+type Options struct {
+	// Parallel is how many runs go at once (default GOMAXPROCS).
+	Parallel int
+	// Shard restricts every cell to the seeds with seed % N == I.
+	Shard Shard
+	// Progress, if set, is called after each run with the runs done and
+	// the total, always from the goroutine that called Run.
+	Progress func(done, total int)
+	// Run runs one simulation (default sim.Run); tests replace it.
+	Run func(sim.Config) (*sim.Result, error)
+}
+
+// job is one run: the cell's index and the seed.
+type job struct {
+	cell int
+	seed uint64
+}
+
+type done struct {
+	cell  int
+	tally Tally
+}
+
+// jobs enumerates the (cell, seed) runs of a plan without storing them.
+type jobs struct {
+	cells []Cell
+	shard Shard
+	ends  []int // ends[i]: jobs in cells 0..i
+}
+
+func newJobs(cells []Cell, sh Shard) jobs {
+	j := jobs{cells: cells, shard: sh, ends: make([]int, len(cells))}
+	total := 0
+	for i, c := range cells {
+		_, n := sh.span(c.Seeds)
+		total += n
+		j.ends[i] = total
+	}
+	return j
+}
+
+func (j jobs) total() int {
+	if len(j.ends) == 0 {
+		return 0
+	}
+	return j.ends[len(j.ends)-1]
+}
+
+func (j jobs) at(k int) job {
+	i := sort.SearchInts(j.ends, k+1)
+	start := 0
+	if i > 0 {
+		start = j.ends[i-1]
+	}
+	return job{cell: i, seed: j.shard.seed(j.cells[i].Seeds, k-start)}
+}
+
+// Run runs every cell's seeds (of Options.Shard) and returns the report.
+// It stops early, returning ctx's error, when ctx is done; every goroutine
+// it started has ended when it returns.
+func Run(ctx context.Context, cells []Cell, opt Options) (*Report, error) {
+	if opt.Shard.N > 0 {
+		if _, err := ParseShard(opt.Shard.String()); err != nil {
+			return nil, err
+		}
+	}
+	runOne := opt.Run
+	if runOne == nil {
+		runOne = sim.Run
+	}
+	par := opt.Parallel
+	if par <= 0 {
+		par = runtime.GOMAXPROCS(0)
+	}
+	rep := newReport(cells, opt.Shard)
+	js := newJobs(cells, opt.Shard)
+	results := make(chan done, par)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(par, max(js.total(), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(ctx, js, &next, results, runOne)
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+	n := 0
+	for d := range results {
+		rep.Cells[d.cell].Tally.Add(d.tally)
+		n++
+		if opt.Progress != nil {
+			opt.Progress(n, js.total())
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("explore: stopped after %d of %d runs: %w", n, js.total(), err)
+	}
+	rep.finish()
+	return rep, nil
+}
+
+// work runs jobs until none is left or ctx is done.
+func work(ctx context.Context, js jobs, next *atomic.Int64, out chan<- done, runOne func(sim.Config) (*sim.Result, error)) {
+	for ctx.Err() == nil {
+		k := int(next.Add(1) - 1)
+		if k >= js.total() {
+			return
+		}
+		j := js.at(k)
+		c := js.cells[j.cell]
+		res, err := runOne(sim.Config{Pattern: c.Pattern, Scenario: c.resolved, Seed: j.seed})
+		out <- done{cell: j.cell, tally: one(ClaimNames(c.Pattern.Claims), j.seed, res, err)}
+	}
+}

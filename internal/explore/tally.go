@@ -1,0 +1,166 @@
+package explore
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/sim"
+)
+
+// Progress is the liveness property each cell counts beside the claims: a
+// run breaks it when some client acquired nothing in the last stretch of
+// the run.
+const Progress = "progress"
+
+// Found counts the runs of a cell that broke one claim (or Progress).
+type Found struct {
+	Runs      int     `json:"runs"`
+	FirstSeed *uint64 `json:"first_seed,omitempty"`
+}
+
+func (f *Found) note(seed uint64) {
+	f.Runs++
+	f.FirstSeed = minSeed(f.FirstSeed, &seed)
+}
+
+func (f *Found) add(g Found) {
+	f.Runs += g.Runs
+	f.FirstSeed = minSeed(f.FirstSeed, g.FirstSeed)
+}
+
+func minSeed(a, b *uint64) *uint64 {
+	switch {
+	case a == nil:
+		return b
+	case b == nil || *a <= *b:
+		return a
+	}
+	return b
+}
+
+// Tally is the integer aggregate of some runs of one cell. Adding tallies
+// is commutative and associative, which makes reports independent of the
+// order runs finish in and lets shards merge.
+type Tally struct {
+	Runs          int     `json:"runs"`
+	ViolatingRuns int     `json:"violating_runs"` // runs that broke some claim
+	FirstViolated *uint64 `json:"first_violating_seed,omitempty"`
+	// Broke has an entry for each claim of the pattern and for Progress.
+	Broke map[string]*Found `json:"broke"`
+
+	Overlaps        int64 `json:"overlaps"`
+	LostUpdates     int64 `json:"lost_updates"`
+	FenceViolations int64 `json:"fence_violations"`
+	StaleRejected   int64 `json:"stale_rejected"`
+	Abandoned       int64 `json:"abandoned"`
+	Acquisitions    int64 `json:"acquisitions"`
+	Failures        int64 `json:"failures"`
+	WaitTotal       int64 `json:"wait_total_ns"` // sum over runs of mean wait × acquisitions
+	WaitMax         int64 `json:"wait_max_ns"`
+	StuckClients    int64 `json:"stuck_clients"` // summed over runs
+
+	// Errors counts runs the simulator could not complete; FirstError is
+	// the message of the lowest such seed.
+	Errors         int     `json:"errors"`
+	FirstErrorSeed *uint64 `json:"first_error_seed,omitempty"`
+	FirstError     string  `json:"first_error,omitempty"`
+}
+
+func newTally(claims []string) Tally {
+	t := Tally{Broke: map[string]*Found{Progress: {}}}
+	for _, c := range claims {
+		t.Broke[c] = &Found{}
+	}
+	return t
+}
+
+// one is the tally of a single run.
+func one(claims []string, seed uint64, r *sim.Result, err error) Tally {
+	t := newTally(claims)
+	t.Runs = 1
+	if err != nil {
+		t.Errors, t.FirstErrorSeed, t.FirstError = 1, &seed, err.Error()
+		return t
+	}
+	for _, c := range r.Claims {
+		t.found(c)
+	}
+	if len(r.Violated) > 0 {
+		t.ViolatingRuns, t.FirstViolated = 1, &seed
+	}
+	for _, c := range r.Violated {
+		t.found(c).note(seed)
+	}
+	if len(r.Liveness.Stuck) > 0 {
+		t.Broke[Progress].note(seed)
+	}
+	s, l := r.Safety, r.Liveness
+	t.Overlaps, t.LostUpdates, t.FenceViolations = int64(s.Overlaps), int64(s.LostUpdates), int64(s.FenceViolations)
+	t.StaleRejected, t.Abandoned = int64(s.StaleRejected), int64(s.Abandoned)
+	t.Acquisitions, t.Failures = int64(l.Acquisitions), int64(l.Failures)
+	t.WaitTotal, t.WaitMax = int64(l.WaitMean)*int64(l.Acquisitions), int64(l.WaitMax)
+	t.StuckClients = int64(len(l.Stuck))
+	return t
+}
+
+func (t *Tally) found(claim string) *Found {
+	f := t.Broke[claim]
+	if f == nil {
+		f = &Found{}
+		t.Broke[claim] = f
+	}
+	return f
+}
+
+// Add adds u's runs to t.
+func (t *Tally) Add(u Tally) {
+	t.Runs += u.Runs
+	t.ViolatingRuns += u.ViolatingRuns
+	t.FirstViolated = minSeed(t.FirstViolated, u.FirstViolated)
+	if t.Broke == nil {
+		t.Broke = map[string]*Found{}
+	}
+	for c, f := range u.Broke {
+		t.found(c).add(*f)
+	}
+	t.Overlaps += u.Overlaps
+	t.LostUpdates += u.LostUpdates
+	t.FenceViolations += u.FenceViolations
+	t.StaleRejected += u.StaleRejected
+	t.Abandoned += u.Abandoned
+	t.Acquisitions += u.Acquisitions
+	t.Failures += u.Failures
+	t.WaitTotal += u.WaitTotal
+	t.WaitMax = max(t.WaitMax, u.WaitMax)
+	t.StuckClients += u.StuckClients
+	t.addErrors(u)
+}
+
+func (t *Tally) addErrors(u Tally) {
+	t.Errors += u.Errors
+	if first := minSeed(t.FirstErrorSeed, u.FirstErrorSeed); first != t.FirstErrorSeed {
+		t.FirstErrorSeed, t.FirstError = first, u.FirstError
+	}
+}
+
+// AcquisitionsPerRun is the mean number of acquisitions of a run.
+func (t Tally) AcquisitionsPerRun() float64 {
+	if t.Runs == 0 {
+		return 0
+	}
+	return float64(t.Acquisitions) / float64(t.Runs)
+}
+
+// WaitMean is the mean wait of a successful Acquire.
+func (t Tally) WaitMean() time.Duration {
+	if t.Acquisitions == 0 {
+		return 0
+	}
+	return time.Duration(t.WaitTotal / t.Acquisitions)
+}
+
+// Summary is a one-line account of the tally.
+func (t Tally) Summary() string {
+	return fmt.Sprintf("%d/%d runs violating, overlaps %d, lost updates %d, fence violations %d, %.1f acquisitions/run, %d stuck",
+		t.ViolatingRuns, t.Runs, t.Overlaps, t.LostUpdates, t.FenceViolations, t.AcquisitionsPerRun(), t.StuckClients)
+}
