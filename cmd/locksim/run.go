@@ -1,0 +1,247 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/node"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+func init() {
+	commands = append(commands, newRunCmd)
+	scenarioList = func() []namedInfo {
+		var out []namedInfo
+		for _, b := range scenario.Builtins() {
+			out = append(out, namedInfo{Name: b.Name, Summary: b.Summary})
+		}
+		return out
+	}
+	faultList = func() []namedInfo {
+		var out []namedInfo
+		for _, k := range fault.Kinds {
+			out = append(out, namedInfo{Name: string(k.Kind), Summary: k.Summary})
+		}
+		return out
+	}
+}
+
+type runFlags struct {
+	pattern, scenario  string
+	seed               uint64
+	asJSON, show       bool
+	trace, historyFile string
+	backend            string
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run --pattern P --scenario S|FILE [--seed N]",
+		Short: "Simulate one pattern under one scenario with one seed, and judge it",
+		Long: `run simulates a lock pattern — the real code from package locks — under a
+scenario's faults, deterministically: the same pattern, scenario and seed
+always give the same trace, history and verdict.
+
+The scenario is a built-in name (see locksim list) or a scenario file
+(format: go doc github.com/locksim/locksim/sim/scenario). A built-in uses
+the pattern's node count.
+
+Exit status: 0 when nothing the pattern claims was violated, 1 when
+something was (the seed and a replay command are printed), 2 on bad usage.
+The verdict goes to stdout (--json for machines); --trace writes the
+readable trace, --history the history for 'locksim check' and porcupine.`,
+		Example: `  locksim run --pattern basic --scenario gc-pause --seed 1
+  locksim run --pattern fenced --scenario gc-pause --seed 1 --trace - | less
+  locksim run --pattern redlock --scenario node-clock-jump --seed 1 --json --history h.json
+  locksim run --pattern basic --scenario gc-pause --show-scenario > mine.txt
+  locksim run --pattern basic --scenario mine.txt --seed 7`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.pattern, "pattern", "", "pattern name (see locksim list)")
+	fl.StringVar(&f.scenario, "scenario", "", "built-in scenario name, or a scenario file")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of every random draw in the run")
+	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
+	fl.BoolVar(&f.show, "show-scenario", false, "print the resolved scenario as a file and exit")
+	fl.StringVar(&f.trace, "trace", "", "write the readable trace to this file (- for stdout)")
+	fl.StringVar(&f.historyFile, "history", "", "write the history (JSON) to this file")
+	fl.StringVar(&f.backend, "backend", string(node.BackendNative), "Redis node store: native (miniredis for unknown scripts) or mini")
+	return cmd
+}
+
+func runRun(cmd *cobra.Command, f runFlags) error {
+	p, sc, err := resolveRun(f)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if f.show {
+		return scenario.Write(out, sc)
+	}
+	cfg := sim.Config{Pattern: p, Scenario: sc, Seed: f.seed, Backend: node.Backend(f.backend)}
+	closeTrace, err := openTrace(&cfg, f.trace, out)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	res, err := sim.Run(cfg)
+	if cerr := closeTrace(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: simulated %v in %v\n", sc.Duration, time.Since(start).Round(time.Millisecond))
+	if err := writeHistory(res, f.historyFile); err != nil {
+		return err
+	}
+	if err := printResult(out, res, f.asJSON); err != nil {
+		return err
+	}
+	if len(res.Violated) > 0 && !f.asJSON {
+		fmt.Fprintf(out, "replay    %s\n", replayCmd(f))
+	}
+	return verdict(res, f)
+}
+
+// resolveRun checks the flags and finds the pattern and the scenario.
+func resolveRun(f runFlags) (catalog.Pattern, scenario.Scenario, error) {
+	if f.pattern == "" {
+		return catalog.Pattern{}, scenario.Scenario{}, usagef("--pattern is required (see locksim list)")
+	}
+	if f.scenario == "" {
+		return catalog.Pattern{}, scenario.Scenario{}, usagef("--scenario is required: a built-in name (see locksim list) or a file")
+	}
+	if f.backend != string(node.BackendNative) && f.backend != string(node.BackendMini) {
+		return catalog.Pattern{}, scenario.Scenario{}, usagef("--backend %q: want native or mini", f.backend)
+	}
+	p, err := catalog.Lookup(f.pattern)
+	if err != nil {
+		return p, scenario.Scenario{}, usagef("--pattern: %v", err)
+	}
+	sc, err := loadScenario(f.scenario, p.Nodes)
+	return p, sc, err
+}
+
+// loadScenario reads a built-in by name, or else a file.
+func loadScenario(name string, nodes int) (scenario.Scenario, error) {
+	sc, lookupErr := scenario.Lookup(name, nodes)
+	if lookupErr == nil {
+		return sc, nil
+	}
+	file, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return sc, usagef("--scenario: %v", lookupErr)
+	}
+	if err != nil {
+		return sc, usagef("--scenario: %v", err)
+	}
+	defer file.Close()
+	sc, err = scenario.Parse(file)
+	if err == nil {
+		sc, err = sc.Resolve(nodes)
+	}
+	if err != nil {
+		return sc, usagef("--scenario %s: %v", name, err)
+	}
+	if sc.Name == "" {
+		sc.Name = name
+	}
+	return sc, nil
+}
+
+func openTrace(cfg *sim.Config, path string, stdout io.Writer) (func() error, error) {
+	switch path {
+	case "":
+		return func() error { return nil }, nil
+	case "-":
+		cfg.Trace = stdout
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, usagef("--trace: %v", err)
+	}
+	cfg.Trace = f
+	return f.Close, nil
+}
+
+func writeHistory(res *sim.Result, path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return usagef("--history: %v", err)
+	}
+	if err := res.History.Encode(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	s, l := res.Safety, res.Liveness
+	fmt.Fprintf(w, "pattern   %s (claims: %s)\n", res.Pattern, orNone(res.Claims))
+	fmt.Fprintf(w, "scenario  %s (nodes: %d)\n", res.Scenario, res.Nodes)
+	fmt.Fprintf(w, "seed      %d\n", res.Seed)
+	fmt.Fprintf(w, "verdict   %s\n", verdictWord(res))
+	fmt.Fprintf(w, "safety    overlaps %d, lost updates %d, fence violations %d, stale writes rejected %d, writes abandoned %d\n",
+		s.Overlaps, s.LostUpdates, s.FenceViolations, s.StaleRejected, s.Abandoned)
+	fmt.Fprintf(w, "liveness  acquisitions %d (failed %d), wait p50 %v p99 %v max %v, stuck: %s\n",
+		l.Acquisitions, l.Failures, l.WaitP50.Round(time.Microsecond), l.WaitP99.Round(time.Microsecond),
+		l.WaitMax.Round(time.Microsecond), orNone(l.Stuck))
+	for _, v := range res.Violations {
+		fmt.Fprintf(w, "  t=%.6fs %s %s: %s\n", float64(v.At)/1e9, v.Kind, strings.Join(v.Clients, ","), v.Detail)
+	}
+	if n := res.Stats.Violations - len(res.Violations); n > 0 {
+		fmt.Fprintf(w, "  … and %d more\n", n)
+	}
+	return nil
+}
+
+func verdictWord(res *sim.Result) string {
+	if len(res.Violated) == 0 {
+		return "ok: no claim violated"
+	}
+	return "VIOLATED: " + strings.Join(res.Violated, ", ")
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+// verdict turns a violated claim into exit status 1, with a replay command.
+func verdict(res *sim.Result, f runFlags) error {
+	if len(res.Violated) == 0 {
+		return nil
+	}
+	return violationError{fmt.Sprintf("%s violated %s with seed %d; replay: %s",
+		res.Pattern, strings.Join(res.Violated, ", "), res.Seed, replayCmd(f))}
+}
+
+func replayCmd(f runFlags) string {
+	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d --trace trace.txt", f.pattern, f.scenario, f.seed)
+}
