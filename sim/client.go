@@ -142,7 +142,7 @@ func (c *client) read(l *locks.Lease, id int) (int64, bool) {
 	call := c.now()
 	m, err := c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{fence: l.Fence, lease: id})
 	op := c.op(history.Read, call, err)
-	op.Fence = l.Fence
+	op.Key, op.Fence = StoreKey, l.Fence
 	if err == nil {
 		op.OK, op.Value = true, m.(storeResp).value
 	}
@@ -155,7 +155,7 @@ func (c *client) write(l *locks.Lease, id int, v int64) {
 	call := c.now()
 	m, err := c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{write: true, value: v + 1, read: v, fence: l.Fence, lease: id})
 	op := c.op(history.Write, call, err)
-	op.Fence, op.Value = l.Fence, v+1
+	op.Key, op.Fence, op.Value = StoreKey, l.Fence, v+1
 	if err == nil {
 		op.OK = m.(storeResp).accepted
 	}

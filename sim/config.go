@@ -25,8 +25,12 @@ type Config struct {
 	StallAfter time.Duration
 }
 
-// Key is the lock key every client uses.
-const Key = "lock"
+// Key is the lock key every client uses; StoreKey names the protected
+// counter in the history's read, write and section ops.
+const (
+	Key      = "lock"
+	StoreKey = "counter"
+)
 
 // Result is the verdict of one run. It marshals to JSON.
 type Result struct {

@@ -75,7 +75,7 @@ var builtins = []Builtin{
 	{"failover-async-replication", "n1 fails over to a replica that has not yet received c1's lock", failover},
 	{"partition", "c1 is cut off from every node right after acquiring, for 3 TTL", partition},
 	{"delayed-reply", "c1's first replies arrive 1.5 TTL late: a grant that has already expired", delayedReply},
-	{"wrong-owner-release", "c1 overruns its TTL, skips its write, then releases a lock c2 now holds", wrongOwnerRelease},
+	{"wrong-owner-release", "c1 overruns its TTL, skips its write, then releases a lock another client now holds", wrongOwnerRelease},
 }
 
 func steady(nodes int) Scenario {
