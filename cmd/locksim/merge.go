@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/internal/explore"
+)
+
+func init() { commands = append(commands, newMergeCmd) }
+
+func newMergeCmd() *cobra.Command {
+	var asJSON bool
+	var out string
+	cmd := &cobra.Command{
+		Use:   "merge FILE...",
+		Short: "Combine the JSON of explore shards into one report",
+		Long: `Reads the --json output of 'locksim explore --shard i/n' runs of one grid
+(same --pattern, --scenario, --seeds and --seed-start) and prints their
+combined report. With all n shards it is exactly the report of one
+unsharded explore run (the same JSON, byte for byte); with some of them,
+the report says which shards it holds.
+
+Exits 2 when a file cannot be read, is not an exploration report, is of
+another grid or shard count, or repeats a shard.`,
+		Example: `  for i in 0 1 2 3; do locksim explore --pattern all --scenario all --seeds 4000 --shard $i/4 --json --out shard$i.json & done; wait
+  locksim merge shard*.json
+  locksim merge --json --out all.json shard*.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			rep, err := mergeFiles(files)
+			if err != nil {
+				return err
+			}
+			return writeReport(cmd.OutOrStdout(), out, func(w io.Writer) error {
+				if asJSON {
+					return rep.WriteJSON(w)
+				}
+				return rep.WriteText(w)
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&out, "out", "", "write the result to this file instead of stdout")
+	return cmd
+}
+
+// mergeFiles reads and merges the reports in files.
+func mergeFiles(files []string) (*explore.Report, error) {
+	var reps []*explore.Report
+	for _, path := range files {
+		rep, err := readReportFile(path)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		reps = append(reps, rep)
+	}
+	rep, err := explore.Merge(reps...)
+	if err != nil {
+		return nil, usagef("%v (files in the order given: %v)", err, files)
+	}
+	return rep, nil
+}
+
+func readReportFile(path string) (*explore.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rep, err := explore.ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rep, nil
+}
