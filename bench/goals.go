@@ -79,6 +79,9 @@ func (ix sampleIndex) ratios(clients []int, a, b string, fam Family, n int) map[
 
 // describe lists ratios by client count and returns the smallest.
 func describe(rs map[int]float64) (string, float64) {
+	if len(rs) == 0 {
+		return "no such cells in this run", 0
+	}
 	cs := make([]int, 0, len(rs))
 	for c := range rs {
 		cs = append(cs, c)

@@ -11,8 +11,9 @@
 #   scripts/bench.sh micro        the go test -bench microbenchmarks (per-call
 #                                 cost, benchstat format) into $BENCH_OUT/micro.txt
 #
-# Tunables: BENCH_DURATION (400ms), BENCH_WARMUP (100ms), BENCH_REPS (3),
-# BENCH_COUNT (micro: 5 runs of each), BENCH_BENCHTIME (micro: 2000x). The defaults keep the sweep to about 5 minutes on
+# Tunables: BENCH_DURATION (400ms), BENCH_WARMUP (100ms), BENCH_REPS (3);
+# micro: BENCH_COUNT (6 runs of each, what benchstat needs for an interval),
+# BENCH_BENCHTIME (2000x). The defaults keep the sweep to about 5 minutes on
 # 2 cores; raise them on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,7 @@ fi
 mkdir -p "$out"
 
 if [[ "${1:-}" == "micro" ]]; then
-  count=${BENCH_COUNT:-5}
+  count=${BENCH_COUNT:-6}
   benchtime=${BENCH_BENCHTIME:-2000x}
   {
     go test -run '^$' -bench BenchmarkCycle -count "$count" -benchtime "$benchtime" ./bench/
