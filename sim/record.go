@@ -55,11 +55,11 @@ func (w *world) observe(rec network.CallRecord) {
 }
 
 func isExtend(args []string) bool {
-	if len(args) < 2 || !strings.HasPrefix(strings.ToUpper(args[0]), "EVAL") {
+	if len(args) < 2 || !strings.HasPrefix(node.Upper(args[0]), "EVAL") {
 		return false
 	}
 	sha := args[1]
-	if !strings.HasPrefix(strings.ToUpper(args[0]), "EVALSHA") {
+	if !strings.HasPrefix(node.Upper(args[0]), "EVALSHA") {
 		sha = node.SHA1(args[1])
 	}
 	name := node.ScriptName(sha)

@@ -102,6 +102,19 @@ func (n *Net) tracef(format string, a ...any) {
 	}
 }
 
+// traceMsg traces one message on link l; the text is built only when
+// tracing is on. arrow is "→" (request) or "←" (reply).
+func (n *Net) traceMsg(l *Link, arrow string, m Message, note string) {
+	if n.Trace == nil {
+		return
+	}
+	line := n.ClientName(l.Client) + arrow + n.EndpointName(l.Endpoint) + " " + m.Describe()
+	if note != "" {
+		line += " (" + note + ")"
+	}
+	n.Trace(line)
+}
+
 type reply struct {
 	msg Message
 	err error
@@ -136,11 +149,11 @@ func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) 
 	v, err := g.Park()
 	rec.Return = n.s.Now()
 	if err == nil {
-		r := v.(reply)
+		r := v.(*reply)
 		rec.Resp, err = r.msg, r.err
 	}
 	rec.Err = err
-	if err != nil && err != sched.ErrStopped {
+	if err != nil && err != sched.ErrStopped && n.Trace != nil {
 		n.tracef("%s→%s %s: %v", n.ClientName(c), n.EndpointName(e), req.Describe(), err)
 	}
 	if n.Observe != nil {
@@ -158,59 +171,56 @@ func gName(g *sched.G) string {
 
 // send puts req on the wire towards its endpoint.
 func (n *Net) send(l *Link, req Message, w sched.Waker) {
-	cn, en := n.ClientName(l.Client), n.EndpointName(l.Endpoint)
 	n.stats.Messages++
 	if l.Cut() || l.lost() {
 		n.stats.Dropped++
-		n.tracef("%s→%s %s (lost)", cn, en, req.Describe())
+		n.traceMsg(l, "→", req, "lost")
 		return
 	}
-	n.tracef("%s→%s %s", cn, en, req.Describe())
+	n.traceMsg(l, "→", req, "")
 	n.s.After(l.delay(Request), func() { n.arrive(l, req, w) })
 }
 
 // arrive executes req at the endpoint and sends the reply back.
 func (n *Net) arrive(l *Link, req Message, w sched.Waker) {
-	cn, en := n.ClientName(l.Client), n.EndpointName(l.Endpoint)
 	if l.Cut() {
 		n.stats.Dropped++
-		n.tracef("%s→%s %s (cut in flight)", cn, en, req.Describe())
+		n.traceMsg(l, "→", req, "cut in flight")
 		return
 	}
 	ep := n.eps[l.Endpoint]
-	var r reply
+	r := &reply{}
 	if ep.Up != nil && !ep.Up() {
 		n.stats.Refused++
-		r.err = &RefusedError{cn, en}
+		r.err = &RefusedError{n.ClientName(l.Client), ep.Name}
 	} else {
 		r.msg = ep.Handle(l.Client, req)
 	}
 	n.stats.Messages++
 	if l.Cut() || l.lost() {
 		n.stats.Dropped++
-		n.tracef("%s←%s %s (lost)", cn, en, describe(r))
+		n.traceMsg(l, "←", r, "lost")
 		return
 	}
 	n.s.After(l.delay(Reply), func() { n.back(l, r, w) })
 }
 
 // back delivers a reply to the caller, unless the call has given up.
-func (n *Net) back(l *Link, r reply, w sched.Waker) {
-	cn, en := n.ClientName(l.Client), n.EndpointName(l.Endpoint)
+func (n *Net) back(l *Link, r *reply, w sched.Waker) {
 	switch {
 	case l.Cut():
 		n.stats.Dropped++
-		n.tracef("%s←%s %s (cut in flight)", cn, en, describe(r))
+		n.traceMsg(l, "←", r, "cut in flight")
 	case w.Stale():
 		n.stats.Late++
-		n.tracef("%s←%s %s (late: the call gave up)", cn, en, describe(r))
+		n.traceMsg(l, "←", r, "late: the call gave up")
 	default:
-		n.tracef("%s←%s %s", cn, en, describe(r))
+		n.traceMsg(l, "←", r, "")
 		w.Wake(r, nil)
 	}
 }
 
-func describe(r reply) string {
+func (r *reply) Describe() string {
 	if r.err != nil {
 		return r.err.Error()
 	}

@@ -22,7 +22,7 @@ type Command struct{ Args []string }
 func (c Command) Describe() string {
 	a := c.Args
 	if len(a) >= 2 {
-		switch strings.ToUpper(a[0]) {
+		switch node.Upper(a[0]) {
 		case "EVALSHA", "EVALSHA_RO":
 			return join(a[0], scriptLabel(a[1]), a[2:])
 		case "EVAL", "EVAL_RO":
@@ -36,14 +36,14 @@ func (c Command) Describe() string {
 	if len(a) == 0 {
 		return ""
 	}
-	return strings.ToUpper(a[0]) + " " + strings.Join(a[1:], " ")
+	return node.Upper(a[0]) + " " + strings.Join(a[1:], " ")
 }
 
 func join(cmd, script string, rest []string) string {
 	if len(rest) > 0 {
 		rest = rest[1:] // the key count
 	}
-	return strings.ToUpper(cmd) + " " + script + " " + strings.Join(rest, " ")
+	return node.Upper(cmd) + " " + script + " " + strings.Join(rest, " ")
 }
 
 func scriptLabel(sha string) string {

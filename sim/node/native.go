@@ -36,7 +36,7 @@ func (n *Native) Do(now int64, args []string) Reply {
 	if len(args) == 0 {
 		return Error("ERR empty command")
 	}
-	cmd := nativeCmds[strings.ToUpper(args[0])]
+	cmd := nativeCmds[Upper(args[0])]
 	if cmd == nil {
 		return errorf("ERR unknown command '%s'", args[0])
 	}
@@ -49,7 +49,7 @@ func (n *Native) Supports(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
-	cmd := nativeCmds[strings.ToUpper(args[0])]
+	cmd := nativeCmds[Upper(args[0])]
 	if cmd == nil {
 		return false
 	}

@@ -27,7 +27,7 @@ type setOpts struct {
 
 func setSupported(args []string) bool {
 	for _, a := range args[3:] {
-		switch strings.ToUpper(a) {
+		switch Upper(a) {
 		case "EXAT", "PXAT", "GET":
 			return false
 		}
@@ -38,7 +38,7 @@ func setSupported(args []string) bool {
 func parseSet(args []string) (setOpts, Reply, bool) {
 	var o setOpts
 	for i := 3; i < len(args); i++ {
-		switch strings.ToUpper(args[i]) {
+		switch Upper(args[i]) {
 		case "NX":
 			o.nx = true
 		case "XX":

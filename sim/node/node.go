@@ -126,7 +126,7 @@ func (n *Node) Exec(args []string) Reply {
 		return Error("ERR empty command")
 	}
 	n.stats.Commands++
-	switch strings.ToUpper(args[0]) {
+	switch Upper(args[0]) {
 	case "EVAL", "EVAL_RO":
 		return n.eval(args, false)
 	case "EVALSHA", "EVALSHA_RO":
@@ -144,7 +144,7 @@ func (n *Node) do(args []string) Reply {
 		}
 	}
 	r := n.store.Do(n.now(), args)
-	if n.replica != nil && !r.IsError() && !readOnly[strings.ToUpper(args[0])] {
+	if n.replica != nil && !r.IsError() && !readOnly[Upper(args[0])] {
 		n.replicate(commandKeys(args))
 	}
 	return r
@@ -154,7 +154,7 @@ var readOnly = map[string]bool{"GET": true, "EXISTS": true, "PTTL": true, "TTL":
 	"HEXISTS": true, "HGET": true, "HGETALL": true, "TYPE": true, "KEYS": true, "PING": true}
 
 func commandKeys(args []string) []string {
-	switch strings.ToUpper(args[0]) {
+	switch Upper(args[0]) {
 	case "DEL", "UNLINK", "EXISTS":
 		return args[1:]
 	}
@@ -223,7 +223,7 @@ func (n *Node) script(args []string) Reply {
 	if len(args) < 2 {
 		return errArgs("script")
 	}
-	switch strings.ToUpper(args[1]) {
+	switch Upper(args[1]) {
 	case "LOAD":
 		if len(args) != 3 {
 			return errArgs("script|load")

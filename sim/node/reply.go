@@ -113,3 +113,25 @@ func parseInt(s string) (int64, bool) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil
 }
+
+// commonNames maps the spellings clients send to upper case, so that the
+// hot path does not allocate.
+var commonNames = map[string]string{}
+
+func init() {
+	for _, n := range []string{"SET", "GET", "DEL", "EXISTS", "PEXPIRE", "EXPIRE", "PTTL", "INCR",
+		"HEXISTS", "HGET", "HINCRBY", "HGETALL", "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "SCRIPT",
+		"NX", "XX", "PX", "EX", "KEEPTTL", "LOAD", "FLUSH", "TYPE", "KEYS", "PING", "TTL", "UNLINK"} {
+		commonNames[n] = n
+		commonNames[strings.ToLower(n)] = n
+	}
+}
+
+// Upper returns s in upper case (a command or option name), without
+// allocating for the names the patterns use.
+func Upper(s string) string {
+	if u, ok := commonNames[s]; ok {
+		return u
+	}
+	return strings.ToUpper(s)
+}

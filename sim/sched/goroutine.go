@@ -12,8 +12,10 @@ type G struct {
 	id     int
 	name   string
 	proc   *Proc
-	ch     chan wakeMsg
-	gen    uint64 // park generation: a Waker of an older one is stale
+	fn     func()
+	w      *worker
+	ch     chan wakeMsg // w.ch
+	gen    uint64       // park generation: a Waker of an older one is stale
 	parked bool
 	done   bool
 	kids   int // Parallel children still running
@@ -103,23 +105,53 @@ func (g *G) Yield() error {
 	return err
 }
 
+// worker is a real goroutine that runs Gs one after another, so that a run
+// that starts many short Gs (Redlock's fan-out) does not pay for a new
+// goroutine and its stack growth each time.
+type worker struct {
+	ch chan wakeMsg
+	g  *G // the G it runs; nil tells an idle worker to exit
+}
+
 // spawn creates a G that will start running fn at the current time.
 func (s *Sched) spawn(p *Proc, name string, parent *G, fn func()) *G {
-	g := &G{s: s, id: s.nextID, name: name, proc: p, ch: make(chan wakeMsg), parent: parent, parked: true}
+	g := &G{s: s, id: s.nextID, name: name, proc: p, fn: fn, parent: parent, parked: true}
 	s.nextID++
 	s.live = append(s.live, g)
-	go g.main(fn)
+	if n := len(s.idle); n > 0 {
+		g.w = s.idle[n-1]
+		s.idle = s.idle[:n-1]
+	} else {
+		g.w = &worker{ch: make(chan wakeMsg)}
+		go g.w.loop()
+	}
+	g.w.g, g.ch = g, g.w.ch
 	w := g.Waker()
 	s.At(s.now, func() { w.Wake(nil, nil) })
 	return g
 }
 
-// main is the body of g's real goroutine. fn runs even when the first wake
-// is ErrStopped: every seam then fails at once and fn returns.
-func (g *G) main(fn func()) {
-	<-g.ch
-	g.call(fn)
-	g.exit()
+// loop runs the worker's Gs. A G's fn runs even when its first wake is
+// ErrStopped: every seam then fails at once and fn returns.
+func (w *worker) loop() {
+	for {
+		<-w.ch
+		g := w.g
+		if g == nil {
+			return
+		}
+		g.call(g.fn)
+		g.exit()
+	}
+}
+
+// stopWorkers ends the idle workers' goroutines.
+func (s *Sched) stopWorkers() {
+	for _, w := range s.idle {
+		w.g = nil
+		w.ch <- wakeMsg{}
+	}
+	s.idle = nil
 }
 
 func (g *G) call(fn func()) {
@@ -132,10 +164,13 @@ func (g *G) call(fn func()) {
 }
 
 // exit removes g and, if it was the last child of a Parallel, wakes the
-// parent; then it returns control to the scheduler for good.
+// parent; then it returns its worker to the pool and control to the
+// scheduler.
 func (g *G) exit() {
 	s := g.s
 	g.done = true
+	g.fn = nil
+	s.idle = append(s.idle, g.w)
 	for i, x := range s.live {
 		if x == g {
 			s.live = append(s.live[:i], s.live[i+1:]...)

@@ -35,6 +35,7 @@ type Sched struct {
 	cur      *G
 	yield    chan struct{}
 	live     []*G
+	idle     []*worker
 	procs    []*Proc
 	nextID   int
 	stopping bool
@@ -205,6 +206,9 @@ func (s *Sched) Shutdown() error {
 		for len(s.q) > 0 && !s.broken {
 			s.step()
 		}
+	}
+	if !s.broken {
+		s.stopWorkers()
 	}
 	return s.failure
 }
