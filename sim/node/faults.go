@@ -3,9 +3,15 @@ package node
 import "fmt"
 
 // replicate ships the state of keys to the replica, to be applied after the
-// replication delay, in order.
+// replication delay, in order. A native primary runs only scripts that
+// touch their declared KEYS, so it ships those; a miniredis primary may
+// run scripts that touch other keys, so it ships its whole key space.
 func (n *Node) replicate(keys []string) {
 	r := n.replica
+	full := n.native == nil
+	if full {
+		keys = nil
+	}
 	states := n.store.Dump(n.now(), keys)
 	at := max(r.last, n.tl.Now()+r.delay)
 	r.last = at
@@ -16,6 +22,9 @@ func (n *Node) replicate(keys []string) {
 			return // dropped by a failover or a resync; counted there
 		}
 		r.pending--
+		if full {
+			r.store.Flush()
+		}
 		r.store.Load(n.now(), states)
 		n.stats.Replicated++
 	})
@@ -56,7 +65,8 @@ func (n *Node) Failover() (lost int, err error) {
 	n.stats.Lost += lost
 	n.gen++
 	n.store.Close()
-	n.store, n.native, n.replica = r.store, r.store, nil
+	n.store, n.replica = r.store, nil
+	n.native, _ = r.store.(*Native)
 	clear(n.scripts)
 	n.up = true
 	return lost, nil

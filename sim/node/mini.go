@@ -109,12 +109,15 @@ func (s *Mini) dumpKey(now int64, k string) KeyState {
 	case "string":
 		st.Str = s.Do(now, []string{"GET", k}).Str
 	case "hash":
-		arr := s.Do(now, []string{"HGETALL", k}).Arr
-		for i := 0; i+1 < len(arr); i += 2 {
-			st.Fields = append(st.Fields, [2]string{arr[i].Str, arr[i+1].Str})
+		st.Fields = pairs(s.Do(now, []string{"HGETALL", k}).Arr)
+	case "zset":
+		st.Fields = pairs(s.Do(now, []string{"ZRANGE", k, "0", "-1", "WITHSCORES"}).Arr)
+	case "set":
+		for _, m := range s.Do(now, []string{"SMEMBERS", k}).Arr {
+			st.Members = append(st.Members, m.Str)
 		}
-		st.Fields = sortedPairs(st.Fields)
-	default:
+		st.Members = sortedUnique(st.Members)
+	default: // lists and streams are not used by lock patterns
 		return KeyState{Key: k, Type: "none"}
 	}
 	if ttl := s.Do(now, []string{"PTTL", k}); ttl.Int >= 0 {
@@ -123,7 +126,15 @@ func (s *Mini) dumpKey(now int64, k string) KeyState {
 	return st
 }
 
-// Load writes each key's state (DEL, then SET/HSET and PEXPIRE).
+func pairs(arr []Reply) [][2]string {
+	var out [][2]string
+	for i := 0; i+1 < len(arr); i += 2 {
+		out = append(out, [2]string{arr[i].Str, arr[i+1].Str})
+	}
+	return sortedPairs(out)
+}
+
+// Load writes each key's state (DEL, then SET/HSET/ZADD/SADD and PEXPIRE).
 func (s *Mini) Load(now int64, ks []KeyState) {
 	for _, st := range ks {
 		s.Do(now, []string{"DEL", st.Key})
@@ -134,6 +145,12 @@ func (s *Mini) Load(now int64, ks []KeyState) {
 			for _, f := range st.Fields {
 				s.Do(now, []string{"HSET", st.Key, f[0], f[1]})
 			}
+		case "zset":
+			for _, f := range st.Fields {
+				s.Do(now, []string{"ZADD", st.Key, f[1], f[0]})
+			}
+		case "set":
+			s.Do(now, append([]string{"SADD", st.Key}, st.Members...))
 		default:
 			continue
 		}
@@ -143,11 +160,9 @@ func (s *Mini) Load(now int64, ks []KeyState) {
 	}
 }
 
-// Flush deletes every key and every cached script.
-func (s *Mini) Flush() {
-	s.m.FlushAll()
-	s.Do(0, []string{"SCRIPT", "FLUSH"})
-}
+// Flush deletes every key. (miniredis' own script cache does not matter:
+// the Node keeps the cache clients see, and always hands Eval the source.)
+func (s *Mini) Flush() { s.m.FlushAll() }
 
 // Close stops miniredis and waits for its goroutines.
 func (s *Mini) Close() { s.m.Close() }

@@ -59,7 +59,7 @@ type Node struct {
 }
 
 type replica struct {
-	store   *Native
+	store   Store // Native while the primary is native, Mini after
 	delay   int64
 	last    int64 // apply time of the newest pending write (keeps order)
 	pending int
@@ -87,6 +87,11 @@ func New(cfg Config, tl Timeline) (*Node, error) {
 	}
 	if cfg.ReplicaDelay > 0 {
 		n.replica = &replica{store: NewNative(), delay: int64(cfg.ReplicaDelay)}
+		if n.native == nil {
+			if err := n.replica.upgrade(n.now()); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return n, nil
 }
@@ -243,18 +248,42 @@ func (n *Node) script(args []string) Reply {
 	return errorf("ERR unknown subcommand '%s'", args[1])
 }
 
-// upgrade moves a native node's key space into miniredis, for a script or
-// command the native store does not implement. It is a no-op on a node
-// already on miniredis.
+// upgrade moves a native node's key space (and its replica's) into
+// miniredis, for a script or command the native store does not implement.
+// It is a no-op on a node already on miniredis.
 func (n *Node) upgrade() (Reply, bool) {
 	if n.native == nil {
 		return Reply{}, true
 	}
-	m, err := NewMini(n.now())
+	m, err := migrate(n.now(), n.native)
+	if err == nil && n.replica != nil {
+		err = n.replica.upgrade(n.now())
+	}
 	if err != nil {
 		return Error("ERR " + err.Error()), false
 	}
-	m.Load(n.now(), n.native.Dump(n.now(), nil))
 	n.store, n.native = m, nil
 	return Reply{}, true
+}
+
+// migrate copies a native store into a new miniredis store.
+func migrate(now int64, from Store) (*Mini, error) {
+	m, err := NewMini(now)
+	if err != nil {
+		return nil, err
+	}
+	m.Load(now, from.Dump(now, nil))
+	return m, nil
+}
+
+func (r *replica) upgrade(now int64) error {
+	if _, ok := r.store.(*Native); !ok {
+		return nil
+	}
+	m, err := migrate(now, r.store)
+	if err != nil {
+		return err
+	}
+	r.store = m
+	return nil
 }

@@ -132,3 +132,21 @@ func TestNodeClockJumpExpiresKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestReplicaFollowsAMiniredisPrimary: a script the native store does not
+// know moves primary and replica to miniredis; the replica then receives
+// every key the script touched, declared or not, sets included.
+func TestReplicaFollowsAMiniredisPrimary(t *testing.T) {
+	s := sched.New()
+	n := newNode(t, s, Config{ReplicaDelay: 10 * time.Millisecond})
+	exec(n, "SET", "lock", "a", "PX", "1000")
+	src := "redis.call('SADD', KEYS[1], ARGV[1]); redis.call('SET', 'undeclared:' .. ARGV[1], '1', 'PX', 500); return 1"
+	want(t, "script", exec(n, "EVAL", src, "1", "holders", "t1"), Int(1))
+	at(t, s, 20)
+	if _, err := n.Failover(); err != nil {
+		t.Fatal(err)
+	}
+	want(t, "lock on the replica", exec(n, "GET", "lock"), Bulk("a"))
+	want(t, "set member on the replica", exec(n, "EVAL", "return redis.call('SISMEMBER', KEYS[1], ARGV[1])", "1", "holders", "t1"), Int(1))
+	want(t, "undeclared key's TTL on the replica", exec(n, "PTTL", "undeclared:t1"), Int(480))
+}

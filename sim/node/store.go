@@ -28,9 +28,10 @@ type Store interface {
 // and what a backend migration copies.
 type KeyState struct {
 	Key      string
-	Type     string      // "string", "hash" or "none"
+	Type     string      // "string", "hash", "set", "zset" or "none"
 	Str      string      // for "string"
-	Fields   [][2]string // for "hash", sorted by field
+	Fields   [][2]string // for "hash": field, value; for "zset": member, score; sorted
+	Members  []string    // for "set", sorted
 	ExpireAt int64       // node wall time in ms since vclock.Epoch; 0 = no TTL
 }
 
