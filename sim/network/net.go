@@ -124,10 +124,7 @@ type reply struct {
 // the reply arrives, ctx is done, or the client-side timeout passes. It must
 // be called from a G of client c.
 func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) {
-	g := n.s.Current()
-	if g == nil || g.Proc() != n.clients[c] {
-		panic(fmt.Sprintf("network: call from %s is not from a goroutine of %s", gName(g), n.ClientName(c)))
-	}
+	g := n.caller(c)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -136,16 +133,10 @@ func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) 
 	}
 	rec := CallRecord{Client: c, Endpoint: e, Req: req, Call: n.s.Now()}
 	n.stats.Calls++
-	l := n.Link(c, e)
 	w := g.Waker()
 	sched.Watch(ctx, w)
-	n.s.After(n.clients[c].Clock().TrueFor(n.Timeout), func() {
-		if !w.Stale() {
-			n.stats.Timeouts++
-			w.Wake(nil, &TimeoutError{n.ClientName(c), n.EndpointName(e)})
-		}
-	})
-	n.send(l, req, w)
+	n.armTimeout(c, e, w)
+	n.send(n.Link(c, e), req, w)
 	v, err := g.Park()
 	rec.Return = n.s.Now()
 	if err == nil {
@@ -153,13 +144,38 @@ func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) 
 		rec.Resp, err = r.msg, r.err
 	}
 	rec.Err = err
-	if err != nil && err != sched.ErrStopped && n.Trace != nil {
-		n.tracef("%s→%s %s: %v", n.ClientName(c), n.EndpointName(e), req.Describe(), err)
+	n.finish(rec)
+	return rec.Resp, err
+}
+
+// caller returns the running G, which must belong to client c.
+func (n *Net) caller(c int) *sched.G {
+	g := n.s.Current()
+	if g == nil || g.Proc() != n.clients[c] {
+		panic(fmt.Sprintf("network: call from %s is not from a goroutine of %s", gName(g), n.ClientName(c)))
+	}
+	return g
+}
+
+// armTimeout fails the call with a TimeoutError after the client-side
+// timeout, measured on the client's clock.
+func (n *Net) armTimeout(c, e int, w sched.Waker) {
+	n.s.After(n.clients[c].Clock().TrueFor(n.Timeout), func() {
+		if !w.Stale() {
+			n.stats.Timeouts++
+			w.Wake(nil, &TimeoutError{n.ClientName(c), n.EndpointName(e)})
+		}
+	})
+}
+
+// finish traces a failed call and tells the observer.
+func (n *Net) finish(rec CallRecord) {
+	if rec.Err != nil && rec.Err != sched.ErrStopped && n.Trace != nil {
+		n.tracef("%s→%s %s: %v", n.ClientName(rec.Client), n.EndpointName(rec.Endpoint), rec.Req.Describe(), rec.Err)
 	}
 	if n.Observe != nil {
 		n.Observe(rec)
 	}
-	return rec.Resp, err
 }
 
 func gName(g *sched.G) string {

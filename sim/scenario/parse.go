@@ -52,34 +52,38 @@ func (p *parser) parseLine(raw string) error {
 		return fmt.Errorf("%s: given twice (first on line %d)", dir, first)
 	}
 	p.seen[dir] = p.line
-	var err error
-	switch dir {
-	case "scenario":
-		err = p.parseName(args)
-	case "summary":
-		p.s.Summary = strings.Join(args, " ")
-	case "start":
-		err = keyValues(args, p.startFields())
-	case "workload":
-		err = keyValues(args, p.workloadFields())
-	case "net":
-		err = keyValues(args, p.netFields())
-	case "replicas":
-		err = keyValues(args, map[string]setter{"delay": durInto("delay", &p.s.Replicas)})
-	default:
-		if !isFault(dir) {
-			return fmt.Errorf("unknown directive %q (known: scenario, summary, start, workload, net, replicas, and the faults %s)", dir, faultNames())
-		}
-		var f fault.Fault
-		if f, err = parseFault(fault.Kind(dir), args); err == nil {
-			p.s.Faults = append(p.s.Faults, f)
-			p.s.lines = append(p.s.lines, p.line)
-		}
-	}
-	if err != nil {
+	if err := p.directive(dir, args); err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
 	return nil
+}
+
+// directive applies one directive's arguments (a dispatch switch).
+func (p *parser) directive(dir string, args []string) error {
+	switch dir {
+	case "scenario":
+		return p.parseName(args)
+	case "summary":
+		p.s.Summary = strings.Join(args, " ")
+		return nil
+	case "start":
+		return keyValues(args, p.startFields())
+	case "workload":
+		return keyValues(args, p.workloadFields())
+	case "net":
+		return keyValues(args, p.netFields())
+	case "replicas":
+		return keyValues(args, map[string]setter{"delay": durInto("delay", &p.s.Replicas)})
+	}
+	if !isFault(dir) {
+		return fmt.Errorf("unknown directive (known: scenario, summary, start, workload, net, replicas, and the faults %s)", faultNames())
+	}
+	f, err := parseFault(fault.Kind(dir), args)
+	if err == nil {
+		p.s.Faults = append(p.s.Faults, f)
+		p.s.lines = append(p.s.lines, p.line)
+	}
+	return err
 }
 
 func (p *parser) parseName(args []string) error {
