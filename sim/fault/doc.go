@@ -13,6 +13,9 @@
 //	partition c1|n1,n2 at=0 for=2s     cut every client–node link across
 //	slowlink c1|n1 at=0 for=50ms by=150ms dir=reply
 //	loss c1|n1 at=0 for=1s rate=50%
+//
+// A clock that starts off by some offset is a jump at=0s. A link fault's
+// sides may name the protected store, db, as well as nodes.
 package fault
 
 // Point is a place in a client's workload loop where a fault can be
