@@ -2,9 +2,9 @@ package sim
 
 import (
 	"bytes"
-	"slices"
 	"encoding/json"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
