@@ -64,10 +64,17 @@ func run(args []string) int {
 	root := newRoot()
 	root.SetArgs(args)
 	err := root.Execute()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "locksim:", err)
+	}
+	return exitCode(err)
+}
+
+// exitCode maps a command's error to the exit status.
+func exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(os.Stderr, "locksim:", err)
 	var ve violationError
 	if errors.As(err, &ve) {
 		return exitViolation
