@@ -1,0 +1,185 @@
+package simprop
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+// The runs every property shares: the default workload (work 20ms ± 10ms,
+// think 10ms, no time between the lease check and the write, the check
+// made, acquire-timeout 1s) with a 100ms TTL for half a simulated second, and
+// a network whose one-way latency is 0.2–0.5ms plus, for 1% of messages,
+// up to quietTail more.
+const (
+	TTL      = 100 * time.Millisecond
+	Duration = 500 * time.Millisecond
+	// quietTail keeps every one-way latency (at most 1.5ms) inside the
+	// 2ms constant of the patterns' drift allowance: a write sent in the
+	// last instant of a valid lease reaches the store before the key
+	// expires.
+	quietTail    = time.Millisecond
+	replicaDelay = 50 * time.Millisecond
+	// drift is the largest |drift| of a clock inside the mutex envelopes:
+	// any client and any node then differ by at most 1%, the default
+	// DriftFactor.
+	drift = 5000
+)
+
+var (
+	before = []fault.Point{fault.Work, fault.Release}
+	fifoAt = 2 * time.Millisecond // margin of the first-come check: above any one-way latency
+)
+
+// MutexEnvelope is what a lock that claims mutual exclusion is meant to
+// tolerate, given a careful holder (it checks its lease before writing,
+// and writes at once).
+//
+//   - pauses of any client at any true time, and pauses and slow steps at
+//     the work and release points (after the read, before the check; after
+//     the write), up to 5 TTL;
+//   - client wall clocks stepped ±2s (validity is measured on the
+//     monotonic clock) and drift within ±0.5%; node drift within ±0.5%
+//     (any pair within the 1% DriftFactor) and node clocks stepped back;
+//   - client–node partitions, losses and slow links (≤150ms each, so five
+//     together stay under the 1s a release waits), client–store
+//     partitions and losses;
+//   - node crashes, restarting with their data, or without it only after
+//     2 TTL (a delayed restart) or never; with several nodes, at most a
+//     minority of them crash.
+func MutexEnvelope() Envelope {
+	return Envelope{Name: "mutex", MaxFaults: 5,
+		Pause:  Steps{Timed: true, Points: before, Max: 5 * TTL},
+		Slow:   Steps{Points: before, Max: 5 * TTL},
+		Client: Clocks{Jump: 2 * time.Second, Forward: true, Drift: drift},
+		Node:   Clocks{Jump: 2 * time.Second, Drift: drift},
+		Links:  Links{Partition: true, Loss: true, Slow: 150 * time.Millisecond, DB: true},
+		Crash:  Crashes{Persist: true, Volatile: 2 * TTL, Minority: true},
+	}
+}
+
+// RenewalEnvelope is what a renewing lock adds: a holder that keeps
+// running keeps the lock, however long its steps take — slow steps at any
+// workload point up to 5 TTL, with the clock faults of MutexEnvelope and
+// nothing that stops the renewals (no pauses, links or crashes).
+func RenewalEnvelope() Envelope {
+	return Envelope{Name: "renewal", MaxFaults: 4,
+		Slow:   Steps{Points: fault.Points, Max: 5 * TTL},
+		Client: Clocks{Jump: 2 * time.Second, Forward: true, Drift: drift},
+		Node:   Clocks{Jump: 2 * time.Second, Drift: drift},
+	}
+}
+
+// FencedEnvelope is what fencing with a checking store tolerates: every
+// fault but a node that loses its data — pauses and slow steps anywhere
+// (between check and write too), clocks stepped ±2s and drifting ±50%
+// (nodes included), partitions, losses and slow links to the nodes and to
+// the store, crashes with persistence or for good.
+func FencedEnvelope() Envelope {
+	return Envelope{Name: "fenced", MaxFaults: 5,
+		Pause:  Steps{Timed: true, Points: fault.Points, Max: 5 * TTL},
+		Slow:   Steps{Points: fault.Points, Max: 5 * TTL},
+		Client: Clocks{Jump: 2 * time.Second, Forward: true, Drift: 500_000},
+		Node:   Clocks{Jump: 2 * time.Second, Forward: true, Drift: 500_000},
+		Links:  Links{Partition: true, Loss: true, Slow: 150 * time.Millisecond, DB: true, DBSlow: true},
+		Crash:  Crashes{Persist: true},
+	}
+}
+
+// FIFOEnvelope is what a fair lock's order tolerates: client clocks
+// stepped ±2s and drifting ±10%, node drift within ±0.5%; no fault that
+// makes a waiter vanish (pauses, links, crashes).
+func FIFOEnvelope() Envelope {
+	return Envelope{Name: "fifo", MaxFaults: 3,
+		Client: Clocks{Jump: 2 * time.Second, Forward: true, Drift: 100_000},
+		Node:   Clocks{Drift: drift},
+	}
+}
+
+// Properties returns every property, in a fixed order.
+func Properties() []Property {
+	return []Property{
+		{Name: "mutex", Clients: 2, Envelope: MutexEnvelope(), Judge: overlapJudge,
+			Patterns: []string{"basic", "reentrant", "watchdog", "service", "fair", "rwlock-write", "redlock"},
+			Claim:    "no two clients act as holders at one instant of true time",
+			Outside:  "pauses and slow steps between grant and read or between check and write, forward node clock jumps, drift beyond ±0.5%, slow links to the store, restarts without persistence within 2 TTL, failover, a majority of Redlock nodes crashing"},
+		{Name: "mutex-nested", Clients: 2, Nested: true, Envelope: MutexEnvelope(), Judge: overlapJudge,
+			Patterns: []string{"reentrant", "service"},
+			Claim:    "as mutex, with every section re-entered once and the inner entry left before the section runs: leaving it does not free the lock",
+			Outside:  "as mutex"},
+		{Name: "renewal", Clients: 2, Envelope: RenewalEnvelope(), Judge: overlapJudge,
+			Patterns: []string{"watchdog", "service"},
+			Claim:    "a holder whose process keeps running keeps the lock through steps longer than the TTL",
+			Outside:  "pauses (the watchdog stops too), and any fault that cuts the renewals off while a step after the lease check runs long"},
+		{Name: "safe-store", Clients: 2, Envelope: FencedEnvelope(), Judge: safeStoreJudge,
+			Patterns: []string{"fenced"},
+			Claim:    "a store that checks fencing tokens never loses an update, and tokens strictly increase",
+			Outside:  "a node that restarts without persistence or fails over: the counter restarts and tokens repeat",
+			base:     func(s *scenario.Scenario) { s.Net.Latency = scenario.Default().Net.Latency }},
+		{Name: "rw-exclusion", Clients: 3, Envelope: MutexEnvelope(), Judge: rwJudge,
+			Patterns: []string{"rwlock"},
+			Claim:    "a writer's lease overlaps no other client's lease, read or write (clients alternate write and read)",
+			Outside:  "as mutex"},
+		{Name: "max-holders", Clients: 3, Envelope: MutexEnvelope(), Judge: holdersJudge(catalog.SemaphorePermits),
+			Patterns: []string{"semaphore"},
+			Claim:    fmt.Sprintf("at most %d leases are held at one instant", catalog.SemaphorePermits),
+			Outside:  "as mutex"},
+		{Name: "fifo", Clients: 2, Envelope: FIFOEnvelope(), Judge: fifoJudge,
+			Patterns: []string{"fair"},
+			Claim:    "a client that calls Acquire later than another (by more than the latency) is not granted first",
+			Outside:  "pauses, link faults and crashes, which can make a waiter vanish and lose its place"},
+	}
+}
+
+func overlapJudge(r *sim.Result) string {
+	if r.Safety.Overlaps == 0 {
+		return ""
+	}
+	return fmt.Sprintf("mutual exclusion: %d overlapping sections; first: %s", r.Safety.Overlaps, firstViolation(r, "overlap"))
+}
+
+func safeStoreJudge(r *sim.Result) string {
+	switch {
+	case r.Safety.LostUpdates > 0:
+		return fmt.Sprintf("%d lost update(s); first: %s", r.Safety.LostUpdates, firstViolation(r, "lost-update"))
+	case r.Safety.FenceViolations > 0:
+		return fmt.Sprintf("%d fencing token(s) not increasing; first: %s", r.Safety.FenceViolations, firstViolation(r, "fence"))
+	}
+	return ""
+}
+
+func rwJudge(r *sim.Result) string {
+	if v := writerExclusion(holdings(r.History, true)); v != "" {
+		return "read-write exclusion: " + v
+	}
+	return ""
+}
+
+func holdersJudge(n int) func(*sim.Result) string {
+	return func(r *sim.Result) string {
+		if v := holderBound(holdings(r.History, false), n); v != "" {
+			return "holder bound: " + v
+		}
+		return ""
+	}
+}
+
+func fifoJudge(r *sim.Result) string {
+	if v := queueJump(holdings(r.History, false), fifoAt); v != "" {
+		return "first come, first served: " + v
+	}
+	return ""
+}
+
+func firstViolation(r *sim.Result, kind string) string {
+	for _, v := range r.Violations {
+		if v.Kind == kind {
+			return fmt.Sprintf("t=%s %s", fmtT(v.At), v.Detail)
+		}
+	}
+	return "(not listed)"
+}
