@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -74,7 +73,8 @@ func runExplore(cmd *cobra.Command, f exploreFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
-	rep, err := runWithProgress(ctx, cmd.ErrOrStderr(), f.progress, "explore", cells, opt)
+	opt.Progress = progressReporter(cmd.ErrOrStderr(), f.progress, "explore")
+	rep, err := explore.Run(ctx, cells, opt)
 	if err != nil {
 		return err
 	}
@@ -126,13 +126,13 @@ func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
 	return cells, opt, nil
 }
 
-// runWithProgress runs the cells, showing progress on stderr: a bar when
-// stderr is a terminal or bar is set, a plain line every 10s otherwise.
-func runWithProgress(ctx context.Context, stderr io.Writer, bar bool, what string, cells []explore.Cell, opt explore.Options) (*explore.Report, error) {
+// progressReporter shows progress on stderr: a bar when stderr is a
+// terminal or bar is set, otherwise a plain line every 10s and at the end.
+func progressReporter(stderr io.Writer, bar bool, what string) func(done, total int) {
 	start := time.Now()
 	if bar || isTerminal(stderr) {
 		var pb *progressbar.ProgressBar
-		opt.Progress = func(done, total int) {
+		return func(done, total int) {
 			if pb == nil {
 				pb = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(what),
 					progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond))
@@ -143,16 +143,14 @@ func runWithProgress(ctx context.Context, stderr io.Writer, bar bool, what strin
 				fmt.Fprintln(stderr)
 			}
 		}
-	} else {
-		last := start
-		opt.Progress = func(done, total int) {
-			if now := time.Now(); done == total || now.Sub(last) >= 10*time.Second {
-				last = now
-				fmt.Fprintf(stderr, "%s: %d/%d runs (%d%%) in %v\n", what, done, total, done*100/total, now.Sub(start).Round(time.Second))
-			}
+	}
+	last := start
+	return func(done, total int) {
+		if now := time.Now(); done == total || now.Sub(last) >= 10*time.Second {
+			last = now
+			fmt.Fprintf(stderr, "%s: %d/%d runs (%d%%) in %v\n", what, done, total, done*100/total, now.Sub(start).Round(time.Second))
 		}
 	}
-	return explore.Run(ctx, cells, opt)
 }
 
 // isTerminal reports whether w is a character device (a terminal).

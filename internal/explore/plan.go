@@ -59,6 +59,12 @@ func FromFile(path string) (Scenario, error) {
 	return Scenario{Name: sc.Name, Arg: path, make: sc.Resolve}, nil
 }
 
+// Parsed returns sc, parsed elsewhere, as a scenario to explore; arg is
+// what `locksim run --scenario` takes to replay it (the file's path).
+func Parsed(arg string, sc scenario.Scenario) Scenario {
+	return Scenario{Name: sc.Name, Arg: arg, make: sc.Resolve}
+}
+
 // ResolveScenarios reads a --scenario argument: "all" (every built-in),
 // or a comma-separated list of built-in names and scenario file paths.
 func ResolveScenarios(arg string) ([]Scenario, error) {

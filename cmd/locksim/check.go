@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/internal/gate"
+)
+
+func init() { commands = append(commands, newCheckCmd) }
+
+// defaultCheckSeeds is the seed budget of a cell whose line gives none;
+// the whole check fits in CI's time on a 2-core machine (docs/ci.md).
+const defaultCheckSeeds = 40
+
+type checkFlags struct {
+	seeds, parallel  int
+	asJSON, progress bool
+	expect           string
+	print            bool
+}
+
+func newCheckCmd() *cobra.Command {
+	var f checkFlags
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "The CI gate: run the expectations matrix and fail on any deviation",
+		Long: `Runs the expectations matrix (internal/gate/expectations.txt, embedded; or
+--expect FILE) in the simulator. Each line says that a pattern under a
+built-in scenario holds a claim (no seed breaks it), breaks it (some seed
+does: the suite can see that fault), or may break it (not gated). Every
+claim of every correct pattern under every built-in scenario must have a
+line, and every broken variant must be caught: under some scenario it
+breaks a claim that the pattern it imitates holds.
+
+Each cell runs seeds 1..N (N = --seeds unless its line says seeds=N).
+Every deviation is printed with what was expected, what was seen and a
+replay command. Exit 0 when all is as expected, 1 on any deviation, 2 on
+bad usage (a bad flag, or an expectations file that does not parse: the
+message names the line).`,
+		Example: `  locksim check
+  locksim check --seeds 200 --parallel 8
+  locksim check --json > check.json
+  locksim check --print > my-expectations.txt   # edit, then:
+  locksim check --expect my-expectations.txt`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runCheck(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&f.seeds, "seeds", defaultCheckSeeds, "seeds per cell whose line gives no seeds=N")
+	fl.IntVar(&f.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
+	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
+	fl.BoolVar(&f.progress, "progress", false, "draw a progress bar even when stderr is not a terminal")
+	fl.StringVar(&f.expect, "expect", "", "expectations file (default: the embedded matrix)")
+	fl.BoolVar(&f.print, "print", false, "print the embedded expectations matrix and exit")
+	return cmd
+}
+
+func runCheck(cmd *cobra.Command, f checkFlags) error {
+	if f.print {
+		_, err := io.WriteString(cmd.OutOrStdout(), gate.DefaultText())
+		return err
+	}
+	switch {
+	case f.seeds <= 0:
+		return usagef("--seeds %d: want at least 1", f.seeds)
+	case f.parallel <= 0:
+		return usagef("--parallel %d: want at least 1", f.parallel)
+	}
+	m, err := loadMatrix(f.expect)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+	opt := gate.Options{Seeds: f.seeds, Parallel: f.parallel, Progress: progressReporter(cmd.ErrOrStderr(), f.progress, "check")}
+	res, err := gate.Check(ctx, m, opt)
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		err = res.WriteJSON(cmd.OutOrStdout())
+	} else {
+		err = res.WriteText(cmd.OutOrStdout())
+	}
+	if err != nil {
+		return err
+	}
+	if !res.OK() {
+		return violationError{fmt.Sprintf("check: %d deviations from %s", len(res.Deviations), res.Source)}
+	}
+	return nil
+}
+
+// loadMatrix parses the embedded matrix, or the file at path.
+func loadMatrix(path string) (*gate.Matrix, error) {
+	if path == "" {
+		m, err := gate.Default()
+		if err != nil {
+			return nil, fmt.Errorf("embedded expectations: %w", err)
+		}
+		return m, nil
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("--expect: %v", err)
+	}
+	defer file.Close()
+	m, err := gate.Parse(path, file)
+	if err != nil {
+		return nil, usagef("--expect: %v", err)
+	}
+	return m, nil
+}

@@ -1,0 +1,52 @@
+// Package gate is locksim's CI gate: the expectations matrix, as data, and
+// the check that runs it in the simulator and reports every deviation.
+//
+// # The matrix
+//
+// expectations.txt (embedded; `locksim check --print` shows it) has one
+// line per pattern × built-in scenario × claims:
+//
+//	# pattern  scenario  verdict  claims          [seeds=N]  # why
+//	basic      gc-pause  breaks   mutex                      # no fencing: a paused holder writes after expiry
+//	fenced     gc-pause  holds    safe-store,fencing
+//	variant basic-del of basic
+//
+// The verdicts, over the cell's seeds 1..N (N is the check's --seeds, or
+// the line's seeds=N):
+//
+//   - holds C: no run breaks claim C.
+//   - breaks C: at least one run breaks C. A limitation of a correct
+//     pattern under a fault it does not tolerate is written this way, so
+//     the gate proves the suite can see that fault: a check that cannot
+//     fail is worthless. The comment says why the pattern breaks.
+//   - may C: recorded but neither run nor gated, for outcomes that are
+//     rare and seed-dependent (the comment says why).
+//
+// Claims are those the simulator judges (mutex, safe-store, fencing),
+// only those the pattern makes, and explore.Progress (no client stuck in
+// the last stretch of the run), which any pattern may be expected to
+// keep or lose. `variant V of P` names the correct pattern P that the
+// broken variant V imitates.
+//
+// Parse rejects, naming the line: unknown patterns, scenarios, verdicts
+// or claims, a claim a pattern does not make, a claim expected twice of
+// one cell, one cell given two seed budgets, a variant that is not broken
+// or is declared twice.
+//
+// # The check
+//
+// Check runs every cell that has a holds or breaks line (explore.Run, on
+// every core) and reports, as deviations: a claim not as its line says; a
+// cell whose runs did not complete; a claim of a correct pattern under a
+// built-in scenario that no line classifies (so that a new pattern or
+// fault is classified before the gate passes again); a broken variant of
+// the catalog with no variant line, or not caught — caught meaning that
+// under some scenario S, for some claim C, the lines `V S breaks C` and
+// `P S holds C` are both seen to be true. Each deviation carries what was
+// expected, what was seen, and a replay command (the lowest seed that
+// broke the claim, or the exploration of the cell when none did).
+//
+// Every cell's seeds start at 1, and a run is deterministic in its seed,
+// so a check gives the same result on every machine and at any
+// parallelism.
+package gate

@@ -1,0 +1,216 @@
+package gate
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/internal/explore"
+)
+
+// Verdict is what a line expects of a claim over a cell's seeds.
+type Verdict string
+
+// Verdicts.
+const (
+	Holds  Verdict = "holds"  // no seed breaks the claim
+	Breaks Verdict = "breaks" // at least one seed breaks it
+	May    Verdict = "may"    // recorded, not run, not gated
+)
+
+// Expectation is one line of the matrix: a pattern under a built-in
+// scenario holds, breaks or may break some claims.
+type Expectation struct {
+	Line     int
+	Pattern  string
+	Scenario string
+	Verdict  Verdict
+	Claims   []string
+	Seeds    int    // seeds=N; 0: the check's default
+	Why      string // the line's comment
+}
+
+// Variant says which correct pattern a broken variant imitates.
+type Variant struct {
+	Line int
+	Name string // the broken variant
+	Of   string // the correct pattern
+	// Exempt marks a variant the simulator cannot catch yet; Why (the
+	// line's comment, required) says why and where else it is caught.
+	Exempt bool
+	Why    string
+}
+
+// Matrix is a parsed expectations file.
+type Matrix struct {
+	Source   string // file name, for messages
+	Expect   []Expectation
+	Variants []Variant
+}
+
+//go:embed expectations.txt
+var defaultText string
+
+// DefaultSource names the embedded matrix in messages.
+const DefaultSource = "internal/gate/expectations.txt"
+
+// Default returns the embedded matrix.
+func Default() (*Matrix, error) { return Parse(DefaultSource, strings.NewReader(defaultText)) }
+
+// DefaultText is the embedded matrix's text.
+func DefaultText() string { return defaultText }
+
+// Parse reads an expectations file; errors read "source:line: problem".
+func Parse(source string, r io.Reader) (*Matrix, error) {
+	p := parser{m: &Matrix{Source: source}, seen: map[string]int{}, cellSeeds: map[string]seedsAt{}, variants: map[string]int{}}
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		if err := p.parseLine(line, sc.Text()); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", source, line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", source, line+1, err)
+	}
+	if len(p.m.Expect) == 0 {
+		return nil, fmt.Errorf("%s: no expectations", source)
+	}
+	return p.m, nil
+}
+
+type seedsAt struct{ seeds, line int }
+
+type parser struct {
+	m         *Matrix
+	seen      map[string]int     // pattern scenario claim → line
+	cellSeeds map[string]seedsAt // pattern scenario → seeds= of its first gated line
+	variants  map[string]int     // variant → line
+}
+
+func (p *parser) parseLine(line int, raw string) error {
+	text, why, _ := strings.Cut(raw, "#")
+	fields := strings.Fields(text)
+	switch {
+	case len(fields) == 0:
+		return nil
+	case fields[0] == "variant":
+		return p.parseVariant(line, fields, strings.TrimSpace(why))
+	}
+	e, err := parseExpectation(fields)
+	if err != nil {
+		return err
+	}
+	e.Line, e.Why = line, strings.TrimSpace(why)
+	if err := p.record(e); err != nil {
+		return err
+	}
+	p.m.Expect = append(p.m.Expect, e)
+	return nil
+}
+
+// parseExpectation reads "pattern scenario verdict claims [seeds=N]".
+func parseExpectation(f []string) (Expectation, error) {
+	if len(f) < 4 || len(f) > 5 {
+		return Expectation{}, fmt.Errorf("%d fields, want: pattern scenario holds|breaks|may claim[,claim] [seeds=N]", len(f))
+	}
+	e := Expectation{Pattern: f[0], Scenario: f[1], Verdict: Verdict(f[2]), Claims: strings.Split(f[3], ",")}
+	p, err := catalog.Lookup(e.Pattern)
+	if err != nil {
+		return e, err
+	}
+	if _, err := lookupScenario(e.Scenario); err != nil {
+		return e, err
+	}
+	if e.Verdict != Holds && e.Verdict != Breaks && e.Verdict != May {
+		return e, fmt.Errorf("verdict %q, want holds, breaks or may", f[2])
+	}
+	if err := checkClaims(p, e.Claims); err != nil {
+		return e, err
+	}
+	if len(f) == 5 {
+		v, ok := strings.CutPrefix(f[4], "seeds=")
+		n, err := strconv.Atoi(v)
+		if !ok || err != nil || n < 1 {
+			return e, fmt.Errorf("%q: want seeds=N with N ≥ 1", f[4])
+		}
+		e.Seeds = n
+	}
+	return e, nil
+}
+
+// checkClaims accepts the claims p makes, and Progress.
+func checkClaims(p catalog.Pattern, claims []string) error {
+	own := explore.ClaimNames(p.Claims)
+	for _, c := range claims {
+		if c != explore.Progress && !slices.Contains(own, c) {
+			return fmt.Errorf("claim %q: %s claims %s (or give %s)", c, p.Name, orNothing(own), explore.Progress)
+		}
+	}
+	return nil
+}
+
+func orNothing(claims []string) string {
+	if len(claims) == 0 {
+		return "nothing"
+	}
+	return strings.Join(claims, ", ")
+}
+
+// record rejects a claim expected twice of one cell, and one cell given
+// two seed budgets.
+func (p *parser) record(e Expectation) error {
+	cell := e.Pattern + " " + e.Scenario
+	for _, c := range e.Claims {
+		key := cell + " " + c
+		if first, dup := p.seen[key]; dup {
+			return fmt.Errorf("%s under %s: claim %s already expected on line %d", e.Pattern, e.Scenario, c, first)
+		}
+		p.seen[key] = e.Line
+	}
+	if e.Verdict == May {
+		return nil
+	}
+	if prev, ok := p.cellSeeds[cell]; ok && prev.seeds != e.Seeds {
+		return fmt.Errorf("%s under %s: seeds=%d, but line %d gives the cell seeds=%d", e.Pattern, e.Scenario, e.Seeds, prev.line, prev.seeds)
+	}
+	p.cellSeeds[cell] = seedsAt{seeds: e.Seeds, line: e.Line}
+	return nil
+}
+
+// parseVariant reads "variant V of P [exempt]".
+func (p *parser) parseVariant(line int, f []string, why string) error {
+	if len(f) < 4 || len(f) > 5 || f[2] != "of" || len(f) == 5 && f[4] != "exempt" {
+		return fmt.Errorf("want: variant BROKEN of PATTERN [exempt]")
+	}
+	exempt := len(f) == 5
+	if exempt && why == "" {
+		return fmt.Errorf("variant %s: exempt needs a comment saying why it cannot be caught here", f[1])
+	}
+	v, err := catalog.Lookup(f[1])
+	if err != nil {
+		return err
+	}
+	of, err := catalog.Lookup(f[3])
+	if err != nil {
+		return err
+	}
+	switch {
+	case !v.Broken:
+		return fmt.Errorf("variant %s: not a broken variant", v.Name)
+	case of.Broken:
+		return fmt.Errorf("variant %s of %s: %s is itself a broken variant", v.Name, of.Name, of.Name)
+	}
+	if first, dup := p.variants[v.Name]; dup {
+		return fmt.Errorf("variant %s: already given on line %d", v.Name, first)
+	}
+	p.variants[v.Name] = line
+	p.m.Variants = append(p.m.Variants, Variant{Line: line, Name: v.Name, Of: of.Name, Exempt: exempt, Why: why})
+	return nil
+}

@@ -1,0 +1,76 @@
+package gate
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+// The gate's own scenarios, for faults no built-in shows: each file is
+// named after its scenario line.
+//
+//go:embed scenarios/*.txt
+var scenarioFiles embed.FS
+
+// ScenarioDir is where the gate's scenario files live in the repository;
+// replay commands name them by this path.
+const ScenarioDir = "internal/gate/scenarios"
+
+// Scenarios returns the gate's own scenarios, sorted by name.
+func Scenarios() ([]explore.Scenario, error) {
+	entries, err := scenarioFiles.ReadDir("scenarios")
+	if err != nil {
+		return nil, err
+	}
+	var out []explore.Scenario
+	for _, e := range entries {
+		sc, err := readScenario(e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+func readScenario(file string) (explore.Scenario, error) {
+	f, err := scenarioFiles.Open("scenarios/" + file)
+	if err != nil {
+		return explore.Scenario{}, err
+	}
+	defer f.Close()
+	where := path.Join(ScenarioDir, file)
+	sc, err := scenario.Parse(f)
+	if err != nil {
+		return explore.Scenario{}, fmt.Errorf("%s: %w", where, err)
+	}
+	if want := strings.TrimSuffix(file, ".txt"); sc.Name != want {
+		return explore.Scenario{}, fmt.Errorf("%s: scenario %q, want it named after the file (%q)", where, sc.Name, want)
+	}
+	return explore.Parsed(where, sc), nil
+}
+
+// lookupScenario returns the built-in named name or, failing that, the
+// gate's own scenario of that name.
+func lookupScenario(name string) (explore.Scenario, error) {
+	sc, err := explore.Builtin(name)
+	if err == nil {
+		return sc, nil
+	}
+	own, ownErr := Scenarios()
+	if ownErr != nil {
+		return explore.Scenario{}, ownErr
+	}
+	var names []string
+	for _, s := range own {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return explore.Scenario{}, fmt.Errorf("%w; nor one of the gate's own (%s)", err, strings.Join(names, ", "))
+}
