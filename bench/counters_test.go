@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,7 +16,7 @@ import (
 // EVAL) and later runs one.
 func TestRoundTripHookCounts(t *testing.T) {
 	tg := embedded(t, 1)
-	var rt atomic.Int64
+	var rt Counter
 	cs, err := tg.Open(1, 2, &rt)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +59,7 @@ func TestRoundTripHookCounts(t *testing.T) {
 // draw jitter twice.
 func TestCountingRandCountsRetries(t *testing.T) {
 	tg := embedded(t, 1)
-	var rt, n atomic.Int64
+	var rt, n Counter
 	cs, err := tg.Open(1, 2, &rt)
 	if err != nil {
 		t.Fatal(err)
@@ -94,4 +93,26 @@ func TestTokensAreUnique(t *testing.T) {
 			seen[tk] = true
 		}
 	}
+}
+
+func TestCounterWindow(t *testing.T) {
+	var all Counter
+	all.Inc()
+	all.Inc()
+	if all.Load() != 2 {
+		t.Errorf("zero-value counter = %d, want 2", all.Load())
+	}
+	var past, now, future Counter
+	ago := time.Now().Add(-time.Hour)
+	past.Window(ago, ago.Add(time.Minute))
+	now.Window(ago, time.Now().Add(time.Hour))
+	future.Window(time.Now().Add(time.Hour), time.Now().Add(2*time.Hour))
+	for _, c := range []*Counter{&past, &now, &future} {
+		c.Inc()
+	}
+	if past.Load() != 0 || now.Load() != 1 || future.Load() != 0 {
+		t.Errorf("window counts past/now/future = %d/%d/%d, want 0/1/0", past.Load(), now.Load(), future.Load())
+	}
+	var nilCounter *Counter
+	nilCounter.Inc() // must not panic
 }

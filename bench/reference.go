@@ -110,7 +110,7 @@ type fanOut struct {
 	ttl     time.Duration
 	quorum  int
 	tok     *tokens
-	retries *atomic.Int64
+	retries *Counter
 }
 
 type fanOutHeld struct {
@@ -125,9 +125,7 @@ func (f *fanOut) Acquire(ctx context.Context) (Held, error) {
 		if err == nil || !errors.Is(err, ErrBusy) || ctx.Err() != nil {
 			return h, err
 		}
-		if f.retries != nil {
-			f.retries.Add(1)
-		}
+		f.retries.Inc()
 		t := time.NewTimer(delay/2 + rand.N(delay/2))
 		select {
 		case <-ctx.Done():

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -80,7 +79,7 @@ type job struct {
 // or on the shared hot key) over the same go-redis clients, loops acquire →
 // release as fast as it can, and retries at once when the lock is taken.
 func runOne(ctx context.Context, t *Target, j job, tm Timing, prefix string) (Sample, error) {
-	var rt, retries atomic.Int64
+	var rt, retries Counter
 	nodes, err := t.Open(j.cell.Nodes, j.cell.Clients+8, &rt)
 	if err != nil {
 		return Sample{}, err
@@ -100,6 +99,8 @@ func runOne(ctx context.Context, t *Target, j job, tm Timing, prefix string) (Sa
 	s := Sample{Subject: j.subject.Name, Kind: j.subject.Kind, Cell: j.cell, Rep: j.rep, Window: tm.Duration}
 	start := time.Now().Add(tm.Warmup)
 	end := start.Add(tm.Duration)
+	rt.Window(start, end)
+	retries.Window(start, end)
 	workers := make([]worker, len(lockers))
 	actx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -107,26 +108,24 @@ func runOne(ctx context.Context, t *Target, j job, tm Timing, prefix string) (Sa
 		workers[i] = worker{l: lockers[i], start: start, end: end}
 		wg.Go(func() { workers[i].loop(actx) })
 	}
-	rt0, re0 := waitSnapshot(ctx, start, &rt, &retries)
-	rt1, re1 := waitSnapshot(ctx, end, &rt, &retries)
+	waitUntil(ctx, end)
 	stop()
 	wg.Wait()
-	s.RoundTrips, s.Failed = rt1-rt0, re1-re0
+	s.RoundTrips, s.Failed = rt.Load(), retries.Load()
 	for i := range workers {
 		workers[i].addTo(&s)
 	}
 	return s, ctx.Err()
 }
 
-// waitSnapshot sleeps until at (or ctx's end) and reads both counters.
-func waitSnapshot(ctx context.Context, at time.Time, a, b *atomic.Int64) (int64, int64) {
+// waitUntil sleeps until at, or until ctx ends.
+func waitUntil(ctx context.Context, at time.Time) {
 	t := time.NewTimer(time.Until(at))
+	defer t.Stop()
 	select {
 	case <-t.C:
 	case <-ctx.Done():
-		t.Stop()
 	}
-	return a.Load(), b.Load()
 }
 
 // worker is one bench client.

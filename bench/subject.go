@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -61,7 +60,7 @@ type Conn struct {
 	TTL time.Duration
 	// Retries counts the failed attempts a subject retried by itself
 	// (inside one Acquire call); subjects that retry must add to it.
-	Retries *atomic.Int64
+	Retries *Counter
 }
 
 // Subject is something whose lock cycles are measured.
@@ -146,13 +145,11 @@ func holders(c catalog.Claims) int {
 // each retry, so every Int64N is one failed attempt that was retried.
 type countingRand struct {
 	locks.Rand
-	n *atomic.Int64
+	n *Counter
 }
 
 func (r countingRand) Int64N(n int64) int64 {
-	if r.n != nil {
-		r.n.Add(1)
-	}
+	r.n.Inc()
 	return r.Rand.Int64N(n)
 }
 

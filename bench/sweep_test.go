@@ -57,8 +57,10 @@ func TestTinySweepStructure(t *testing.T) {
 		if s.Acquire.Count() != uint64(s.Acquired) || s.Cycle.Count() != uint64(s.Acquired) {
 			t.Errorf("%s %s: %d acquired but histograms hold %d and %d", s.Subject, s.Cell, s.Acquired, s.Acquire.Count(), s.Cycle.Count())
 		}
-		if s.Acquired > 0 && s.RoundTrips == 0 {
-			t.Errorf("%s %s: cycles completed with no round trip counted", s.Subject, s.Cell)
+		// More cycles than clients: some client completed two in the
+		// window, so the second one's commands were sent inside it.
+		if s.Acquired > int64(s.Cell.Clients) && s.RoundTrips == 0 {
+			t.Errorf("%s %s: %d cycles completed with no round trip counted", s.Subject, s.Cell, s.Acquired)
 		}
 	}
 	checkInterleaved(t, res.Samples, single)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -87,7 +86,7 @@ func (t *Target) Ping(ctx context.Context) error {
 // Open opens one go-redis client on each of the first n nodes, with a pool
 // of the given size, counting every round trip in rt. Close them with
 // CloseAll.
-func (t *Target) Open(n, pool int, rt *atomic.Int64) ([]*redis.Client, error) {
+func (t *Target) Open(n, pool int, rt *Counter) ([]*redis.Client, error) {
 	if n > len(t.Addrs) {
 		return nil, fmt.Errorf("bench: %d nodes needed, target has %d", n, len(t.Addrs))
 	}
@@ -114,14 +113,14 @@ func CloseAll(cs []*redis.Client) {
 // one per pipeline. A new connection's handshake (HELLO, CLIENT SETINFO,
 // AUTH, SELECT, which go-redis sends through the same hooks) is not counted:
 // it is paid once per connection, not per lock operation.
-type roundTrips struct{ n *atomic.Int64 }
+type roundTrips struct{ n *Counter }
 
 func (h roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
 
 func (h roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		if !handshake(cmd) {
-			h.n.Add(1)
+			h.n.Inc()
 		}
 		return next(ctx, cmd)
 	}
@@ -130,7 +129,7 @@ func (h roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 func (h roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		if len(cmds) == 0 || slices.ContainsFunc(cmds, func(c redis.Cmder) bool { return !handshake(c) }) {
-			h.n.Add(1)
+			h.n.Inc()
 		}
 		return next(ctx, cmds)
 	}

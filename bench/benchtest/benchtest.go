@@ -41,7 +41,7 @@ func Target(tb testing.TB, n int) *bench.Target {
 // locker builds one client's locker of s on key over the first nodes of tg.
 func locker(tb testing.TB, tg *bench.Target, s bench.Subject, nodes int, key string, pool int) bench.Locker {
 	tb.Helper()
-	var rt, retries atomic.Int64
+	var rt, retries bench.Counter
 	cs, err := tg.Open(nodes, pool, &rt)
 	if err != nil {
 		tb.Fatal(err)
@@ -118,7 +118,7 @@ func holdOnce(ctx context.Context, l bench.Locker, holders *atomic.Int64, most i
 // Cycles benchmarks one uncontended acquire+release of s per iteration, on
 // one client, and reports the Redis round trips per cycle.
 func Cycles(b *testing.B, tg *bench.Target, s bench.Subject, nodes int) {
-	var rt, retries atomic.Int64
+	var rt, retries bench.Counter
 	cs, err := tg.Open(nodes, 4, &rt)
 	if err != nil {
 		b.Fatal(err)
@@ -139,7 +139,7 @@ func Cycles(b *testing.B, tg *bench.Target, s bench.Subject, nodes int) {
 		}
 	}
 	cycle() // load the scripts, fill the pool
-	rt.Store(0)
+	rt.Reset()
 	var n int64
 	for b.Loop() {
 		cycle()

@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"sync/atomic"
 	"time"
 
 	"github.com/bsm/redislock"
@@ -108,11 +107,9 @@ func (r *redsyncLocker) Release(ctx context.Context) error {
 
 // countedDelay is redsync's default retry delay (uniform in [50ms, 250ms))
 // that also counts each retry.
-func countedDelay(n *atomic.Int64) redsync.DelayFunc {
+func countedDelay(n *bench.Counter) redsync.DelayFunc {
 	return func(int) time.Duration {
-		if n != nil {
-			n.Add(1)
-		}
+		n.Inc()
 		return 50*time.Millisecond + rand.N(200*time.Millisecond)
 	}
 }
