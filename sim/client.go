@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/sched"
@@ -114,7 +115,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	}
 	op.OK, op.Token, op.Fence, op.Count = true, lease.Token, lease.Fence, lease.Count
 	c.w.record(op)
-	id := c.w.or.grant(c.i, call, lease.Fence)
+	id := c.w.or.grant(c.i, call, lease.Fence, catalog.ReadLease(lease))
 	c.stats.Acquisitions++
 	c.waits = append(c.waits, (time.Duration(c.now() - call)).Round(time.Microsecond))
 	c.lastAcq = c.now()

@@ -60,6 +60,9 @@ type Safety struct {
 	Abandoned       int `json:"abandoned"`        // writes skipped after a failed lease check
 	Accepted        int `json:"accepted"`         // writes the store accepted
 	Counter         int `json:"counter"`          // the store's final value
+	// Under a MaxHolders claim only (see the package documentation):
+	PeakHolders int `json:"peak_holders,omitempty"`   // most clients holding at one instant
+	Excess      int `json:"excess_holders,omitempty"` // sections that took holders past the claim
 }
 
 // Liveness summarises progress.
@@ -83,7 +86,7 @@ type ClientResult struct {
 
 // Violation is one oracle finding.
 type Violation struct {
-	Kind    string   `json:"kind"` // "overlap", "lost-update", "fence"
+	Kind    string   `json:"kind"` // "overlap", "holders", "lost-update", "fence"
 	At      int64    `json:"at_ns"`
 	Clients []string `json:"clients"`
 	Detail  string   `json:"detail"`
@@ -113,5 +116,13 @@ func (r *Result) Summary() string {
 	}
 	return fmt.Sprintf("%s under %s, seed %d: %s — overlaps %d, lost updates %d, fence violations %d, acquisitions %d, stale writes rejected %d",
 		r.Pattern, r.Scenario, r.Seed, verdict, r.Safety.Overlaps, r.Safety.LostUpdates, r.Safety.FenceViolations,
-		r.Liveness.Acquisitions, r.Safety.StaleRejected)
+		r.Liveness.Acquisitions, r.Safety.StaleRejected) + r.holdersSummary()
+}
+
+// holdersSummary adds the holder counts of a run judged by them.
+func (r *Result) holdersSummary() string {
+	if r.Safety.PeakHolders == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", peak holders %d, sections past the limit %d", r.Safety.PeakHolders, r.Safety.Excess)
 }

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"sort"
+
+	"github.com/locksim/locksim/internal/catalog"
 )
 
 // holding is one lease's critical section: from its grant to its last act.
@@ -11,6 +13,8 @@ type holding struct {
 	client int
 	start  int64
 	end    int64
+	read   bool // a shared (read) lease: catalog.ReadLease
+	excess bool // already reported as one holder too many
 }
 
 // oracle judges a run from true time (see the package documentation).
@@ -24,19 +28,33 @@ type oracle struct {
 	count      int
 	fences     map[int64]bool
 	fenceMax   []fenceMark // running maximum, in grant-return order
+	// limit > 0 counts holders instead of pairing sections: more than
+	// limit sections at one instant is a violation (see holderLimit).
+	limit int
 }
 
 type fenceMark struct{ at, max int64 }
 
-func newOracle(w *world) *oracle {
-	return &oracle{w: w, pairs: map[[2]int]bool{}, fences: map[int64]bool{}}
+func newOracle(w *world, c catalog.Claims) *oracle {
+	return &oracle{w: w, pairs: map[[2]int]bool{}, fences: map[int64]bool{}, limit: holderLimit(c)}
+}
+
+// holderLimit is the number of simultaneous holders the oracle allows
+// when it counts them: a pattern that claims MaxHolders and not Mutex is
+// judged by counting; every other pattern by pairs (0).
+func holderLimit(c catalog.Claims) int {
+	if c.Mutex || c.MaxHolders < 1 {
+		return 0
+	}
+	return c.MaxHolders
 }
 
 // grant opens a critical section for a lease client c was granted now by
-// an Acquire called at call, and checks its fence token.
-func (o *oracle) grant(c int, call, fence int64) int {
+// an Acquire called at call (a read lease when read), and checks its fence
+// token.
+func (o *oracle) grant(c int, call, fence int64, read bool) int {
 	now := o.w.s.Now()
-	h := &holding{id: len(o.leases), client: c, start: now, end: now}
+	h := &holding{id: len(o.leases), client: c, start: now, end: now, read: read}
 	o.leases = append(o.leases, h)
 	if fence > 0 {
 		o.checkFence(c, call, fence)
@@ -70,15 +88,20 @@ func (o *oracle) act(id int, what string) {
 	if now <= h.end {
 		return
 	}
+	from := h.end
 	h.end = now
 	o.maxLen = max(o.maxLen, h.end-h.start)
+	if o.limit > 0 {
+		o.countHolders(h, from, what)
+		return
+	}
 	for j := len(o.leases) - 1; j >= 0; j-- {
 		y := o.leases[j]
 		if y.start+o.maxLen <= h.start {
 			break // y and every earlier section ended before h began
 		}
-		if y.client == h.client || !(y.start < h.end && h.start < y.end) {
-			continue
+		if y.client == h.client || (y.read && h.read) || !(y.start < h.end && h.start < y.end) {
+			continue // readers share
 		}
 		o.overlap(h, y, what)
 	}

@@ -74,6 +74,9 @@ func claimNames(c catalog.Claims) []string {
 	if c.Fencing {
 		out = append(out, "fencing")
 	}
+	if holderLimit(c) > 0 {
+		out = append(out, "max-holders")
+	}
 	return out
 }
 
@@ -88,6 +91,9 @@ func violated(c catalog.Claims, s Safety) []string {
 	}
 	if c.Fencing && s.FenceViolations > 0 {
 		out = append(out, "fencing")
+	}
+	if holderLimit(c) > 0 && s.Excess > 0 {
+		out = append(out, "max-holders")
 	}
 	return out
 }
