@@ -93,3 +93,13 @@ func TestExploreBadUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestExploreProgressBar(t *testing.T) {
+	_, stderr, err := runCLI(t, "explore", "--pattern", "basic", "--scenario", "gc-pause", "--seeds", "3", "--progress")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "explore") || !strings.Contains(stderr, "100%") || !strings.Contains(stderr, "(3/3") {
+		t.Errorf("--progress: stderr %q, want a finished bar", stderr)
+	}
+}
