@@ -30,3 +30,17 @@ lint:
 
 ci:
 	bash .ci/run
+
+# The CI gate: run the expectations matrix (internal/gate/expectations.txt);
+# exit 1 on any deviation. CHECK_SEEDS overrides the seeds per cell.
+CHECK_SEEDS ?= 40
+.PHONY: check explore
+check:
+	$(GO) run ./cmd/locksim check --seeds $(CHECK_SEEDS)
+
+# Explore every pattern under every built-in scenario (reports, never
+# fails); e.g. make explore EXPLORE_SEEDS=500 EXPLORE_ARGS="--pattern redlock --scenario all".
+EXPLORE_SEEDS ?= 50
+EXPLORE_ARGS  ?= --pattern all --scenario all
+explore:
+	$(GO) run ./cmd/locksim explore $(EXPLORE_ARGS) --seeds $(EXPLORE_SEEDS)
