@@ -41,6 +41,15 @@
 // server's view is deliberately not the criterion: on one node it can never
 // show two owners, and the harm is done by clients acting on stale belief.
 //
+// Holder kinds. A lease for which catalog.ReadLease reports true is a read
+// (shared) holding: two read sections never overlap each other, while a
+// write section overlaps any other section. A pattern that claims
+// MaxHolders N (and not Mutex) is judged by counting instead of pairing:
+// each time a section grows, the oracle sweeps the stretch of true time it
+// newly covers and counts the distinct clients holding at each instant;
+// more than N is a "holders" violation (once per section), counted in
+// Safety.Excess, and Safety.PeakHolders is the most seen at once.
+//
 // Lost updates. Each accepted write sets the counter to the value its
 // client read plus one; a write accepted when the counter no longer holds
 // that value overwrites other clients' increments. LostUpdates = accepted
@@ -58,7 +67,7 @@
 //
 // The result names the pattern's claims (catalog.Claims) that were
 // violated: Mutex by an overlap, SafeStore by a lost update, Fencing by a
-// fence violation.
+// fence violation, MaxHolders ("max-holders") by a section past the limit.
 //
 // # Outputs
 //

@@ -15,10 +15,11 @@ import (
 // writer, so the plain mutual-exclusion checks apply to its write side.
 // "rwlock" mixes the two sides: each client takes the write lock on its
 // 1st, 3rd, 5th... acquisition and the read lock on its 2nd, 4th, ...
-// (deterministic per client, no randomness drawn). Readers legitimately
-// overlap, so it claims neither Mutex nor MaxHolders; what it promises —
-// no holder at all beside a writer — is checked by a mode-aware check that
-// tells a read lease from a write lease with ReadLease.
+// (deterministic per client, no randomness drawn). It claims Mutex in the
+// sense a read-write lock gives it: no holder at all beside a writer. The
+// simulator's oracle tells a read lease from a write lease with ReadLease
+// and lets read leases overlap each other; every other pair of
+// overlapping sections is an overlap, as for any Mutex pattern.
 
 // SemaphorePermits is the N the catalog's "semaphore" is built with.
 const SemaphorePermits = 2
@@ -27,7 +28,7 @@ func init() {
 	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
 		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, k, o) })})
-	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{},
+	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "read-write lock, clients alternating write/read; owned, expiring readers; a waiting writer holds off new readers",
 		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := locks.NewRWLock(r, k, o)
