@@ -8,7 +8,6 @@ import (
 
 func sem(op LockOp, owner string) SemIn { return SemIn{Key: "s", Op: op, Owner: owner} }
 
-
 func TestSemaphoreModel(t *testing.T) {
 	runCases(t, SemaphoreModel(2), []historyCase{
 		{"two holders at once", []porcupine.Operation{
