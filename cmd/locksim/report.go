@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+func init() { commands = append(commands, newReportCmd) }
+
+type reportFlags struct {
+	out, bench           string
+	seeds, baselineSeeds int
+	parallel             int
+	patterns, scenarios  string
+	commit               bool
+}
+
+func newReportCmd() *cobra.Command {
+	var f reportFlags
+	cmd := &cobra.Command{
+		Use:   "report [--out DIR] [--seeds N] [--bench DIR]",
+		Short: "Measure every pattern under every built-in scenario and write the comparison: Markdown, HTML, plots, counterexamples",
+		Long: `report simulates every pattern of the catalog, correct ones and broken
+variants, under every built-in scenario with seeds 1..N (the baseline,
+steady, with --baseline-seeds), and writes into --out:
+
+  README.md, report.html   violation rates, lost updates with and without
+                           fencing, liveness, the broken variants, the latest
+                           benchmark's throughput and latency, and which
+                           pattern to use, every sentence from a rule citing
+                           the numbers
+  plots/*.png, *.svg       violation-rate grids, fencing, baseline liveness
+  viz/*.html               porcupine's visualisation of the first violating
+                           seed of every cell with a violation
+
+The benchmark comes from --bench (results.json, else results.csv, as
+'locksim bench' writes them); without it the report says so. The report is
+deterministic: the same code, flags and benchmark files give the same bytes
+(it shows the git commit when there is one, and no other clock reading than
+the benchmark's own date). Progress goes to stderr.`,
+		Example: `  locksim report
+  locksim report --seeds 5 --baseline-seeds 1 --out /tmp/report
+  locksim report --seeds 100 --baseline-seeds 5 --bench reports/bench
+  locksim report --patterns basic,fenced,redlock --scenarios gc-pause,node-clock-jump --out /tmp/r`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.out, "out", "reports", "directory to write the report into")
+	fl.IntVar(&f.seeds, "seeds", report.DefaultSeeds, "seeds per pattern × fault scenario")
+	fl.IntVar(&f.baselineSeeds, "baseline-seeds", report.DefaultBaselineSeeds, "seeds per pattern of the baseline scenario "+report.Baseline+" (30 simulated seconds each)")
+	fl.StringVar(&f.bench, "bench", "reports/bench", "directory of the latest benchmark results")
+	fl.IntVar(&f.parallel, "parallel", 0, "simulations run at once (0: 4 per core)")
+	fl.StringVar(&f.patterns, "patterns", "all", "comma-separated pattern names (see locksim list), or all")
+	fl.StringVar(&f.scenarios, "scenarios", "all", "comma-separated built-in scenario names, or all")
+	fl.BoolVar(&f.commit, "commit", true, "show the git commit of the source in the report")
+	return cmd
+}
+
+func runReport(cmd *cobra.Command, f reportFlags) error {
+	switch {
+	case f.seeds < 1:
+		return usagef("--seeds %d: want at least 1", f.seeds)
+	case f.baselineSeeds < 1:
+		return usagef("--baseline-seeds %d: want at least 1", f.baselineSeeds)
+	case f.parallel < 0:
+		return usagef("--parallel %d: want 0 (4 per core) or more", f.parallel)
+	}
+	cfg, err := reportConfig(f)
+	if err != nil {
+		return err
+	}
+	b, err := report.LoadBench(f.bench)
+	if err != nil {
+		return usagef("--bench: %v", err)
+	}
+	start := time.Now()
+	cfg.Progress = cmd.ErrOrStderr()
+	m, err := report.Measure(cfg)
+	if err != nil {
+		return err
+	}
+	opt := report.Options{Command: commandLine(f)}
+	if f.commit {
+		opt.Commit = gitCommit()
+	}
+	if err := report.Write(f.out, m, b, opt); err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %d simulations and the report in %v\n", m.Runs, time.Since(start).Round(time.Second))
+	fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(f.out, report.FileMarkdown))
+	fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(f.out, report.FileHTML))
+	return nil
+}
+
+// reportConfig resolves the pattern and scenario lists.
+func reportConfig(f reportFlags) (report.Config, error) {
+	cfg := report.Config{Seeds: f.seeds, BaselineSeeds: f.baselineSeeds, Workers: f.parallel}
+	if f.patterns != "all" {
+		for _, name := range strings.Split(f.patterns, ",") {
+			p, err := catalog.Lookup(strings.TrimSpace(name))
+			if err != nil {
+				return cfg, usagef("--patterns: %v", err)
+			}
+			cfg.Patterns = append(cfg.Patterns, p)
+		}
+	}
+	if f.scenarios != "all" {
+		for _, name := range strings.Split(f.scenarios, ",") {
+			b, err := builtin(strings.TrimSpace(name))
+			if err != nil {
+				return cfg, usagef("--scenarios: %v", err)
+			}
+			cfg.Scenarios = append(cfg.Scenarios, b)
+		}
+	}
+	return cfg, nil
+}
+
+func builtin(name string) (scenario.Builtin, error) {
+	var names []string
+	for _, b := range scenario.Builtins() {
+		if b.Name == name {
+			return b, nil
+		}
+		names = append(names, b.Name)
+	}
+	return scenario.Builtin{}, fmt.Errorf("unknown built-in scenario %q (built-in: %s)", name, strings.Join(names, ", "))
+}
+
+// commandLine is the command that regenerates the report, flags that change
+// its content only.
+func commandLine(f reportFlags) string {
+	s := fmt.Sprintf("locksim report --seeds %d --baseline-seeds %d --bench %s", f.seeds, f.baselineSeeds, f.bench)
+	if f.patterns != "all" {
+		s += " --patterns " + f.patterns
+	}
+	if f.scenarios != "all" {
+		s += " --scenarios " + f.scenarios
+	}
+	return s
+}
+
+// gitCommit is the short hash of HEAD, or "" outside a git work tree.
+func gitCommit() string {
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,202 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Advise applies the report's rules to the measurements (and the benchmark,
+// nil if none) and returns one item per conclusion. Every rule cites the
+// numbers it rests on; a rule whose condition does not hold says nothing.
+func Advise(m *Measurements, b *Bench) List {
+	var out List
+	for _, rule := range []func(*Measurements) List{adviseData, adviseScenarios, adviseMutex, adviseQuorum, adviseShared, adviseLiveness, adviseBroken} {
+		out = append(out, rule(m)...)
+	}
+	if b != nil {
+		out = append(out, adviseCost(m, b)...)
+	}
+	return out
+}
+
+// exclusive lists the correct patterns that promise one holder at a time:
+// they claim mutex or safe-store, and hold no shared leases.
+func (m *Measurements) exclusive() []int {
+	var out []int
+	for i, p := range m.Patterns {
+		if !p.Broken && !p.Shared && (slices.Contains(p.Claims, "mutex") || slices.Contains(p.Claims, "safe-store")) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// faults lists the scenario indexes other than the baseline.
+func (m *Measurements) faults() []int {
+	var out []int
+	for j, s := range m.Scenarios {
+		if s.Name != Baseline {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// sum adds f over the fault scenarios of pattern i.
+func (m *Measurements) sum(i int, f func(*Cell) int) int {
+	n := 0
+	for _, j := range m.faults() {
+		n += f(m.Cells[i][j])
+	}
+	return n
+}
+
+func (m *Measurements) faultRuns(i int) int { return m.sum(i, func(c *Cell) int { return c.Seeds }) }
+
+// ranked sorts pattern indexes by key, ascending, ties by name order.
+func ranked(idx []int, key func(int) int) []int {
+	out := slices.Clone(idx)
+	slices.SortStableFunc(out, func(a, b int) int { return key(a) - key(b) })
+	return out
+}
+
+// adviseData names the pattern that lost updates in the fewest fault runs.
+func adviseData(m *Measurements) List {
+	ex := m.exclusive()
+	if len(ex) < 2 || len(m.faults()) == 0 {
+		return nil
+	}
+	loss := func(i int) int { return m.sum(i, func(c *Cell) int { return c.LostRuns }) }
+	r := ranked(ex, loss)
+	best := r[0]
+	if loss(r[1]) == loss(best) {
+		return nil
+	}
+	var others []string
+	for _, i := range r[1:] {
+		others = append(others, fmt.Sprintf("%s %d", m.Patterns[i].Name, loss(i)))
+	}
+	s := []Span{text("For data that must not lose an update, use "), bold("%s", m.Patterns[best].Name)}
+	if m.Patterns[best].Tokens {
+		s = append(s, text(" with a store that checks its fencing tokens"))
+	}
+	s = append(s, text(": it lost updates in %d of %d fault-scenario runs, the fewest of any pattern (the others, of %d each: %s).",
+		loss(best), m.faultRuns(best), m.faultRuns(best), strings.Join(others, ", ")))
+	if m.Patterns[best].Tokens {
+		nf := m.sum(best, func(c *Cell) int { return noFenceRuns(c) })
+		s = append(s, text(" With the tokens withheld from the store, the same runs lost updates in %d of %d: the fencing, not the lock, keeps the data.", nf, m.faultRuns(best)))
+	}
+	return List{s}
+}
+
+func noFenceRuns(c *Cell) int {
+	if c.NoFence == nil {
+		return c.LostRuns
+	}
+	return c.NoFence.Runs
+}
+
+// adviseScenarios says, per fault scenario, which patterns alone lost no
+// update, or that none did; scenarios where none lost one are grouped.
+func adviseScenarios(m *Measurements) List {
+	ex := m.exclusive()
+	var out List
+	var allSafe []string
+	for _, j := range m.faults() {
+		var safe, lossy []string
+		for _, i := range ex {
+			c := m.Cells[i][j]
+			if c.LostRuns == 0 {
+				safe = append(safe, m.Patterns[i].Name)
+			} else {
+				lossy = append(lossy, fmt.Sprintf("%s %d/%d", c.Pattern, c.LostRuns, c.Seeds))
+			}
+		}
+		s := m.Scenarios[j]
+		switch {
+		case len(lossy) == 0:
+			allSafe = append(allSafe, s.Name)
+		case len(safe) == 0:
+			best := ranked(ex, func(i int) int { return m.Cells[i][j].LostRuns })[0]
+			out = append(out, []Span{text("No pattern kept every update under "), bold("%s", s.Name), text(" (%s): seeds with a lost update: %s; the fewest: %s.",
+				s.Summary, strings.Join(lossy, ", "), m.Patterns[best].Name)})
+		default:
+			only := "only"
+			if len(safe) > 1 {
+				only = "only these patterns"
+			}
+			out = append(out, []Span{text("Under "), bold("%s", s.Name), text(" %s lost no update (0 of %d seeds): ", only, s.Seeds),
+				bold("%s", strings.Join(safe, ", ")), text("; seeds with a lost update: %s.", strings.Join(lossy, ", "))})
+		}
+	}
+	if len(allSafe) > 0 {
+		out = append(out, []Span{text("No pattern lost an update under %s (%d seeds each).", strings.Join(allSafe, ", "), m.Seeds)})
+	}
+	return out
+}
+
+// adviseMutex ranks the patterns claiming mutex by the fault scenarios in
+// which no seed broke it: the choice when the resource cannot check tokens.
+func adviseMutex(m *Measurements) List {
+	var mutex []int
+	for _, i := range m.exclusive() {
+		if slices.Contains(m.Patterns[i].Claims, "mutex") {
+			mutex = append(mutex, i)
+		}
+	}
+	if len(mutex) < 2 {
+		return nil
+	}
+	clean := func(i int) int { return m.sum(i, func(c *Cell) int { return btoi(c.Violating == 0) }) }
+	r := ranked(mutex, func(i int) int { return -clean(i) })
+	var best, others []string
+	for _, i := range r {
+		if clean(i) == clean(r[0]) {
+			best = append(best, m.Patterns[i].Name)
+		} else {
+			others = append(others, fmt.Sprintf("%s %d", m.Patterns[i].Name, clean(i)))
+		}
+	}
+	s := []Span{text("If the protected resource cannot check fencing tokens, "), bold("%s", strings.Join(best, ", ")),
+		text(" kept mutual exclusion in every seed of %d of %d fault scenarios, more than any other pattern claiming it", clean(r[0]), len(m.faults()))}
+	if len(others) > 0 {
+		s = append(s, text(" (%s)", strings.Join(others, ", ")))
+	}
+	return List{append(s, text("."))}
+}
+
+// adviseQuorum names the fault scenarios in which only multi-node patterns
+// kept mutual exclusion.
+func adviseQuorum(m *Measurements) List {
+	var out List
+	for _, j := range m.faults() {
+		var multi, single []string
+		for _, i := range m.exclusive() {
+			p, c := m.Patterns[i], m.Cells[i][j]
+			if !slices.Contains(p.Claims, "mutex") {
+				continue
+			}
+			if p.Nodes > 1 && c.Violating == 0 {
+				multi = append(multi, fmt.Sprintf("%s (%d nodes)", p.Name, p.Nodes))
+			}
+			if p.Nodes == 1 && c.Violating > 0 {
+				single = append(single, fmt.Sprintf("%s %d/%d", p.Name, c.Violating, c.Seeds))
+			}
+		}
+		if len(multi) > 0 && len(single) > 0 && !m.anySingleClean(j) {
+			out = append(out, []Span{text("Under "), bold("%s", m.Scenarios[j].Name), text(" only "), bold("%s", strings.Join(multi, ", ")),
+				text(" kept mutual exclusion (0 of %d seeds); every single-node pattern claiming it broke it: %s.", m.Scenarios[j].Seeds, strings.Join(single, ", "))})
+		}
+	}
+	return out
+}
+
+func (m *Measurements) anySingleClean(j int) bool {
+	for _, i := range m.exclusive() {
+		if m.Patterns[i].Nodes == 1 && slices.Contains(m.Patterns[i].Claims, "mutex") && m.Cells[i][j].Violating == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/sim"
+)
+
+// Cell aggregates the runs of one pattern under one scenario.
+type Cell struct {
+	Pattern  string
+	Scenario string
+	Seeds    int
+	// Violating counts the seeds whose run broke a claim of the pattern;
+	// FirstSeed is the lowest of them (0 if none) and Violated the claims
+	// broken in any run.
+	Violating int
+	FirstSeed uint64
+	Violated  []string
+	// OverlapRuns counts the seeds in which two clients relied on the
+	// lock at one instant of true time, whatever the pattern claims.
+	OverlapRuns int
+	// Lost updates as run (the store checks the tokens the pattern
+	// issues, if any): seeds with at least one, and the total.
+	LostRuns, Lost int
+	// NoFence is the same seeds with the tokens withheld from the store;
+	// nil for patterns that issue none.
+	NoFence *Loss
+	// FenceRuns counts seeds with a reused or decreasing token; Rejected
+	// totals the stale writes the store refused.
+	FenceRuns, Rejected int
+	// Liveness: acquisitions over simulated time, the median over seeds of
+	// each run's p99 acquire wait, seeds with a stuck client.
+	Acquisitions int
+	SimTime      time.Duration
+	P99Wait      time.Duration
+	StuckRuns    int
+	// Viz is the counterexample's visualisation, relative to the report
+	// (empty until written), and VizVerdict the checker's verdict on it.
+	Viz        string
+	VizVerdict string
+
+	p99s  []time.Duration
+	first *history.History // the run of FirstSeed
+}
+
+// Loss counts lost updates over a cell's seeds.
+type Loss struct {
+	Runs  int // seeds with at least one lost update
+	Total int
+}
+
+// Rate is the violation rate: violating seeds / seeds.
+func (c *Cell) Rate() float64 {
+	if c.Seeds == 0 {
+		return 0
+	}
+	return float64(c.Violating) / float64(c.Seeds)
+}
+
+// AcqPerSec is the acquisitions per simulated second over all seeds.
+func (c *Cell) AcqPerSec() float64 {
+	if c.SimTime <= 0 {
+		return 0
+	}
+	return float64(c.Acquisitions) / c.SimTime.Seconds()
+}
+
+// add folds one run in. Runs arrive in any order of seeds: every field is
+// a sum, a set, a minimum or a list sorted in finish.
+func (c *Cell) add(r *sim.Result, noFence bool) {
+	if noFence {
+		if c.NoFence == nil {
+			c.NoFence = &Loss{}
+		}
+		c.NoFence.Total += r.Safety.LostUpdates
+		if r.Safety.LostUpdates > 0 {
+			c.NoFence.Runs++
+		}
+		return
+	}
+	c.Seeds++
+	if len(r.Violated) > 0 {
+		c.Violating++
+		c.Violated = append(c.Violated, r.Violated...)
+		if c.FirstSeed == 0 || r.Seed < c.FirstSeed {
+			c.FirstSeed, c.first = r.Seed, r.History
+		}
+	}
+	c.OverlapRuns += btoi(r.Safety.Overlaps > 0)
+	c.LostRuns += btoi(r.Safety.LostUpdates > 0)
+	c.Lost += r.Safety.LostUpdates
+	c.FenceRuns += btoi(r.Safety.FenceViolations > 0)
+	c.Rejected += r.Safety.StaleRejected
+	c.Acquisitions += r.Liveness.Acquisitions
+	c.SimTime += r.Stats.SimTime
+	c.StuckRuns += btoi(len(r.Liveness.Stuck) > 0)
+	c.p99s = append(c.p99s, r.Liveness.WaitP99)
+}
+
+// finish sorts what add collected.
+func (c *Cell) finish() {
+	slices.Sort(c.Violated)
+	c.Violated = slices.Compact(c.Violated)
+	slices.Sort(c.p99s)
+	if n := len(c.p99s); n > 0 {
+		c.P99Wait = c.p99s[(n-1)/2]
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

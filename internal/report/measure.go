@@ -1,0 +1,277 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+// Defaults of a Config.
+const (
+	// DefaultSeeds is the seed count of every fault scenario.
+	DefaultSeeds = 20
+	// DefaultBaselineSeeds is the seed count of the baseline: 30 simulated
+	// seconds of 5 clients, a hundred times the work of a fault scenario.
+	DefaultBaselineSeeds = 2
+	// Baseline is the scenario without faults that gives liveness its
+	// reference, measured with BaselineSeeds.
+	Baseline = "steady"
+)
+
+// Config is what Measure runs.
+type Config struct {
+	Seeds         int                // seeds 1..Seeds of every fault scenario (default DefaultSeeds)
+	BaselineSeeds int                // seeds 1..BaselineSeeds of Baseline (default DefaultBaselineSeeds)
+	Patterns      []catalog.Pattern  // default catalog.All()
+	Scenarios     []scenario.Builtin // default scenario.Builtins()
+	// Workers run simulations at once (default 4 per core: a simulation
+	// spends much of its real time handing off between goroutines).
+	Workers  int
+	Progress io.Writer // a progress bar, if set
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Seeds == 0 {
+		c.Seeds = DefaultSeeds
+	}
+	if c.BaselineSeeds == 0 {
+		c.BaselineSeeds = DefaultBaselineSeeds
+	}
+	switch {
+	case c.Seeds < 1:
+		return c, fmt.Errorf("report: Seeds (%d) must be at least 1", c.Seeds)
+	case c.BaselineSeeds < 1:
+		return c, fmt.Errorf("report: BaselineSeeds (%d) must be at least 1", c.BaselineSeeds)
+	case c.Workers < 0:
+		return c, fmt.Errorf("report: Workers (%d) must not be negative", c.Workers)
+	}
+	if c.Patterns == nil {
+		c.Patterns = catalog.All()
+	}
+	if c.Scenarios == nil {
+		c.Scenarios = scenario.Builtins()
+	}
+	if c.Workers == 0 {
+		c.Workers = 4 * runtime.GOMAXPROCS(0)
+	}
+	return c, nil
+}
+
+// PatternInfo describes a measured pattern.
+type PatternInfo struct {
+	Name    string
+	Summary string
+	Pitfall string
+	Broken  bool
+	Nodes   int
+	Claims  []string
+	// Tokens: the pattern issues fencing tokens (it claims Fencing), so it
+	// is also measured with the tokens withheld from the store.
+	Tokens bool
+	// Shared: several clients may hold at once by design (SharedHolders).
+	Shared bool
+}
+
+// ScenarioInfo describes a measured scenario.
+type ScenarioInfo struct {
+	Name     string
+	Summary  string
+	Seeds    int
+	Duration time.Duration // simulated
+}
+
+// Measurements are the aggregated runs: Cells[i][j] is Patterns[i] under
+// Scenarios[j].
+type Measurements struct {
+	Seeds, BaselineSeeds int
+	Patterns             []PatternInfo
+	Scenarios            []ScenarioInfo
+	Cells                [][]*Cell
+	Runs                 int // simulations run
+}
+
+// Cell returns the cell of pattern under scen, or nil.
+func (m *Measurements) Cell(pattern, scen string) *Cell {
+	for i, p := range m.Patterns {
+		for j, s := range m.Scenarios {
+			if p.Name == pattern && s.Name == scen {
+				return m.Cells[i][j]
+			}
+		}
+	}
+	return nil
+}
+
+// job is one simulation: a pattern (by index), a scenario, a seed, and
+// whether the store sees the pattern's tokens.
+type job struct {
+	pi, si  int
+	seed    uint64
+	noFence bool
+}
+
+// Measure runs every pattern under every scenario with its seeds. An
+// error names the first run (in plan order) that could not complete.
+func Measure(cfg Config) (*Measurements, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	m, scs, err := newMeasurements(cfg)
+	if err != nil {
+		return nil, err
+	}
+	jobs := m.plan()
+	bar := newBar(cfg.Progress, len(jobs))
+	results := runJobs(cfg, jobs, scs, func() { _ = bar.Add(1) })
+	_ = bar.Finish()
+	for i, r := range results {
+		if r.err != nil {
+			j := jobs[i]
+			return nil, fmt.Errorf("report: %s under %s, seed %d: %w", m.Patterns[j.pi].Name, m.Scenarios[j.si].Name, j.seed, r.err)
+		}
+		m.Cells[jobs[i].pi][jobs[i].si].add(r.run, jobs[i].noFence)
+	}
+	for _, row := range m.Cells {
+		for _, c := range row {
+			c.finish()
+		}
+	}
+	m.Runs = len(jobs)
+	return m, nil
+}
+
+// newMeasurements describes the patterns and scenarios, resolves each
+// scenario for each pattern's node count, and makes the empty cells.
+func newMeasurements(cfg Config) (*Measurements, [][]scenario.Scenario, error) {
+	m := &Measurements{Seeds: cfg.Seeds, BaselineSeeds: cfg.BaselineSeeds}
+	for _, b := range cfg.Scenarios {
+		seeds := cfg.Seeds
+		if b.Name == Baseline {
+			seeds = cfg.BaselineSeeds
+		}
+		sc, err := b.Scenario(1)
+		if err != nil {
+			return nil, nil, fmt.Errorf("report: scenario %s: %w", b.Name, err)
+		}
+		m.Scenarios = append(m.Scenarios, ScenarioInfo{Name: b.Name, Summary: b.Summary, Seeds: seeds, Duration: sc.Duration})
+	}
+	scs := make([][]scenario.Scenario, len(cfg.Patterns))
+	m.Cells = make([][]*Cell, len(cfg.Patterns))
+	for i, p := range cfg.Patterns {
+		m.Patterns = append(m.Patterns, patternInfo(p))
+		for _, b := range cfg.Scenarios {
+			sc, err := b.Scenario(p.Nodes)
+			if err != nil {
+				return nil, nil, fmt.Errorf("report: scenario %s for %s: %w", b.Name, p.Name, err)
+			}
+			scs[i] = append(scs[i], sc)
+			m.Cells[i] = append(m.Cells[i], &Cell{Pattern: p.Name, Scenario: b.Name})
+		}
+	}
+	return m, scs, nil
+}
+
+func patternInfo(p catalog.Pattern) PatternInfo {
+	var claims []string
+	if p.Claims.Mutex {
+		claims = append(claims, "mutex")
+	}
+	if p.Claims.SafeStore {
+		claims = append(claims, "safe-store")
+	}
+	if p.Claims.Fencing {
+		claims = append(claims, "fencing")
+	}
+	if p.Claims.MaxHolders > 0 {
+		claims = append(claims, fmt.Sprintf("max-holders=%d", p.Claims.MaxHolders))
+	}
+	return PatternInfo{Name: p.Name, Summary: p.Summary, Pitfall: p.Pitfall, Broken: p.Broken, Nodes: p.Nodes, Claims: claims, Tokens: p.Claims.Fencing, Shared: SharedHolders(p)}
+}
+
+// plan lists the runs, the baseline's first: they are the longest, and
+// starting them first keeps every worker busy to the end.
+func (m *Measurements) plan() []job {
+	var first, rest []job
+	for si, s := range m.Scenarios {
+		for pi, p := range m.Patterns {
+			for seed := 1; seed <= s.Seeds; seed++ {
+				js := []job{{pi: pi, si: si, seed: uint64(seed)}}
+				if p.Tokens {
+					js = append(js, job{pi: pi, si: si, seed: uint64(seed), noFence: true})
+				}
+				if s.Name == Baseline {
+					first = append(first, js...)
+				} else {
+					rest = append(rest, js...)
+				}
+			}
+		}
+	}
+	return slices.Concat(first, rest)
+}
+
+// result is one simulation's outcome.
+type result struct {
+	run *sim.Result
+	err error
+}
+
+// runJobs runs the jobs on cfg.Workers workers; results come back in job
+// order, whatever order the workers finish in.
+func runJobs(cfg Config, jobs []job, scs [][]scenario.Scenario, done func()) []result {
+	out := make([]result, len(jobs))
+	next := make(chan int)
+	finished := make(chan struct{})
+	for range cfg.Workers {
+		go func() {
+			for i := range next {
+				j := jobs[i]
+				p := cfg.Patterns[j.pi]
+				if j.noFence {
+					p = withoutTokens(p)
+				}
+				res, err := sim.Run(sim.Config{Pattern: p, Scenario: scs[j.pi][j.si], Seed: j.seed})
+				if err == nil && (j.noFence || len(res.Violated) == 0) {
+					res.History = nil // only a violating run's is drawn
+				}
+				out[i] = result{run: res, err: err}
+				finished <- struct{}{}
+			}
+		}()
+	}
+	go func() {
+		for i := range jobs {
+			next <- i
+		}
+		close(next)
+	}()
+	for range jobs {
+		<-finished
+		done()
+	}
+	return out
+}
+
+func newBar(w io.Writer, n int) *progressbar.ProgressBar {
+	if w == nil {
+		w = io.Discard
+	}
+	return progressbar.NewOptions(n,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("simulating"),
+		progressbar.OptionSetWidth(24),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+	)
+}

@@ -1,0 +1,21 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/locksim/locksim/internal/catalog"
+)
+
+// ReadWrite names the catalog's read-write locks: their clients alternate
+// write and read leases (catalog.Alternating), and readers hold together
+// by design.
+var ReadWrite = []string{"rwlock", "rwlock-shared-count"}
+
+// SharedHolders reports whether p lets several clients hold at once by
+// design: a semaphore's permits (MaxHolders > 1) or a read-write lock's
+// readers. Every holder in the simulated workload writes the protected
+// counter, so such a pattern loses updates without breaking a claim, and
+// the comparisons of exclusive locks leave it out.
+func SharedHolders(p catalog.Pattern) bool {
+	return p.Claims.MaxHolders > 1 || slices.Contains(ReadWrite, p.Name)
+}
