@@ -30,8 +30,8 @@
 // # Claims
 //
 // A run violates the claims the simulator names in sim.Result.Violated
-// (mutex, safe-store, fencing: only those the pattern makes). Beside them
-// each cell counts the property Progress: a run breaks it when some client
-// acquired nothing in the last stretch of the run (sim.Liveness.Stuck).
-// No pattern claims it; the gate can expect it.
+// (mutex, safe-store, fencing, max-holders: only those the pattern makes).
+// Beside them each cell counts the property Progress: a run breaks it when
+// some client acquired nothing in the last stretch of the run
+// (sim.Liveness.Stuck). No pattern claims it; the gate can expect it.
 package explore

@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/scenario"
 )
 
 func TestParseShard(t *testing.T) {
@@ -119,6 +123,28 @@ func TestReplayCommandQuotes(t *testing.T) {
 	} {
 		if got := ReplayCommand("basic", tc.arg, 7); got != tc.want {
 			t.Errorf("ReplayCommand(basic, %q, 7) = %q, want %q", tc.arg, got, tc.want)
+		}
+	}
+}
+
+// TestClaimNamesAsSimulator keeps ClaimNames in step with the claims the
+// simulator names in its results, for every pattern of the catalog.
+func TestClaimNamesAsSimulator(t *testing.T) {
+	sc, err := scenario.ParseString("start clients=1 ttl=100ms duration=50ms\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range catalog.All() {
+		c, err := NewCell(p, Parsed("tiny", sc), Seeds{Start: 1, Count: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(sim.Config{Pattern: p, Scenario: c.resolved, Seed: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		if got := ClaimNames(p.Claims); !slices.Equal(got, res.Claims) {
+			t.Errorf("ClaimNames(%s) = %v, the simulator says %v", p.Name, got, res.Claims)
 		}
 	}
 }

@@ -91,7 +91,8 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// ClaimNames names the claims of c as the simulator reports them.
+// ClaimNames names the claims of c as the simulator reports them in
+// sim.Result.Claims (a test keeps the two in step).
 func ClaimNames(c catalog.Claims) []string {
 	out := []string{}
 	if c.Mutex {
@@ -102,6 +103,9 @@ func ClaimNames(c catalog.Claims) []string {
 	}
 	if c.Fencing {
 		out = append(out, "fencing")
+	}
+	if !c.Mutex && c.MaxHolders > 0 {
+		out = append(out, "max-holders") // a mutex's holder limit is its mutex claim
 	}
 	return out
 }

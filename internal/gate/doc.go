@@ -11,7 +11,9 @@
 //	fenced     gc-pause  holds    safe-store,fencing
 //	variant basic-del of basic
 //
-// The verdicts, over the cell's seeds 1..N (N is the check's --seeds, or
+// The scenario is a built-in or one of the gate's own, in scenarios/
+// (replayed by path: internal/gate/scenarios/NAME.txt). The verdicts, over
+// the cell's seeds 1..N (N is the check's --seeds, or
 // the line's seeds=N):
 //
 //   - holds C: no run breaks claim C.
@@ -22,8 +24,8 @@
 //   - may C: recorded but neither run nor gated, for outcomes that are
 //     rare and seed-dependent (the comment says why).
 //
-// Claims are those the simulator judges (mutex, safe-store, fencing),
-// only those the pattern makes, and explore.Progress (no client stuck in
+// Claims are those the simulator judges (mutex, safe-store, fencing,
+// max-holders), only those the pattern makes, and explore.Progress (no client stuck in
 // the last stretch of the run), which any pattern may be expected to
 // keep or lose. `variant V of P` names the correct pattern P that the
 // broken variant V imitates.

@@ -43,7 +43,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"unknown scenario", "basic nope holds mutex\n", `x.txt:1: unknown scenario "nope"`},
 		{"bad verdict", "\nbasic gc-pause keeps mutex\n", `x.txt:2: verdict "keeps", want holds, breaks or may`},
 		{"claim not made", "basic gc-pause holds fencing\n", `x.txt:1: claim "fencing": basic claims mutex (or give progress)`},
-		{"claimless pattern", "rwlock gc-pause holds mutex\n", `x.txt:1: claim "mutex": rwlock claims nothing`},
+		{"claim of another kind", "semaphore gc-pause holds mutex\n", `x.txt:1: claim "mutex": semaphore claims max-holders (or give progress)`},
 		{"too few fields", "basic gc-pause holds\n", "x.txt:1: 3 fields, want: pattern scenario"},
 		{"bad seeds", "basic gc-pause holds mutex seeds=0\n", `x.txt:1: "seeds=0": want seeds=N with N ≥ 1`},
 		{"not seeds", "basic gc-pause holds mutex many\n", `x.txt:1: "many": want seeds=N`},
