@@ -137,15 +137,30 @@ func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(s, "/")
 	i, errI := strconv.Atoi(a)
 	n, errN := strconv.Atoi(b)
-	switch {
-	case !ok || errI != nil || errN != nil:
+	if !ok || errI != nil || errN != nil {
 		return Shard{}, fmt.Errorf("shard %q: want i/n, e.g. 0/4", s)
-	case n < 1:
-		return Shard{}, fmt.Errorf("shard %q: n is %d, want at least 1", s, n)
-	case i < 0 || i >= n:
-		return Shard{}, fmt.Errorf("shard %q: i is %d, want 0 ≤ i < %d", s, i, n)
 	}
-	return Shard{I: i, N: n}, nil
+	sh := Shard{I: i, N: n}
+	if n < 1 {
+		return Shard{}, fmt.Errorf("shard %q: n is %d, want at least 1", s, n)
+	}
+	if err := sh.Validate(); err != nil {
+		return Shard{}, fmt.Errorf("shard %q: %w", s, err)
+	}
+	return sh, nil
+}
+
+// Validate checks 0 ≤ I < N; the zero Shard (every seed) is valid too.
+func (sh Shard) Validate() error {
+	switch {
+	case sh == Shard{}:
+		return nil
+	case sh.N < 1:
+		return fmt.Errorf("n is %d, want at least 1", sh.N)
+	case sh.I < 0 || sh.I >= sh.N:
+		return fmt.Errorf("i is %d, want 0 ≤ i < %d", sh.I, sh.N)
+	}
+	return nil
 }
 
 func (sh Shard) String() string {
@@ -155,7 +170,7 @@ func (sh Shard) String() string {
 	return fmt.Sprintf("%d/%d", sh.I, sh.N)
 }
 
-// first returns the lowest seed of s in shard sh, and how many seeds of s
+// span returns the lowest seed of s in shard sh, and how many seeds of s
 // the shard holds.
 func (sh Shard) span(s Seeds) (first uint64, count int) {
 	if sh.N <= 1 {

@@ -73,10 +73,8 @@ func (j jobs) at(k int) job {
 // It stops early, returning ctx's error, when ctx is done; every goroutine
 // it started has ended when it returns.
 func Run(ctx context.Context, cells []Cell, opt Options) (*Report, error) {
-	if opt.Shard.N > 0 {
-		if _, err := ParseShard(opt.Shard.String()); err != nil {
-			return nil, err
-		}
+	if err := opt.Shard.Validate(); err != nil {
+		return nil, fmt.Errorf("explore: shard %s: %w", opt.Shard, err)
 	}
 	runOne := opt.Run
 	if runOne == nil {
