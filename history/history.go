@@ -24,6 +24,9 @@ const (
 	Section = "section"
 )
 
+// ModeRead is the Mode of an operation on a read (shared) holding.
+const ModeRead = "read"
+
 // Unknown is the Return of an operation that never returned (reply lost,
 // client crashed, run ended): it may or may not have taken effect.
 const Unknown = math.MaxInt64
@@ -40,7 +43,11 @@ type Op struct {
 	Fence  int64  `json:"fence,omitempty"` // fencing token carried or issued (0 = none)
 	Value  int64  `json:"value,omitempty"`
 	Count  int    `json:"count,omitempty"` // hold count after a reentrant acquire/release
-	Err    string `json:"err,omitempty"`
+	// Mode is the side of a read-write lock an acquire or release is on:
+	// ModeRead for a shared (read) holding; "" for an exclusive one (a
+	// write lease, or any lock without sides).
+	Mode string `json:"mode,omitempty"`
+	Err  string `json:"err,omitempty"`
 }
 
 // Unknown reports whether the op's outcome is unknown.
