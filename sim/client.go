@@ -113,7 +113,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 		c.w.record(op)
 		return nil, 0, false
 	}
-	op.OK, op.Token, op.Fence, op.Count = true, lease.Token, lease.Fence, lease.Count
+	op.OK, op.Token, op.Fence, op.Count, op.Mode = true, lease.Token, lease.Fence, lease.Count, mode(lease)
 	c.w.record(op)
 	id := c.w.or.grant(c.i, call, lease.Fence, catalog.ReadLease(lease))
 	c.stats.Acquisitions++
@@ -172,7 +172,7 @@ func (c *client) release(l *locks.Lease) {
 	err := c.locker.Release(ctx, l)
 	cancel()
 	op := c.op(history.Release, call, err)
-	op.OK, op.Token = err == nil, l.Token
+	op.OK, op.Token, op.Mode = err == nil, l.Token, mode(l)
 	c.w.record(op)
 	if !c.w.s.Stopping() {
 		c.w.tr.printf("%s release: %s", c.name, errText(err))
@@ -190,6 +190,14 @@ func (c *client) op(kind string, call int64, err error) history.Op {
 		op.Return = history.Unknown
 	}
 	return op
+}
+
+// mode is the history Mode of a lease: history.ModeRead for a read lease.
+func mode(l *locks.Lease) string {
+	if catalog.ReadLease(l) {
+		return history.ModeRead
+	}
+	return ""
 }
 
 func errText(err error) string {
