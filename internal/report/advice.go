@@ -61,33 +61,55 @@ func ranked(idx []int, key func(int) int) []int {
 	return out
 }
 
-// adviseData names the pattern that lost updates in the fewest fault runs.
+// adviseData names the pattern that lost updates in the fewest fault runs
+// (bestData), with the others' counts.
 func adviseData(m *Measurements) List {
-	ex := m.exclusive()
-	if len(ex) < 2 || len(m.faults()) == 0 {
+	best := bestData(m)
+	if best < 0 {
 		return nil
 	}
 	loss := func(i int) int { return m.sum(i, func(c *Cell) int { return c.LostRuns }) }
-	r := ranked(ex, loss)
-	best := r[0]
-	if loss(r[1]) == loss(best) {
-		return nil
-	}
 	var others []string
-	for _, i := range r[1:] {
-		others = append(others, fmt.Sprintf("%s %d", m.Patterns[i].Name, loss(i)))
+	for _, i := range ranked(m.exclusive(), loss) {
+		if i != best {
+			others = append(others, fmt.Sprintf("%s %d", m.Patterns[i].Name, loss(i)))
+		}
 	}
-	s := []Span{text("For data that must not lose an update, use "), bold("%s", m.Patterns[best].Name)}
-	if m.Patterns[best].Tokens {
+	p, runs := m.Patterns[best], m.faultRuns(best)
+	s := []Span{text("For data that must not lose an update, use "), bold("%s", p.Name)}
+	if p.Tokens {
 		s = append(s, text(" with a store that checks its fencing tokens"))
 	}
 	s = append(s, text(": it lost updates in %d of %d fault-scenario runs, the fewest of any pattern (the others, of %d each: %s).",
-		loss(best), m.faultRuns(best), m.faultRuns(best), strings.Join(others, ", ")))
-	if m.Patterns[best].Tokens {
-		nf := m.sum(best, func(c *Cell) int { return noFenceRuns(c) })
-		s = append(s, text(" With the tokens withheld from the store, the same runs lost updates in %d of %d: the fencing, not the lock, keeps the data.", nf, m.faultRuns(best)))
+		loss(best), runs, runs, strings.Join(others, ", ")))
+	if p.Tokens {
+		nf := m.sum(best, noFenceRuns)
+		s = append(s, text(" With the tokens withheld from the store, the same runs lost updates in %d of %d: the fencing, not the lock, keeps the data.", nf, runs))
 	}
 	return List{s}
+}
+
+// bestData is the index of the one-holder pattern that lost updates in the
+// fewest fault-scenario runs, or -1 when none stands alone.
+func bestData(m *Measurements) int {
+	ex := m.exclusive()
+	if len(ex) < 2 || len(m.faults()) == 0 {
+		return -1
+	}
+	loss := func(i int) int { return m.sum(i, func(c *Cell) int { return c.LostRuns }) }
+	r := ranked(ex, loss)
+	if loss(r[0]) == loss(r[1]) {
+		return -1
+	}
+	return r[0]
+}
+
+// seedsText is "1 seed" or "n seeds".
+func seedsText(n int) string {
+	if n == 1 {
+		return "1 seed"
+	}
+	return fmt.Sprintf("%d seeds", n)
 }
 
 func noFenceRuns(c *Cell) int {
@@ -118,22 +140,37 @@ func adviseScenarios(m *Measurements) List {
 		case len(lossy) == 0:
 			allSafe = append(allSafe, s.Name)
 		case len(safe) == 0:
-			best := ranked(ex, func(i int) int { return m.Cells[i][j].LostRuns })[0]
-			out = append(out, []Span{text("No pattern kept every update under "), bold("%s", s.Name), text(" (%s): seeds with a lost update: %s; the fewest: %s.",
-				s.Summary, strings.Join(lossy, ", "), m.Patterns[best].Name)})
+			out = append(out, []Span{text("No pattern kept every update under "), bold("%s", s.Name), text(" (%s): seeds with a lost update: %s%s.",
+				s.Summary, strings.Join(lossy, ", "), fewest(m, ex, j))})
+		case len(safe) == 1:
+			out = append(out, []Span{text("Under "), bold("%s", s.Name), text(", "), bold("%s", safe[0]),
+				text(" is the only pattern that lost no update (0 of %d seeds); seeds with a lost update: %s.", s.Seeds, strings.Join(lossy, ", "))})
 		default:
-			only := "only"
-			if len(safe) > 1 {
-				only = "only these patterns"
-			}
-			out = append(out, []Span{text("Under "), bold("%s", s.Name), text(" %s lost no update (0 of %d seeds): ", only, s.Seeds),
-				bold("%s", strings.Join(safe, ", ")), text("; seeds with a lost update: %s.", strings.Join(lossy, ", "))})
+			out = append(out, []Span{text("Under "), bold("%s", s.Name), text(", only "), bold("%s", strings.Join(safe, ", ")),
+				text(" lost no update (0 of %d seeds each); seeds with a lost update: %s.", s.Seeds, strings.Join(lossy, ", "))})
 		}
 	}
 	if len(allSafe) > 0 {
-		out = append(out, []Span{text("No pattern lost an update under %s (%d seeds each).", strings.Join(allSafe, ", "), m.Seeds)})
+		out = append(out, []Span{text("No pattern lost an update under %s (%s each).", strings.Join(allSafe, ", "), seedsText(m.Seeds))})
 	}
 	return out
+}
+
+// fewest names the patterns with the fewest lost-update seeds under
+// scenario j, unless all lost as many.
+func fewest(m *Measurements, ex []int, j int) string {
+	runs := func(i int) int { return m.Cells[i][j].LostRuns }
+	r := ranked(ex, runs)
+	if runs(r[0]) == runs(r[len(r)-1]) {
+		return ""
+	}
+	var names []string
+	for _, i := range r {
+		if runs(i) == runs(r[0]) {
+			names = append(names, m.Patterns[i].Name)
+		}
+	}
+	return "; the fewest: " + strings.Join(names, ", ")
 }
 
 // adviseMutex ranks the patterns claiming mutex by the fault scenarios in

@@ -40,8 +40,8 @@ func adviseLiveness(m *Measurements) List {
 		r, w := ranked(ex, rate), ranked(ex, wait)
 		lo, hi := m.Cells[r[0]][j], m.Cells[r[len(r)-1]][j]
 		wlo, whi := m.Cells[w[0]][j], m.Cells[w[len(w)-1]][j]
-		out = append(out, []Span{text("Without faults (%s, %d seeds), acquisitions per simulated second range from %.1f (%s) to %.1f (%s), and the p99 acquire wait from %s ms (%s) to %s ms (%s).",
-			Baseline, m.BaselineSeeds, lo.AcqPerSec(), lo.Pattern, hi.AcqPerSec(), hi.Pattern, ms(wlo.P99Wait), wlo.Pattern, ms(whi.P99Wait), whi.Pattern)})
+		out = append(out, []Span{text("Without faults (%s, %s), acquisitions per simulated second range from %.1f (%s) to %.1f (%s), and the p99 acquire wait from %s ms (%s) to %s ms (%s).",
+			Baseline, seedsText(m.BaselineSeeds), lo.AcqPerSec(), lo.Pattern, hi.AcqPerSec(), hi.Pattern, ms(wlo.P99Wait), wlo.Pattern, ms(whi.P99Wait), whi.Pattern)})
 	}
 	var stuck []string
 	for _, i := range m.exclusive() {
@@ -78,7 +78,7 @@ func adviseBroken(m *Measurements) List {
 		return List{{text("Every broken variant broke its claims under at least one scenario (scenarios that caught each: %s), so the checks can fail: see ", strings.Join(caught, ", ")),
 			link("Broken variants", "#broken"), text(".")}}
 	}
-	return List{{bold("Not caught"), text(" by any scenario in %d seeds: %s. The checks cannot vouch for what they never saw fail.", m.Seeds, strings.Join(missed, ", "))}}
+	return List{{bold("Not caught"), text(" by any scenario in %s: %s. The checks cannot vouch for what they never saw fail.", seedsText(m.Seeds), strings.Join(missed, ", "))}}
 }
 
 // adviseCost prices the patterns from the benchmark: the cheapest and the
@@ -105,28 +105,14 @@ func adviseCost(m *Measurements, b *Bench) List {
 	lo, hi := at[0], at[len(at)-1]
 	s := []Span{text("Cost, from the benchmark (%s, %s; %d client(s), %s): the cheapest pattern is %s at %.2f× the floor's throughput (%.0f cycles/s), the dearest %s at %.2f× (%.0f cycles/s).",
 		b.label(), b.date(), clients[0], keyText(rows[0].Keys), lo.Subject, lo.RatioFloor, lo.CyclesPerSec, hi.Subject, hi.RatioFloor, hi.CyclesPerSec)}
-	if best := bestData(m); best != "" {
+	if best := bestData(m); best >= 0 {
 		for _, r := range at {
-			if r.Subject == best && r.Subject != lo.Subject {
-				s = append(s, text(" %s, the data-safety choice above, runs at %.2f× the floor (%.0f cycles/s).", best, r.RatioFloor, r.CyclesPerSec))
+			if r.Subject == m.Patterns[best].Name && r.Subject != lo.Subject {
+				s = append(s, text(" %s, the data-safety choice above, runs at %.2f× the floor (%.0f cycles/s).", r.Subject, r.RatioFloor, r.CyclesPerSec))
 			}
 		}
 	}
 	return List{s}
-}
-
-// bestData is the pattern adviseData recommends, or "".
-func bestData(m *Measurements) string {
-	ex := m.exclusive()
-	if len(ex) < 2 {
-		return ""
-	}
-	loss := func(i int) int { return m.sum(i, func(c *Cell) int { return c.LostRuns }) }
-	r := ranked(ex, loss)
-	if loss(r[0]) == loss(r[1]) {
-		return ""
-	}
-	return m.Patterns[r[0]].Name
 }
 
 func cmpFloat(a, b float64) int {

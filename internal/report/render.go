@@ -10,12 +10,12 @@ import (
 // WriteMarkdown renders d as GitHub-flavoured Markdown.
 func WriteMarkdown(w io.Writer, d *Document) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n", d.Title)
+	fmt.Fprintf(&b, "# %s\n", mdEscape(d.Title))
 	for _, blk := range d.Blocks {
 		b.WriteString("\n")
 		switch x := blk.(type) {
 		case Heading:
-			fmt.Fprintf(&b, "%s %s\n", strings.Repeat("#", x.Level), x.Text)
+			fmt.Fprintf(&b, "%s %s\n", strings.Repeat("#", x.Level), mdEscape(x.Text))
 		case Para:
 			b.WriteString(mdSpans(x) + "\n")
 		case List:

@@ -60,7 +60,7 @@ func caughtItem(m *Measurements, i int) []Span {
 		}
 	}
 	if first == nil {
-		return append(s, bold("NOT CAUGHT"), text(" by any built-in scenario in %d seeds.", m.Seeds))
+		return append(s, bold("NOT CAUGHT"), text(" by any built-in scenario in %s.", seedsText(m.Seeds)))
 	}
 	s = append(s, text("caught under %d of %d scenarios (%s). First: %s, seed %d, ", len(caught), len(m.Scenarios), strings.Join(caught, ", "), first.Scenario, first.FirstSeed),
 		code(replay(first)))

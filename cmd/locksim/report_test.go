@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+func tinyReport(t *testing.T, out, benchDir string) string {
+	t.Helper()
+	stdout, _, err := runCLI(t, "report", "--seeds", "1", "--baseline-seeds", "1", "--patterns", "basic,fenced",
+		"--scenarios", "gc-pause,steady", "--bench", benchDir, "--out", out, "--commit=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdout
+}
+
+func TestReportWritesAndRepeats(t *testing.T) {
+	noBench := filepath.Join(t.TempDir(), "no-bench")
+	a, b := t.TempDir(), t.TempDir()
+	stdout := tinyReport(t, a, noBench)
+	if !strings.Contains(stdout, filepath.Join(a, "README.md")) || !strings.Contains(stdout, filepath.Join(a, "report.html")) {
+		t.Errorf("stdout does not name the report's files:\n%s", stdout)
+	}
+	tinyReport(t, b, noBench)
+	mdA, err := os.ReadFile(filepath.Join(a, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mdB, err := os.ReadFile(filepath.Join(b, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(mdA) != string(mdB) {
+		t.Error("two runs of the same report command wrote different Markdown")
+	}
+	for _, want := range []string{"`locksim report --seeds 1 --baseline-seeds 1 --bench " + noBench + " --patterns basic,fenced --scenarios gc-pause,steady`",
+		"No benchmark data", "](viz/basic--gc-pause--seed-1.html)"} {
+		if !strings.Contains(string(mdA), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}
+
+func TestReportBadUsage(t *testing.T) {
+	badBench := t.TempDir()
+	if err := os.WriteFile(filepath.Join(badBench, "results.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seeds", "0"}, "--seeds 0"},
+		{[]string{"--baseline-seeds", "-1"}, "--baseline-seeds -1"},
+		{[]string{"--parallel", "-2"}, "--parallel -2"},
+		{[]string{"--patterns", "basic,nope"}, "--patterns"},
+		{[]string{"--scenarios", "nope"}, "--scenarios"},
+		{[]string{"--bench", badBench}, "--bench"},
+	} {
+		_, _, err := runCLI(t, append([]string{"report", "--out", t.TempDir()}, c.args...)...)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("report %v: %v, want a usage error naming %s", c.args, err, c.want)
+		}
+	}
+}
+
+// TestWriteViz draws a failing run: basic under gc-pause loses an update,
+// the counter model says so, and the pause is on the timeline.
+func TestWriteViz(t *testing.T) {
+	p, err := catalog.Lookup("basic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Lookup("gc-pause", p.Nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(sim.Config{Pattern: p, Scenario: sc, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Safety.LostUpdates == 0 {
+		t.Fatalf("basic under gc-pause, seed 1, lost no update: pick a seed that does")
+	}
+	path := filepath.Join(t.TempDir(), "viz.html")
+	verdict, err := writeViz(path, res.History)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if verdict != "illegal (counter)" {
+		t.Errorf("writeViz verdict %q with %d lost updates, want illegal (counter)", verdict, res.Safety.LostUpdates)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "<html") || !strings.Contains(string(data), "pause") {
+		t.Errorf("%s is not porcupine's page with the pause annotated", path)
+	}
+	if _, err := writeViz(filepath.Join(t.TempDir(), "missing", "viz.html"), res.History); err == nil {
+		t.Error("writeViz into a missing directory: no error")
+	}
+}
