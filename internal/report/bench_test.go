@@ -92,7 +92,7 @@ func TestLoadBench(t *testing.T) {
 
 // TestReportWithAndWithoutBench checks the benchmark section both ways.
 func TestReportWithAndWithoutBench(t *testing.T) {
-	m := tinyMeasure(t, 1, 0)
+	m := sharedTiny(t)
 	var md strings.Builder
 	if err := WriteMarkdown(&md, Build(m, nil, Options{})); err != nil {
 		t.Fatal(err)

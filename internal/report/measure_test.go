@@ -2,6 +2,7 @@ package report
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/locksim/locksim/internal/catalog"
@@ -28,6 +29,23 @@ func tinyConfig(t *testing.T, seeds, workers int) Config {
 	}
 	cfg.Seeds, cfg.Workers = seeds, workers
 	return cfg
+}
+
+var (
+	sharedOnce sync.Once
+	sharedM    *Measurements
+	sharedErr  error
+)
+
+// sharedTiny is one tiny measurement (2 seeds) for the tests that only
+// read it and write reports from it, made once.
+func sharedTiny(t *testing.T) *Measurements {
+	t.Helper()
+	sharedOnce.Do(func() { sharedM, sharedErr = Measure(tinyConfig(t, 2, 0)) })
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return sharedM
 }
 
 func tinyMeasure(t *testing.T, seeds, workers int) *Measurements {
@@ -82,7 +100,7 @@ func TestMeasureAggregates(t *testing.T) {
 // store checks and nothing else: under gc-pause the fenced lock's stale
 // holder is rejected with its tokens and overwrites the counter without.
 func TestWithoutTokens(t *testing.T) {
-	m := tinyMeasure(t, 3, 0)
+	m := sharedTiny(t)
 	c := m.Cell("fenced", "gc-pause")
 	if c == nil || c.NoFence == nil {
 		t.Fatalf("fenced under gc-pause: cell %+v, want one measured without tokens", c)

@@ -61,7 +61,7 @@ func TestWriteStructure(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := tinyMeasure(t, 2, 0)
+	m := sharedTiny(t)
 	if err := Write(dir, m, nil, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func checkLinks(t *testing.T, dir, doc string, re *regexp.Regexp) {
 // pause of gc-pause on the timeline and the checker's verdict.
 func TestVizHasTheFaults(t *testing.T) {
 	dir := t.TempDir()
-	m := tinyMeasure(t, 1, 0)
+	m := sharedTiny(t)
 	if err := Write(dir, m, nil, Options{}); err != nil {
 		t.Fatal(err)
 	}
