@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -226,11 +227,13 @@ type result struct {
 }
 
 // runJobs runs the jobs on cfg.Workers workers; results come back in job
-// order, whatever order the workers finish in.
+// order, whatever order the workers finish in. Only the history of each
+// cell's lowest violating seed is kept: it is the one drawn.
 func runJobs(cfg Config, jobs []job, scs [][]scenario.Scenario, done func()) []result {
 	out := make([]result, len(jobs))
 	next := make(chan int)
 	finished := make(chan struct{})
+	k := keeper{first: map[[2]int]int{}}
 	for range cfg.Workers {
 		go func() {
 			for i := range next {
@@ -240,10 +243,10 @@ func runJobs(cfg Config, jobs []job, scs [][]scenario.Scenario, done func()) []r
 					p = withoutTokens(p)
 				}
 				res, err := sim.Run(sim.Config{Pattern: p, Scenario: scs[j.pi][j.si], Seed: j.seed})
-				if err == nil && (j.noFence || len(res.Violated) == 0) {
-					res.History = nil // only a violating run's is drawn
-				}
 				out[i] = result{run: res, err: err}
+				if err == nil {
+					k.keep(out, jobs, i)
+				}
 				finished <- struct{}{}
 			}
 		}()
@@ -259,6 +262,34 @@ func runJobs(cfg Config, jobs []job, scs [][]scenario.Scenario, done func()) []r
 		done()
 	}
 	return out
+}
+
+// keeper keeps the history of each cell's lowest violating seed so far and
+// drops every other.
+type keeper struct {
+	mu    sync.Mutex
+	first map[[2]int]int // cell → index of the result holding its history
+}
+
+func (k *keeper) keep(out []result, jobs []job, i int) {
+	j, res := jobs[i], out[i].run
+	if j.noFence || len(res.Violated) == 0 {
+		res.History = nil
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	cell := [2]int{j.pi, j.si}
+	prev, ok := k.first[cell]
+	switch {
+	case !ok:
+		k.first[cell] = i
+	case jobs[prev].seed > j.seed:
+		out[prev].run.History = nil
+		k.first[cell] = i
+	default:
+		res.History = nil
+	}
 }
 
 func newBar(w io.Writer, n int) *progressbar.ProgressBar {

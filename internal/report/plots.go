@@ -102,7 +102,7 @@ func violationPlot(m *Measurements, broken bool) (*plot.Plot, vg.Length, error) 
 	p := plot.New()
 	p.Title.Text = "Violation rate: seeds whose run broke a claim of the pattern / seeds"
 	if broken {
-		p.Title.Text = "Broken variants: " + p.Title.Text
+		p.Title.Text = "Broken variants, violation rate: seeds whose run broke a claim / seeds"
 	}
 	h := plotter.NewHeatMap(g, whiteToRed(11))
 	h.Min, h.Max = 0, 1
@@ -121,7 +121,7 @@ func violationPlot(m *Measurements, broken bool) (*plot.Plot, vg.Length, error) 
 	}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
 	rotateX(p)
-	return p, vg.Length(len(g.rows))*0.8*vg.Centimeter + 9*vg.Centimeter, nil
+	return p, vg.Length(len(g.rows))*0.8*vg.Centimeter + 10*vg.Centimeter, nil
 }
 
 func cellLabels(g rateGrid) (*plotter.Labels, error) {
@@ -194,7 +194,7 @@ func fencingPlot(m *Measurements) (*plot.Plot, vg.Length, error) {
 	}
 	p.NominalX(names...)
 	rotateX(p)
-	return p, 16 * vg.Centimeter, nil
+	return p, 17 * vg.Centimeter, nil
 }
 
 // baselineRatePlot shows the correct patterns' acquisitions per simulated
