@@ -44,3 +44,14 @@ EXPLORE_SEEDS ?= 50
 EXPLORE_ARGS  ?= --pattern all --scenario all
 explore:
 	$(GO) run ./cmd/locksim explore $(EXPLORE_ARGS) --seeds $(EXPLORE_SEEDS)
+
+# The comparison a team reads before choosing a pattern: every pattern under
+# every built-in scenario (REPORT_SEEDS seeds each, REPORT_BASELINE_SEEDS for
+# steady), with the latest benchmark from reports/bench, written to reports/
+# (README.md, report.html, plots/, viz/). About 2-3 minutes on 2 cores.
+REPORT_SEEDS          ?= 20
+REPORT_BASELINE_SEEDS ?= 2
+.PHONY: report
+report:
+	$(GO) run ./cmd/locksim report --out reports --bench reports/bench \
+		--seeds $(REPORT_SEEDS) --baseline-seeds $(REPORT_BASELINE_SEEDS)
