@@ -43,6 +43,7 @@ type runFlags struct {
 	asJSON, show       bool
 	trace, historyFile string
 	backend            string
+	viz                string
 }
 
 func newRunCmd() *cobra.Command {
@@ -61,8 +62,11 @@ the pattern's node count.
 Exit status: 0 when nothing the pattern claims was violated, 1 when
 something was (the seed and a replay command are printed), 2 on bad usage.
 The verdict goes to stdout (--json for machines); --trace writes the
-readable trace, --history the history for 'locksim check' and porcupine.`,
+readable trace, --history the history for 'locksim check' and porcupine,
+--viz porcupine's HTML visualisation of the history's check, with the
+faults on the timeline.`,
 		Example: `  locksim run --pattern basic --scenario gc-pause --seed 1
+  locksim run --pattern basic --scenario gc-pause --seed 1 --viz basic-gc-pause.html
   locksim run --pattern fenced --scenario gc-pause --seed 1 --trace - | less
   locksim run --pattern redlock --scenario node-clock-jump --seed 1 --json --history h.json
   locksim run --pattern basic --scenario gc-pause --show-scenario > mine.txt
@@ -78,6 +82,7 @@ readable trace, --history the history for 'locksim check' and porcupine.`,
 	fl.BoolVar(&f.show, "show-scenario", false, "print the resolved scenario as a file and exit")
 	fl.StringVar(&f.trace, "trace", "", "write the readable trace to this file (- for stdout)")
 	fl.StringVar(&f.historyFile, "history", "", "write the history (JSON) to this file")
+	fl.StringVar(&f.viz, "viz", "", "write porcupine's HTML visualisation of the history's check to this file")
 	fl.StringVar(&f.backend, "backend", string(node.BackendNative), "Redis node store: native (miniredis for unknown scripts) or mini")
 	return cmd
 }
@@ -107,6 +112,13 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: simulated %v in %v\n", sc.Duration, time.Since(start).Round(time.Millisecond))
 	if err := writeHistory(res, f.historyFile); err != nil {
 		return err
+	}
+	if f.viz != "" {
+		v, err := writeViz(f.viz, res.History)
+		if err != nil {
+			return usagef("--viz: %v", err)
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "locksim: checker %s; visualisation in %s\n", v, f.viz)
 	}
 	if err := printResult(out, res, f.asJSON); err != nil {
 		return err
