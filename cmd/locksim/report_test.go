@@ -110,3 +110,23 @@ func TestWriteViz(t *testing.T) {
 		t.Error("writeViz into a missing directory: no error")
 	}
 }
+
+func TestRunViz(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "basic-gc-pause.html")
+	_, stderr, err := runCLI(t, "run", "--pattern", "basic", "--scenario", "gc-pause", "--seed", "1", "--viz", path)
+	var ve violationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("run --viz on a violating run: %v, want a violation", err)
+	}
+	if !strings.Contains(stderr, "checker illegal (counter); visualisation in "+path) {
+		t.Errorf("stderr does not give the checker's verdict and the file:\n%s", stderr)
+	}
+	if data, err := os.ReadFile(path); err != nil || !strings.Contains(string(data), "<html") {
+		t.Errorf("run --viz wrote no page to %s: %v", path, err)
+	}
+	_, _, err = runCLI(t, "run", "--pattern", "basic", "--scenario", "gc-pause", "--viz", filepath.Join(t.TempDir(), "no", "dir.html"))
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--viz") {
+		t.Errorf("run --viz into a missing directory: %v, want a usage error naming --viz", err)
+	}
+}
