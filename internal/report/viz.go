@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,15 +27,15 @@ func VizFile(path string, h *history.History, timeout time.Duration) (linearizab
 	if err != nil {
 		return rep, err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return rep, err
-	}
-	if err := linearizability.WriteViz(f, h, rep); err != nil {
-		f.Close()
+	var page bytes.Buffer
+	if err := linearizability.WriteViz(&page, h, rep); err != nil {
 		return rep, fmt.Errorf("report: visualisation %s: %w", path, err)
 	}
-	return rep, f.Close()
+	data, err := canonicalViz(page.Bytes())
+	if err != nil {
+		return rep, fmt.Errorf("report: visualisation %s: %w", path, err)
+	}
+	return rep, os.WriteFile(path, data, 0o644)
 }
 
 // Verdict names the check's verdict and the models that found a
@@ -41,7 +43,7 @@ func VizFile(path string, h *history.History, timeout time.Duration) (linearizab
 func Verdict(rep linearizability.Report) string {
 	var models []string
 	for _, p := range rep.Parts {
-		if p.Verdict != linearizability.Ok && !contains(models, p.Model) {
+		if p.Verdict != linearizability.Ok && !slices.Contains(models, p.Model) {
 			models = append(models, p.Model)
 		}
 	}
@@ -49,15 +51,6 @@ func Verdict(rep linearizability.Report) string {
 		return string(rep.Verdict)
 	}
 	return fmt.Sprintf("%s (%s)", rep.Verdict, strings.Join(models, ", "))
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // vizName is the file of a cell's counterexample, relative to the report.
