@@ -75,3 +75,23 @@ func TestDefaultMatrixParses(t *testing.T) {
 		}
 	}
 }
+
+func TestOwnScenariosParse(t *testing.T) {
+	scs, err := Scenarios()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, sc := range scs {
+		names = append(names, sc.Name)
+		if want := ScenarioDir + "/" + sc.Name + ".txt"; sc.Arg != want {
+			t.Errorf("scenario %s replays as %q, want %q", sc.Name, sc.Arg, want)
+		}
+	}
+	if got := strings.Join(names, ","); got != "crowded-pause,slow-quorum" {
+		t.Errorf("the gate's scenarios = %s, want crowded-pause,slow-quorum", got)
+	}
+	if _, err := lookupScenario("no-such"); err == nil || !strings.Contains(err.Error(), "nor one of the gate's own (crowded-pause, slow-quorum)") {
+		t.Errorf("lookupScenario(no-such) = %v, want it to list the gate's own", err)
+	}
+}
