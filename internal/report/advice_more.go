@@ -103,8 +103,8 @@ func adviseCost(m *Measurements, b *Bench) List {
 	}
 	slices.SortStableFunc(at, func(x, y bench.Row) int { return cmpFloat(y.RatioFloor, x.RatioFloor) })
 	lo, hi := at[0], at[len(at)-1]
-	s := []Span{text("Cost, from the benchmark (%s, %s; %d client(s), %s): the cheapest pattern is %s at %.2f× the floor's throughput (%.0f cycles/s), the dearest %s at %.2f× (%.0f cycles/s).",
-		b.label(), b.date(), clients[0], keyText(rows[0].Keys), lo.Subject, lo.RatioFloor, lo.CyclesPerSec, hi.Subject, hi.RatioFloor, hi.CyclesPerSec)}
+	s := []Span{text("Cost, from the benchmark (%s, %s; %s, %s): the cheapest pattern is %s at %.2f× the floor's throughput (%.0f cycles/s), the dearest %s at %.2f× (%.0f cycles/s).",
+		b.label(), b.date(), clientsText(clients[0]), keyText(rows[0].Keys), lo.Subject, lo.RatioFloor, lo.CyclesPerSec, hi.Subject, hi.RatioFloor, hi.CyclesPerSec)}
 	if best := bestData(m); best >= 0 {
 		for _, r := range at {
 			if r.Subject == m.Patterns[best].Name && r.Subject != lo.Subject {

@@ -75,7 +75,7 @@ func throughputTable(b *Bench, k bench.KeyMode) (Table, bool) {
 	}
 	t := Table{Header: []string{"subject"}}
 	for _, c := range clients {
-		t.Header = append(t.Header, fmt.Sprintf("%d clients", c))
+		t.Header = append(t.Header, clientsText(c))
 	}
 	for _, n := range names {
 		r := []TCell{plain("%s", n)}
@@ -130,6 +130,13 @@ func quorumTable(b *Bench) (Table, bool) {
 			plain("%.0f", r.CyclesPerSec), plain("%.2f (%s)", r.RatioReference, r.Reference), plain("%s", usMS(r.CycleP99))})
 	}
 	return t, len(t.Rows) > 0
+}
+
+func clientsText(n int) string {
+	if n == 1 {
+		return "1 client"
+	}
+	return fmt.Sprintf("%d clients", n)
 }
 
 func usMS(us float64) string { return fmt.Sprintf("%.3f", us/1000) }
