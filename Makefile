@@ -31,6 +31,15 @@ lint:
 ci:
 	bash .ci/run
 
+# rapid-deep: the simulator's property tests (sim/simprop) with more of
+# everything — 1000 checks per property and per mutation hunt, three rapid
+# seeds per hunt, a minute of shrinking each. Add SIMPROP_FLAGS=-simprop.update
+# to keep smaller counterexamples in sim/simprop/testdata/counterexamples.
+.PHONY: rapid-deep
+rapid-deep:
+	$(GO) test -count=1 -timeout 3h -v -run 'TestProperties|TestMutations' ./sim/simprop/ \
+		-rapid.checks=1000 -rapid.shrinktime=60s -simprop.seeds=3 $(SIMPROP_FLAGS)
+
 # The CI gate: run the expectations matrix (internal/gate/expectations.txt);
 # exit 1 on any deviation. CHECK_SEEDS overrides the seeds per cell.
 CHECK_SEEDS ?= 40

@@ -73,6 +73,7 @@ func (g gens) kinds() []faultGen {
 		}
 	}
 	add(e.Pause.any(), g.pause)
+	add(e.Pause.any(), g.pause) // twice as likely: pauses are the fault locks meet most
 	add(e.Slow.any() && len(e.Slow.Points) > 0, g.slow)
 	add(e.Client.Jump > 0, func() faultGen { return g.jump(g.clients(), e.Client) })
 	add(e.Client.Drift > 0, func() faultGen { return g.drift(g.clients(), e.Client) })
@@ -102,9 +103,13 @@ func millis(t *rapid.T, label string, lo, hi time.Duration) time.Duration {
 	return time.Duration(rapid.Int64Range(int64(lo/time.Millisecond), int64(hi/time.Millisecond)).Draw(t, label)) * time.Millisecond
 }
 
-// at draws a true time within the run.
+// at draws a true time within the run, to the microsecond: the windows
+// that matter can be shorter than a millisecond (a quorum's requests in
+// flight), and small values, which rapid favours, fall in the first
+// acquisitions.
 func (g gens) at(t *rapid.T) fault.When {
-	return fault.When{At: millis(t, "at", 0, g.s.Duration-time.Millisecond)}
+	us := rapid.Int64Range(0, int64(g.s.Duration/time.Microsecond)-1).Draw(t, "at")
+	return fault.When{At: time.Duration(us) * time.Microsecond}
 }
 
 // on draws the n-th time a client reaches one of points.

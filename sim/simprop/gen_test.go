@@ -24,7 +24,7 @@ func TestGeneratedCasesStayInside(t *testing.T) {
 	for _, p := range Properties() {
 		for _, nodes := range []int{1, 5} {
 			t.Run(fmt.Sprintf("%s/nodes=%d", p.Name, nodes), func(t *testing.T) {
-				withRapid(t, map[string]string{"rapid.checks": "300"}, func() {
+				withRapid(t, map[string]string{"rapid.checks": "150"}, func() {
 					rapid.Check(t, func(t *rapid.T) { checkCase(t, p, p.Cases(nodes).Draw(t, "case")) })
 				})
 			})

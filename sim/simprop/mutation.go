@@ -23,7 +23,7 @@ func Mutations() []Mutation {
 		{"service-seconds", "service", "mutex",
 			"a 100ms TTL becomes EXPIRE 0: the key is gone as soon as it is set"},
 		{"fenced-volatile", "fenced", "safe-store",
-			"the counter expires with an unreleased lock (a holder paused or cut off past its TTL) and tokens start again at 1"},
+			"the counter expires a TTL after the last acquisition: any gap of a TTL (a long section, a pause, a partition) starts tokens again at 1"},
 		{"redlock-novalidity", "redlock", "mutex",
 			"a pause inside Acquire, after the requests went out: the quorum is counted after the keys expired and trusted for a full TTL"},
 		{"redlock-fenced-pernode", "fenced", "safe-store",
@@ -31,7 +31,7 @@ func Mutations() []Mutation {
 		{"fair-clock-queue", "fair", "fifo",
 			"a client whose wall clock is ahead queues behind clients that came after it"},
 		{"rwlock-shared-count", "rwlock", "rw-exclusion",
-			"a reader that outlived its TTL decrements the count another reader made, and a writer enters beside that reader"},
+			"the seed's lock grants however late (a pause inside Lock past the TTL hands out a lease already expired), and a stray read release frees a reader's count"},
 	}
 }
 
