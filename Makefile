@@ -31,15 +31,6 @@ lint:
 ci:
 	bash .ci/run
 
-# rapid-deep: the simulator's property tests (sim/simprop) with more of
-# everything — 1000 checks per property and per mutation hunt, three rapid
-# seeds per hunt, a minute of shrinking each. Add SIMPROP_FLAGS=-simprop.update
-# to keep smaller counterexamples in sim/simprop/testdata/counterexamples.
-.PHONY: rapid-deep
-rapid-deep:
-	$(GO) test -count=1 -timeout 3h -v -run 'TestProperties|TestMutations' ./sim/simprop/ \
-		-rapid.checks=1000 -rapid.shrinktime=60s -simprop.seeds=3 $(SIMPROP_FLAGS)
-
 # The CI gate: run the expectations matrix (internal/gate/expectations.txt);
 # exit 1 on any deviation. CHECK_SEEDS overrides the seeds per cell.
 CHECK_SEEDS ?= 40
@@ -64,3 +55,12 @@ REPORT_BASELINE_SEEDS ?= 2
 report:
 	$(GO) run ./cmd/locksim report --out reports --bench reports/bench \
 		--seeds $(REPORT_SEEDS) --baseline-seeds $(REPORT_BASELINE_SEEDS)
+
+# rapid-deep: the simulator's property tests (sim/simprop) with more of
+# everything — 1000 checks per property and per mutation hunt, three rapid
+# seeds per hunt, a minute of shrinking each. Add SIMPROP_FLAGS=-simprop.update
+# to keep smaller counterexamples in sim/simprop/testdata/counterexamples.
+.PHONY: rapid-deep
+rapid-deep:
+	$(GO) test -count=1 -timeout 3h -v -run 'TestProperties|TestMutations' ./sim/simprop/ \
+		-rapid.checks=1000 -rapid.shrinktime=60s -simprop.seeds=3 $(SIMPROP_FLAGS)
