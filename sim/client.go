@@ -50,9 +50,13 @@ func (c *client) cycle() {
 		return
 	}
 	c.at(fault.Acquired)
+	inner, innerOK := c.enter()
 	v, readOK := c.read(lease, id)
 	c.at(fault.Work)
 	c.sleep(c.workTime())
+	if innerOK {
+		c.release(inner)
+	}
 	if readOK && !c.w.s.Stopping() && c.check(lease, id) {
 		c.at(fault.Write)
 		c.sleep(wl.Prep)
@@ -61,6 +65,15 @@ func (c *client) cycle() {
 	c.at(fault.Release)
 	c.release(lease)
 	c.sleep(wl.Think)
+}
+
+// enter takes the lock a second time, nested, when the workload re-enters.
+func (c *client) enter() (*locks.Lease, bool) {
+	if !c.w.sc.Workload.Reenter || c.w.s.Stopping() {
+		return nil, false
+	}
+	l, _, ok := c.acquire()
+	return l, ok
 }
 
 func (c *client) now() int64 { return c.w.s.Now() }

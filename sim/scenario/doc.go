@@ -21,7 +21,9 @@
 // acquire → read the store → work (work ± jitter) → check its lease →
 // prepare the write (prep) → write → release → think; check=no skips the
 // lease check; acquire-timeout bounds each Acquire; retry is the first
-// retry backoff. net: one-way latency = latency + uniform[0, jitter], plus
+// retry backoff; reenter=yes makes each section take the lock again,
+// nested, and release that inner holding after the work, before the lease
+// check and the write (written only when set). net: one-way latency = latency + uniform[0, jitter], plus
 // with probability tail a uniform[0, tail-latency]; loss per message;
 // timeout is the client-side read timeout. replicas gives every node a
 // replica fed by asynchronous replication with that delay.

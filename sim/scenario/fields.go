@@ -53,7 +53,7 @@ func (p *parser) workloadFields() map[string]setter {
 		"work": durInto("work", &w.Work), "jitter": durInto("jitter", &w.Jitter),
 		"think": durInto("think", &w.Think), "prep": durInto("prep", &w.Prep),
 		"check": boolInto("check", &w.Check), "acquire-timeout": durInto("acquire-timeout", &w.AcquireTimeout),
-		"retry": durInto("retry", &w.Retry),
+		"retry": durInto("retry", &w.Retry), "reenter": boolInto("reenter", &w.Reenter),
 	}
 }
 

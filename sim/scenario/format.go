@@ -18,9 +18,13 @@ func Format(s Scenario) string {
 	}
 	fmt.Fprintf(&b, "start nodes=%d clients=%d ttl=%s duration=%s\n", s.Nodes, s.Clients, fmtDur(s.TTL, false), fmtDur(s.Duration, false))
 	w := s.Workload
-	fmt.Fprintf(&b, "workload work=%s jitter=%s think=%s prep=%s check=%s acquire-timeout=%s retry=%s\n",
+	fmt.Fprintf(&b, "workload work=%s jitter=%s think=%s prep=%s check=%s acquire-timeout=%s retry=%s",
 		fmtDur(w.Work, false), fmtDur(w.Jitter, false), fmtDur(w.Think, false), fmtDur(w.Prep, false),
 		fmtBool(w.Check), fmtDur(w.AcquireTimeout, false), fmtDur(w.Retry, false))
+	if w.Reenter { // written only when set, so older files keep their canonical form
+		b.WriteString(" reenter=yes")
+	}
+	b.WriteByte('\n')
 	n := s.Net
 	fmt.Fprintf(&b, "net latency=%s jitter=%s tail=%s tail-latency=%s loss=%s timeout=%s\n",
 		fmtDur(n.Latency.Base, false), fmtDur(n.Latency.Jitter, false), fmtRate(n.Latency.TailPPM, false),

@@ -33,6 +33,11 @@ type Workload struct {
 	Check          bool          // check lease.Err() before writing
 	AcquireTimeout time.Duration // bound on each Acquire
 	Retry          time.Duration // first retry backoff (locks.Retry.Delay)
+	// Reenter makes each critical section take the lock a second time,
+	// nested, and give that inner holding back after the work, before the
+	// lease check and the write: what code that calls a locked helper from
+	// a locked section does. Only reentrant patterns can take it twice.
+	Reenter bool
 }
 
 // Net is the network's behaviour.
