@@ -46,8 +46,10 @@ var (
 //     monotonic clock) and drift within ±0.5%; node drift within ±0.5%
 //     (any pair within the 1% DriftFactor) and node clocks stepped back;
 //   - client–node partitions, losses and slow links (≤150ms each, so five
-//     together stay under the 1s a release waits), client–store
-//     partitions and losses;
+//     together stay under the 1s a release waits: a release request that
+//     arrives after its Release gave up takes an entry of the owner's next
+//     holding in an owner-keyed reentrant lock), client–store partitions
+//     and losses;
 //   - node crashes, restarting with their data, or without it only after
 //     2 TTL (a delayed restart) or never; with several nodes, at most a
 //     minority of them crash.
@@ -106,7 +108,7 @@ func Properties() []Property {
 		{Name: "mutex", Clients: 2, Envelope: MutexEnvelope(), Judge: overlapJudge,
 			Patterns: []string{"basic", "reentrant", "watchdog", "service", "fair", "rwlock-write", "redlock"},
 			Claim:    "no two clients act as holders at one instant of true time",
-			Outside:  "pauses and slow steps between grant and read or between check and write, forward node clock jumps, drift beyond ±0.5%, slow links to the store, restarts without persistence within 2 TTL, failover, a majority of Redlock nodes crashing"},
+			Outside:  "pauses and slow steps between grant and read or between check and write, forward node clock jumps, drift beyond ±0.5%, slow links to the store, a release request delayed past its Release (reentrant locks), restarts without persistence within 2 TTL, failover, a majority of Redlock nodes crashing"},
 		{Name: "mutex-nested", Clients: 2, Nested: true, Envelope: MutexEnvelope(), Judge: overlapJudge,
 			Patterns: []string{"reentrant", "service"},
 			Claim:    "as mutex, with every section re-entered once and the inner entry left before the section runs: leaving it does not free the lock",
