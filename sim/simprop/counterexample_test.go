@@ -9,7 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
 )
 
 // TestCounterexampleRoundTrip: a counterexample written to a file reads
@@ -89,4 +91,34 @@ func mustPattern(t *testing.T, name string) catalog.Pattern {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestStaleReentrantRelease replays a schedule the envelopes leave out, to
+// show why: a release that outlives its Release frees the owner's next
+// holding of a Reentrant lock, not of a Basic one.
+func TestStaleReentrantRelease(t *testing.T) {
+	f, err := os.Open("testdata/outside/reentrant-stale-release.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc, err := scenario.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := MutexEnvelope().Admits(sc); err == nil {
+		t.Error("the stale release lies inside the mutex envelope; it should not")
+	}
+	for _, tc := range []struct {
+		pattern string
+		broken  bool
+	}{{"reentrant", true}, {"basic", false}} {
+		res, err := sim.Run(sim.Config{Pattern: mustPattern(t, tc.pattern), Scenario: sc, Seed: 6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (res.Safety.Overlaps > 0) != tc.broken {
+			t.Errorf("%s, seed 6: %s; want a violation: %v", tc.pattern, res.Summary(), tc.broken)
+		}
+	}
 }

@@ -54,8 +54,9 @@
 // answer), a node clock stepped forward (keys expire early: one Redlock
 // node suffices), drift beyond the allowance, a slow link to the store (a
 // write that lands after the lease), a release request that arrives after
-// its Release gave up (Reentrant and Service key the hash by owner, so it
-// takes an entry of the owner's next holding and can free it), a node
+// its Release gave up (Reentrant keys its hash by owner, so the request
+// takes an entry of the owner's next holding and can free it; see
+// testdata/outside/reentrant-stale-release.txt), a node
 // restarting without its data within 2 TTL, a failover to a replica that
 // missed the lock, or a majority of Redlock nodes crashing.
 //
