@@ -56,6 +56,16 @@ package simcheck
 //     the counter and lock models are Illegal while the oracles, which let
 //     readers overlap each other and count a semaphore's holders, find no
 //     broken claim.
+//   - abandoned-grant (lock model): an Acquire cut by its deadline while
+//     its last request was in flight reports "not acquired" (the error
+//     wraps both locks.ErrNotAcquired and the deadline), and the simulator
+//     records a refusal (with no owner); but the server may have granted
+//     that request, and here did. The lock model, which takes the refusal as
+//     fact, is Illegal; with such an acquire given an unknown outcome and the
+//     owner of the client's next grant (cutUnknown), it is Ok. With a
+//     reentrant owner the grant is a leaked hold level: the owner's next
+//     Acquire re-enters (count 2), its Release leaves count 1, and it keeps
+//     the lock from everyone else while it goes on re-entering.
 //   - fence-only: a repeated or decreasing fencing token (a fence counter
 //     lost on restart, per-node counters) with no lost update: legal for
 //     the register (tokens must not decrease among accepted writes), seen
@@ -65,6 +75,7 @@ package simcheck
 // property and is not compared.
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"runtime"
@@ -119,6 +130,7 @@ const (
 	classReadToken = "read-token"         // disagreement
 	classShared    = "shared-holders"     // disagreement
 	classFence     = "fence-only"         // disagreement
+	classCut       = "abandoned-grant"    // disagreement
 )
 
 // outcome is one row: what the oracles measured, what the checker said.
@@ -140,6 +152,9 @@ type outcome struct {
 	// SeenRegister is the verdict under the store's own rule, checked
 	// only when Register is Illegal.
 	SeenRegister linearizability.Verdict
+	// LockCut is the lock model's verdict with the acquires cut by their
+	// deadline given an unknown outcome, checked only when Lock is Illegal.
+	LockCut linearizability.Verdict
 }
 
 func (o outcome) String() string {
@@ -205,13 +220,49 @@ func observe(j job) (outcome, error) {
 		o.SeenRegister = checkSeenRegister(res.History, checkTimeout)
 	}
 	if len(sc.Faults) == 0 {
-		lock, err := linearizability.Check(withoutScriptRetries(res.History), linearizability.Options{Timeout: checkTimeout, Models: linearizability.Lock})
-		if err != nil {
+		if o.Lock, err = lockVerdict(withoutScriptRetries(res.History)); err != nil {
 			return o, err
 		}
-		o.Lock = lock.Verdict
+		if o.Lock == linearizability.Illegal {
+			o.LockCut, err = lockVerdict(cutUnknown(withoutScriptRetries(res.History)))
+		}
 	}
-	return o, nil
+	return o, err
+}
+
+func lockVerdict(h *history.History) (linearizability.Verdict, error) {
+	rep, err := linearizability.Check(h, linearizability.Options{Timeout: checkTimeout, Models: linearizability.Lock})
+	return rep.Verdict, err
+}
+
+// cutUnknown gives an unknown outcome to each refused acquire whose
+// deadline cut an attempt in flight ("gave up: acquire ...: context
+// deadline exceeded"; a deadline met while sleeping between attempts reads
+// "gave up: context deadline exceeded") and whose client's next grant
+// re-entered (Count > 1): that request was granted to the owner the next
+// grant names. The simulator records no owner for a refused acquire.
+func cutUnknown(h *history.History) *history.History {
+	out := *h
+	out.Ops = slices.Clone(h.Ops)
+	for i, op := range out.Ops {
+		if op.Kind != history.Acquire || op.OK || !strings.Contains(op.Err, "gave up: acquire") || !strings.Contains(op.Err, context.DeadlineExceeded.Error()) {
+			continue
+		}
+		if next, ok := nextGrant(out.Ops[i+1:], op.Client); ok && next.Count > 1 {
+			out.Ops[i].Return, out.Ops[i].Token = history.Unknown, next.Token
+		}
+	}
+	return &out
+}
+
+// nextGrant is client's first successful acquire in ops.
+func nextGrant(ops []history.Op, client int) (history.Op, bool) {
+	for _, op := range ops {
+		if op.Kind == history.Acquire && op.Client == client && op.OK {
+			return op, true
+		}
+	}
+	return history.Op{}, false
 }
 
 func unknownSections(h *history.History) int {
@@ -298,7 +349,7 @@ func classify(o outcome) (classes, problems []string) {
 			problems = append(problems, fmt.Sprintf(format, a...))
 		}
 	}
-	for _, v := range []linearizability.Verdict{o.Counter, o.Register, o.Lock, o.SeenRegister} {
+	for _, v := range []linearizability.Verdict{o.Counter, o.Register, o.Lock, o.SeenRegister, o.LockCut} {
 		must(v != linearizability.Unknown, "a check ran out of time (Unknown is not a pass)")
 	}
 	must(o.LostUpdates == 0 || o.Overlaps > 0 || o.Shared, "%d lost update(s) without an overlap: the mutual-exclusion oracle missed a holder", o.LostUpdates)
@@ -341,6 +392,8 @@ func classifyLock(o outcome, classes, problems []string) ([]string, []string) {
 	case o.Shared && o.Lock == linearizability.Illegal:
 		classes = append(classes, classShared)
 	case o.Shared:
+	case o.Lock == linearizability.Illegal && o.Overlaps == 0 && o.LockCut == linearizability.Ok:
+		classes = append(classes, classCut)
 	case (o.Lock == linearizability.Illegal) != (o.Overlaps > 0):
 		problems = append(problems, fmt.Sprintf("lock model %s with %d overlap(s) in a run without faults", o.Lock, o.Overlaps))
 	case o.Lock == linearizability.Illegal:
