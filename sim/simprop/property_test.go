@@ -17,8 +17,8 @@ import (
 // the simulated nodes run through a Lua interpreter cost ten times more a
 // run, and get fewer.
 var checksPer = map[string]int{
-	"basic": 100, "reentrant": 100, "watchdog": 100, "service": 100, "fenced": 100, "redlock": 60,
-	"fair": 12, "rwlock": 12, "rwlock-write": 12, "semaphore": 12,
+	"basic": 200, "reentrant": 200, "watchdog": 200, "service": 200, "fenced": 200, "redlock": 120,
+	"fair": 25, "rwlock": 25, "rwlock-write": 25, "semaphore": 25,
 }
 
 // failuresDir keeps the counterexample of a property that fails, beside
