@@ -32,7 +32,7 @@ func (c Counterexample) Replay(path string) string {
 }
 
 // nestNote says why locksim run alone does not replay a nested property.
-const nestNote = "every section of this property re-enters the lock once, which locksim run does not do: replay it with simprop.Replay"
+const nestNote = "every section of this property re-enters the lock and leaves the inner entry at once (simprop.Nested), which locksim run does not do: replay it with simprop.Replay"
 
 // Text is the scenario file: comment lines naming the property, the
 // violation and the replay command, then the scenario.

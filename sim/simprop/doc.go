@@ -97,8 +97,10 @@
 // comment header (the property, the violation, the replay command) and
 // the scenario. rapid's last run is the shrunk case, so the file ends as
 // the minimal schedule. Load reads it back and Replay runs it again. The
-// mutex-nested property re-enters every section, which locksim run does
-// not do; its counterexamples replay through Replay.
+// mutex-nested property re-enters every section and leaves the inner entry
+// at once (Nested); locksim run does not (its workload reenter=yes holds
+// the inner entry through the work), so those counterexamples replay
+// through Replay.
 //
 // # Mutations
 //

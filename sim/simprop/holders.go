@@ -26,30 +26,35 @@ type holding struct {
 	read       bool  // a read (shared) holding
 }
 
-// holdings rebuilds the leases of h. With alternate, a client's
-// even-numbered acquisitions are read holdings, as the catalog's
-// read-write patterns alternate write and read.
-func holdings(h *history.History, alternate bool) []holding {
+// holdings rebuilds the leases of h. A read holding is one whose Acquire
+// the history marks history.ModeRead. A client that takes the lock again
+// while holding it (a nested entry) extends its outer holding, which ends
+// when the client has released as many times as it entered.
+func holdings(h *history.History) []holding {
 	var out []holding
 	acquires := map[int]int{}
-	current := map[int]int{} // client → index in out of its lease in use, or -1
+	current := map[int]int{} // client → index in out of its holding in use
+	depth := map[int]int{}   // client → entries not yet released
 	for _, op := range h.Ops {
+		c := op.Client
 		switch op.Kind {
 		case history.Acquire:
-			acquires[op.Client]++
-			current[op.Client] = -1
-			if op.OK && !op.Unknown() {
-				n := acquires[op.Client]
-				out = append(out, holding{client: op.Client, n: n, call: op.Call, start: op.Return,
-					end: op.Return + 1, read: alternate && n%2 == 0})
-				current[op.Client] = len(out) - 1
+			acquires[c]++
+			if !op.OK || op.Unknown() {
+				continue
+			}
+			if depth[c]++; depth[c] == 1 {
+				out = append(out, holding{client: c, n: acquires[c], call: op.Call, start: op.Return,
+					end: op.Return + 1, read: op.Mode == history.ModeRead})
+				current[c] = len(out) - 1
 			}
 		case history.Read, history.Write:
-			if i, ok := current[op.Client]; ok && i >= 0 {
+			if depth[c] > 0 {
+				i := current[c]
 				out[i].end = max(out[i].end, op.Call+1)
 			}
 		case history.Release:
-			current[op.Client] = -1
+			depth[c] = max(depth[c]-1, 0)
 		}
 	}
 	return out

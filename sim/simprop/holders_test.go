@@ -8,19 +8,20 @@ import (
 	"github.com/locksim/locksim/history"
 )
 
-// hist builds a history from compact ops: client, kind, call, return, ok.
+// hop is one op of a hand-built history.
 type hop struct {
 	client     int
 	kind       string
 	call, ret  int64
 	ok         bool
 	unknownRet bool
+	mode       string
 }
 
 func hist(ops ...hop) *history.History {
 	h := &history.History{Source: "test"}
 	for _, o := range ops {
-		op := history.Op{Client: o.client, Kind: o.kind, Call: o.call, Return: o.ret, OK: o.ok}
+		op := history.Op{Client: o.client, Kind: o.kind, Call: o.call, Return: o.ret, OK: o.ok, Mode: o.mode}
 		if o.unknownRet {
 			op.Return = history.Unknown
 		}
@@ -30,12 +31,12 @@ func hist(ops ...hop) *history.History {
 }
 
 // section is one client's acquire → read → write → release, all granted.
-func section(c int, call, granted, read, write, release int64) []hop {
+func section(c int, mode string, call, granted, read, write, release int64) []hop {
 	return []hop{
-		{c, history.Acquire, call, granted, true, false},
-		{c, history.Read, read, read + 1, true, false},
-		{c, history.Write, write, write + 1, true, false},
-		{c, history.Release, release, release + 1, true, false},
+		{c, history.Acquire, call, granted, true, false, mode},
+		{c, history.Read, read, read + 1, true, false, ""},
+		{c, history.Write, write, write + 1, true, false, ""},
+		{c, history.Release, release, release + 1, true, false, mode},
 	}
 }
 
@@ -49,18 +50,24 @@ func join(parts ...[]hop) []hop {
 
 func TestHoldingsFollowTheHistory(t *testing.T) {
 	h := hist(join(
-		[]hop{{1, history.Acquire, 0, 5, false, false}}, // refused: acquisition 1, no lease
-		section(1, 10, 20, 21, 40, 41),                  // acquisition 2: a read holding
-		[]hop{{2, history.Acquire, 0, 0, false, true}},  // outcome unknown: no lease
-		section(2, 50, 60, 61, 70, 71),                  // c2's acquisition 2: read
-		[]hop{{2, history.Read, 80, 81, true, false}},   // after its release: not under a lease
-		section(1, 90, 95, 96, 99, 100),                 // c1's acquisition 3: write
+		[]hop{{1, history.Acquire, 0, 5, false, false, ""}},  // refused: acquisition 1, no holding
+		section(1, history.ModeRead, 10, 20, 21, 40, 41),     // acquisition 2, a read holding
+		[]hop{{2, history.Acquire, 0, 0, false, true, ""}},   // outcome unknown: no holding
+		section(2, "", 50, 60, 61, 70, 71),                   // c2's acquisition 2
+		[]hop{{2, history.Read, 80, 81, true, false, ""}},    // after its release: under no holding
+		[]hop{{1, history.Acquire, 90, 95, true, false, ""}}, // c1's acquisition 3 …
+		[]hop{{1, history.Acquire, 96, 97, true, false, ""}}, // … entered again (nested) …
+		[]hop{{1, history.Read, 98, 99, true, false, ""}},
+		[]hop{{1, history.Release, 100, 101, true, false, ""}}, // … left once: still held
+		[]hop{{1, history.Write, 110, 111, true, false, ""}},
+		[]hop{{1, history.Release, 112, 113, true, false, ""}},
+		[]hop{{1, history.Write, 120, 121, true, false, ""}}, // after the last release: under none
 	)...)
-	got := holdings(h, true)
+	got := holdings(h)
 	want := []holding{
 		{client: 1, n: 2, call: 10, start: 20, end: 41, read: true},
-		{client: 2, n: 2, call: 50, start: 60, end: 71, read: true},
-		{client: 1, n: 3, call: 90, start: 95, end: 100, read: false},
+		{client: 2, n: 2, call: 50, start: 60, end: 71},
+		{client: 1, n: 3, call: 90, start: 95, end: 111},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("holdings = %+v, want %+v", got, want)

@@ -155,7 +155,7 @@ func safeStoreJudge(r *sim.Result) string {
 }
 
 func rwJudge(r *sim.Result) string {
-	if v := writerExclusion(holdings(r.History, true)); v != "" {
+	if v := writerExclusion(holdings(r.History)); v != "" {
 		return "read-write exclusion: " + v
 	}
 	return ""
@@ -163,7 +163,7 @@ func rwJudge(r *sim.Result) string {
 
 func holdersJudge(n int) func(*sim.Result) string {
 	return func(r *sim.Result) string {
-		if v := holderBound(holdings(r.History, false), n); v != "" {
+		if v := holderBound(holdings(r.History), n); v != "" {
 			return "holder bound: " + v
 		}
 		return ""
@@ -171,7 +171,7 @@ func holdersJudge(n int) func(*sim.Result) string {
 }
 
 func fifoJudge(r *sim.Result) string {
-	if v := queueJump(holdings(r.History, false), fifoAt); v != "" {
+	if v := queueJump(holdings(r.History), fifoAt); v != "" {
 		return "first come, first served: " + v
 	}
 	return ""
