@@ -46,23 +46,28 @@
 // then differ by at most the 1% DriftFactor) and stepped back; client–node
 // partitions, losses and slow links of up to 150ms each (five stay under
 // the 1s a Release waits); client–store partitions and losses; node
-// crashes that keep the data, or lose it only
-// after 2 TTL down (a delayed restart), each node at most once and, with
-// several nodes, at most a minority of them. Not claimed — left out of the
-// envelope — under a pause or slow step between grant and read or between
-// check and write (the holder acts on a lease that ran out; fencing is the
-// answer), a node clock stepped forward (keys expire early: one Redlock
-// node suffices), drift beyond the allowance, a slow link to the store (a
-// write that lands after the lease), a release request that arrives after
-// its Release gave up (Reentrant keys its hash by owner, so the request
-// takes an entry of the owner's next holding and can free it; see
-// testdata/outside/reentrant-stale-release.txt), a node
-// restarting without its data within 2 TTL, a failover to a replica that
-// missed the lock, or a majority of Redlock nodes crashing.
+// crashes that keep the data, or lose it only after 2 TTL down (a delayed
+// restart), each node at most once and, with several nodes, at most a
+// minority of them.
 //
-// TestEnvelopesAreTight widens envelopes by one excluded fault each and
-// expects rapid to find a counterexample on a correct pattern: every
-// exclusion above is needed.
+// Not claimed — left out of the envelope: a pause or slow step between
+// grant and read or between check and write (the holder acts on a lease
+// that ran out; fencing is the answer); a node clock stepped forward (keys
+// expire early; for Redlock, one node's jump suffices when the holder had
+// a bare quorum); drift beyond the allowance; a slow link to the store (a
+// write that lands after the lease); a release request that arrives after
+// its Release gave up (Reentrant keys its hash by owner, so the request
+// takes an entry of the owner's next holding and can free it: see
+// testdata/outside/reentrant-stale-release.txt); a node restarting without
+// its data within 2 TTL; a failover to a replica that missed the lock; a
+// majority of Redlock nodes crashing.
+//
+// TestEnvelopesAreTight widens an envelope by one excluded fault at a
+// time — pauses at the write and acquired points, forward node jumps,
+// slow links to the store, late release requests, immediate restarts
+// without persistence, failover; pauses for renewal; restarts without
+// persistence and failover for fencing — and expects rapid to find a
+// counterexample on a correct pattern each time.
 //
 // mutex-nested: as mutex, with every section entered twice and the inner
 // entry left before the section runs: leaving it must not free the lock.
