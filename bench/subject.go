@@ -109,7 +109,7 @@ func patternSubject(p catalog.Pattern) Subject {
 		fam = Quorum
 	}
 	return Subject{
-		Name: p.Name, Kind: KindPattern, Family: fam, Summary: p.Summary, Holders: holders(p.Claims),
+		Name: p.Name, Kind: KindPattern, Family: fam, Summary: p.Summary, Holders: holders(p),
 		New: func(c Conn, key string) (Locker, error) {
 			// Metrics on, as a service in production would have them.
 			o := locks.Options{TTL: c.TTL, Rand: countingRand{locks.CryptoRand{}, c.Retries}, Metrics: new(locks.Metrics)}
@@ -131,8 +131,13 @@ func patternSubject(p catalog.Pattern) Subject {
 
 // holders reads a pattern's claims: a mutex, or a fenced lock (a SET NX
 // lock whose safety claim is the fence), admits one holder; a semaphore N.
-func holders(c catalog.Claims) int {
+// A pattern with shared (read) holdings has no bound on holders: its
+// writers' exclusion is what the rwlock-write subject measures.
+func holders(p catalog.Pattern) int {
+	c := p.Claims
 	switch {
+	case p.Shared:
+		return 0
 	case c.Mutex || c.Fencing:
 		return 1
 	default:

@@ -61,7 +61,7 @@ func locker(tb testing.TB, tg *bench.Target, s bench.Subject, nodes int, key str
 func Exclusive(t *testing.T, tg *bench.Target, s bench.Subject, nodes, clients, cycles int) {
 	t.Helper()
 	if s.Holders == 0 {
-		t.Skipf("%s claims no bound on holders", s.Name)
+		t.Skipf("%s claims no bound on holders (readers share)", s.Name)
 	}
 	key := "benchtest:exclusive:" + s.Name + ":" + t.Name()
 	lockers := make([]bench.Locker, clients)

@@ -14,7 +14,7 @@ func init() {
 		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return broken.NewSeedFair(r, k, o)
 		})})
-	Register(Pattern{Name: "rwlock-shared-count", Nodes: 1, Broken: true, Claims: Claims{Mutex: true},
+	Register(Pattern{Name: "rwlock-shared-count", Nodes: 1, Broken: true, Claims: Claims{Mutex: true}, Shared: true,
 		Pitfall: "readers share one counter with no owner (any client can release a read, letting a writer in beside a reader) and nothing holds readers off for a waiting writer (writers starve)",
 		Summary: "the seed's read-write lock, clients alternating write/read like rwlock",
 		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {

@@ -42,7 +42,10 @@ type Pattern struct {
 	Broken bool
 	// Pitfall names the mistake a broken variant makes.
 	Pitfall string
-	New     New
+	// Shared marks a pattern some of whose leases are shared (read)
+	// holdings (see ReadLease): several clients may hold it at once.
+	Shared bool
+	New    New
 }
 
 var registry = map[string]Pattern{}

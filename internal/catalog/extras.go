@@ -28,7 +28,7 @@ func init() {
 	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
 		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, k, o) })})
-	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true},
+	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true}, Shared: true,
 		Summary: "read-write lock, clients alternating write/read; owned, expiring readers; a waiting writer holds off new readers",
 		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := locks.NewRWLock(r, k, o)
