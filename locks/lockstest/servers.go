@@ -59,10 +59,11 @@ func (b *RedisServers) Admin(t testing.TB, node int) *redis.Client {
 // Clock is clock.Real.
 func (b *RedisServers) Clock() clock.Clock { return clock.Real{} }
 
-// TTL is 400ms: a few round trips and a watchdog's scheduling delay under
-// -race on a loaded machine are far below it, and waiting it out a few
-// times costs seconds.
-func (b *RedisServers) TTL() time.Duration { return 400 * time.Millisecond }
+// TTL is 1s: a few round trips and a watchdog's scheduling delay under
+// -race on a machine running other test packages at once stay far below
+// it (at 400ms a renewal goroutine starved for a whole TTL on a loaded
+// 2-core machine), and waiting it out a few times costs seconds.
+func (b *RedisServers) TTL() time.Duration { return time.Second }
 
 // Advance sleeps for d.
 func (b *RedisServers) Advance(t testing.TB, d time.Duration) { time.Sleep(d) }
