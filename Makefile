@@ -10,7 +10,8 @@ help:
 	@echo "make test   go test (starts real redis-servers itself when installed)"
 	@echo "make race   go test -race"
 	@echo "make lint   gofmt + go vet"
-	@echo "make ci     what CI runs: install redis-server if missing, lint, race"
+	@echo "make ci     what CI runs: install redis-server if missing, lint, race, the gate"
+	@echo "make check  the correctness gate; make explore, make report, make bench, make rapid-deep"
 
 build:
 	$(GO) build -o locksim ./cmd/locksim
@@ -64,3 +65,14 @@ report:
 rapid-deep:
 	$(GO) test -count=1 -timeout 3h -v -run 'TestProperties|TestMutations' ./sim/simprop/ \
 		-rapid.checks=1000 -rapid.shrinktime=60s -simprop.seeds=3 $(SIMPROP_FLAGS)
+
+# Benchmarks against real redis-servers (scripts/bench.sh starts 5 on free
+# loopback ports): the sweep into reports/bench/ (about 5 minutes; tune with
+# BENCH_DURATION, BENCH_WARMUP, BENCH_REPS), and the go test -bench per-call
+# costs in benchstat format into reports/bench/micro.txt.
+.PHONY: bench bench-micro
+bench:
+	bash scripts/bench.sh
+
+bench-micro:
+	bash scripts/bench.sh micro
