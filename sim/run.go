@@ -49,7 +49,7 @@ func Run(cfg Config) (*Result, error) {
 func (w *world) result() *Result {
 	sc := w.sc
 	r := &Result{Pattern: w.cfg.Pattern.Name, Scenario: sc.Name, Seed: w.cfg.Seed, Nodes: sc.Nodes,
-		Claims: claimNames(w.cfg.Pattern.Claims), Violated: []string{}, History: w.hist}
+		Claims: w.cfg.Pattern.Claims.Names(), Violated: []string{}, History: w.hist}
 	r.Safety = w.or.safety
 	r.Safety.Counter = int(w.db.value)
 	r.Safety.LostUpdates = max(r.Safety.Accepted-r.Safety.Counter, 0)
@@ -61,23 +61,6 @@ func (w *world) result() *Result {
 	r.Violated = violated(w.cfg.Pattern.Claims, r.Safety)
 	r.Stats = w.stats()
 	return r
-}
-
-func claimNames(c catalog.Claims) []string {
-	out := []string{}
-	if c.Mutex {
-		out = append(out, "mutex")
-	}
-	if c.SafeStore {
-		out = append(out, "safe-store")
-	}
-	if c.Fencing {
-		out = append(out, "fencing")
-	}
-	if holderLimit(c) > 0 {
-		out = append(out, "max-holders")
-	}
-	return out
 }
 
 // violated names the claims the run broke.

@@ -66,7 +66,7 @@ func newListCmd() *cobra.Command {
 func buildListing() listing {
 	var l listing
 	for _, p := range catalog.All() {
-		info := patternInfo{Name: p.Name, Nodes: p.Nodes, Claims: claimNames(p.Claims), Summary: p.Summary, Pitfall: p.Pitfall}
+		info := patternInfo{Name: p.Name, Nodes: p.Nodes, Claims: p.Claims.Names(), Summary: p.Summary, Pitfall: p.Pitfall}
 		if p.Broken {
 			l.Broken = append(l.Broken, info)
 		} else {
@@ -80,20 +80,6 @@ func buildListing() listing {
 		l.Faults = faultList()
 	}
 	return l
-}
-
-func claimNames(c catalog.Claims) []string {
-	out := []string{}
-	if c.Mutex {
-		out = append(out, "mutex")
-	}
-	if c.SafeStore {
-		out = append(out, "safe-store")
-	}
-	if c.Fencing {
-		out = append(out, "fencing")
-	}
-	return out
 }
 
 func printListing(w io.Writer, l listing) error {

@@ -26,6 +26,26 @@ type Claims struct {
 	MaxHolders int
 }
 
+// Names names the claims as results report them: mutex, safe-store,
+// fencing, and max-holders for a holder limit that is not a mutex (a
+// mutex's limit of one is its mutex claim).
+func (c Claims) Names() []string {
+	out := []string{}
+	if c.Mutex {
+		out = append(out, "mutex")
+	}
+	if c.SafeStore {
+		out = append(out, "safe-store")
+	}
+	if c.Fencing {
+		out = append(out, "fencing")
+	}
+	if !c.Mutex && c.MaxHolders > 0 {
+		out = append(out, "max-holders")
+	}
+	return out
+}
+
 // New builds one client's locker over that client's connections to the
 // nodes (one per node). Each client calls it once, so per-client state
 // (a reentrant owner) is per client.

@@ -92,23 +92,8 @@ func shellQuote(s string) string {
 }
 
 // ClaimNames names the claims of c as the simulator reports them in
-// sim.Result.Claims (a test keeps the two in step).
-func ClaimNames(c catalog.Claims) []string {
-	out := []string{}
-	if c.Mutex {
-		out = append(out, "mutex")
-	}
-	if c.SafeStore {
-		out = append(out, "safe-store")
-	}
-	if c.Fencing {
-		out = append(out, "fencing")
-	}
-	if !c.Mutex && c.MaxHolders > 0 {
-		out = append(out, "max-holders") // a mutex's holder limit is its mutex claim
-	}
-	return out
-}
+// sim.Result.Claims.
+func ClaimNames(c catalog.Claims) []string { return c.Names() }
 
 // Cell returns the result of pattern under scenario, or nil.
 func (r *Report) Cell(pattern, scenario string) *CellResult {
