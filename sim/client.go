@@ -51,6 +51,17 @@ func (c *client) cycle() {
 	}
 	c.at(fault.Acquired)
 	inner, innerOK := c.enter()
+	if wl.Reenter && (!innerOK || lease.Err() != nil) {
+		// A careful user does not go on with a section whose nested
+		// entry failed or outlasted the lease.
+		if innerOK {
+			c.release(inner)
+		}
+		c.at(fault.Release)
+		c.release(lease)
+		c.sleep(wl.Think)
+		return
+	}
 	v, readOK := c.read(lease, id)
 	c.at(fault.Work)
 	c.sleep(c.workTime())
