@@ -32,7 +32,7 @@ func (w *world) observe(rec network.CallRecord) {
 		return
 	}
 	cmd, ok := rec.Req.(network.Command)
-	if !ok || !isExtend(cmd.Args) {
+	if !ok || !isExtend(cmd.Args) || scriptMissing(rec) {
 		return
 	}
 	keys, argv := scriptArgs(cmd.Args)
@@ -52,6 +52,14 @@ func (w *world) observe(rec network.CallRecord) {
 		op.OK = r.Kind == node.KindInt && r.Int == 1
 	}
 	w.record(op)
+}
+
+// scriptMissing reports an EVALSHA that met an empty script cache: the
+// script did not run, and the client sends the same renewal again as EVAL
+// at once, which is the one recorded.
+func scriptMissing(rec network.CallRecord) bool {
+	r, ok := rec.Resp.(network.ReplyMsg)
+	return rec.Err == nil && ok && r.Kind == node.KindError && strings.HasPrefix(r.Str, "NOSCRIPT")
 }
 
 func isExtend(args []string) bool {

@@ -220,11 +220,11 @@ func observe(j job) (outcome, error) {
 		o.SeenRegister = checkSeenRegister(res.History, checkTimeout)
 	}
 	if len(sc.Faults) == 0 {
-		if o.Lock, err = lockVerdict(withoutScriptRetries(res.History)); err != nil {
+		if o.Lock, err = lockVerdict(res.History); err != nil {
 			return o, err
 		}
 		if o.Lock == linearizability.Illegal {
-			o.LockCut, err = lockVerdict(cutUnknown(withoutScriptRetries(res.History)))
+			o.LockCut, err = lockVerdict(cutUnknown(res.History))
 		}
 	}
 	return o, err
@@ -286,32 +286,6 @@ func modelVerdict(rep linearizability.Report, name string) linearizability.Verdi
 		}
 	}
 	return v
-}
-
-// withoutScriptRetries drops the refused extends that are only a script
-// cache miss: the simulator records a watchdog renewal whose EVALSHA met
-// NOSCRIPT as a refused extend, immediately followed (same instant) by the
-// EVAL that carries the same renewal. The lock model would read the first
-// as the holder being refused.
-func withoutScriptRetries(h *history.History) *history.History {
-	out := *h
-	out.Ops = nil
-	for i, op := range h.Ops {
-		if op.Kind == history.Extend && !op.OK && !op.Unknown() && retriedAt(h.Ops[i+1:], op) {
-			continue
-		}
-		out.Ops = append(out.Ops, op)
-	}
-	return &out
-}
-
-func retriedAt(rest []history.Op, refused history.Op) bool {
-	for _, op := range rest {
-		if op.Kind == history.Extend && op.Client == refused.Client && op.Token == refused.Token && op.Call == refused.Return {
-			return true
-		}
-	}
-	return false
 }
 
 // runAll runs the jobs on the workers and returns the outcomes in plan
