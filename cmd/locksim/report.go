@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/locksim/locksim/internal/buildinfo"
 	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/sim/scenario"
@@ -91,7 +91,7 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	}
 	opt := report.Options{Command: commandLine(f)}
 	if f.commit {
-		opt.Commit = gitCommit()
+		opt.Commit = buildinfo.Commit()
 	}
 	if err := report.Write(f.out, m, b, opt); err != nil {
 		return err
@@ -148,13 +148,4 @@ func commandLine(f reportFlags) string {
 		s += " --scenarios " + f.scenarios
 	}
 	return s
-}
-
-// gitCommit is the short hash of HEAD, or "" outside a git work tree.
-func gitCommit() string {
-	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }
