@@ -15,8 +15,10 @@ import (
 // Exit codes.
 const (
 	exitOK        = 0
-	exitViolation = 1 // a violation was found, or a gate failed
-	exitUsage     = 2 // bad flag, file or value
+	exitViolation = 1   // a violation was found, or a gate failed
+	exitUsage     = 2   // bad flag, file or value
+	exitRuntime   = 3   // the environment failed: Redis unreachable, an I/O error
+	exitInterrupt = 130 // SIGINT or SIGTERM, after what finished was flushed
 )
 
 // usageError marks an error caused by bad input: exit 2.
@@ -26,6 +28,15 @@ func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// runtimeError marks a failure of the environment, not of the input:
+// exit 3.
+type runtimeError struct{ err error }
+
+func (e runtimeError) Error() string { return e.err.Error() }
+func (e runtimeError) Unwrap() error { return e.err }
+
+func runtimef(format string, a ...any) error { return runtimeError{fmt.Errorf(format, a...)} }
 
 // violationError marks a completed run that found a violation: exit 1.
 type violationError struct{ msg string }
@@ -78,6 +89,10 @@ func exitCode(err error) int {
 	var ve violationError
 	if errors.As(err, &ve) {
 		return exitViolation
+	}
+	var re runtimeError
+	if errors.As(err, &re) {
+		return exitRuntime
 	}
 	return exitUsage
 }
