@@ -109,8 +109,8 @@ func (c *client) at(p fault.Point) {
 	}
 	c.points[p]++
 	if fs := c.w.trig[trigKey{c.name, p, c.points[p]}]; len(fs) > 0 {
-		for _, f := range fs {
-			c.w.s.At(c.now(), func() { c.w.apply(f) })
+		for _, i := range fs {
+			c.w.s.At(c.now(), func() { c.w.apply(i) })
 		}
 		_ = c.w.s.Current().Yield()
 	}

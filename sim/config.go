@@ -46,6 +46,9 @@ type Result struct {
 	// Violations lists the first violations found, in time order.
 	Violations []Violation `json:"violations"`
 	Stats      Stats       `json:"stats"`
+	// Faults says, for each fault of the scenario in order, whether it
+	// fired (FaultsSummary puts it in words).
+	Faults []FaultFiring `json:"faults"`
 
 	// History is the run's history (written separately, not in the JSON).
 	History *history.History `json:"-"`

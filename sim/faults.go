@@ -22,18 +22,21 @@ type trigKey struct {
 
 // scheduleFaults queues the timed faults and files the triggered ones.
 func (w *world) scheduleFaults() {
-	for _, f := range w.sc.Faults {
+	w.fired = make([]FaultFiring, len(w.sc.Faults))
+	for i, f := range w.sc.Faults {
 		if f.When.Triggered() {
 			k := trigKey{f.When.Client, f.When.Point, f.When.N}
-			w.trig[k] = append(w.trig[k], f)
+			w.trig[k] = append(w.trig[k], i)
 			continue
 		}
-		w.s.At(int64(f.When.At), func() { w.apply(f) })
+		w.s.At(int64(f.When.At), func() { w.apply(i) })
 	}
 }
 
-// apply injects f now.
-func (w *world) apply(f fault.Fault) {
+// apply injects the i-th fault of the scenario now.
+func (w *world) apply(i int) {
+	f := w.sc.Faults[i]
+	w.markFired(i)
 	ev := history.Event{At: w.s.Now(), Kind: string(f.Kind), Target: target(f), Detail: scenario.FormatFault(f)}
 	if f.For > 0 && f.Kind != fault.Slow {
 		ev.End = ev.At + int64(f.For)

@@ -60,6 +60,7 @@ func (w *world) result() *Result {
 	}
 	r.Violated = violated(w.cfg.Pattern.Claims, r.Safety)
 	r.Stats = w.stats()
+	r.Faults = w.faultFirings()
 	return r
 }
 

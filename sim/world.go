@@ -27,7 +27,8 @@ type world struct {
 	or      *oracle
 	tr      *tracer
 	hist    *history.History
-	trig    map[trigKey][]fault.Fault
+	trig    map[trigKey][]int // indices into sc.Faults
+	fired   []FaultFiring
 }
 
 // stream derives an independent PCG for one concern (and index) of a run,
@@ -49,7 +50,7 @@ func splitmix(x uint64) uint64 {
 }
 
 func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
-	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]fault.Fault{}}
+	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]int{}}
 	w.s.StallAfter = cfg.StallAfter
 	w.tr = newTracer(cfg.Trace, w.s.Now)
 	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
