@@ -222,6 +222,9 @@ func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
 	fmt.Fprintf(w, "liveness  acquisitions %d (failed %d), wait p50 %v p99 %v max %v, stuck: %s\n",
 		l.Acquisitions, l.Failures, l.WaitP50.Round(time.Microsecond), l.WaitP99.Round(time.Microsecond),
 		l.WaitMax.Round(time.Microsecond), orNone(l.Stuck))
+	if fs := res.FaultsSummary(); fs != "" {
+		fmt.Fprintf(w, "faults    %s\n", strings.TrimPrefix(fs, "faults "))
+	}
 	for _, v := range res.Violations {
 		fmt.Fprintf(w, "  t=%.6fs %s %s: %s\n", float64(v.At)/1e9, v.Kind, strings.Join(v.Clients, ","), v.Detail)
 	}
@@ -232,10 +235,14 @@ func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
 }
 
 func verdictWord(res *sim.Result) string {
-	if len(res.Violated) == 0 {
-		return "ok: no claim violated"
+	if len(res.Violated) > 0 {
+		return "VIOLATED: " + strings.Join(res.Violated, ", ")
 	}
-	return "VIOLATED: " + strings.Join(res.Violated, ", ")
+	if n := len(res.Unfired()); n > 0 {
+		// A run whose faults did not all fire did not test the scenario.
+		return fmt.Sprintf("ok: no claim violated, but %d of %d faults did not fire (see faults)", n, len(res.Faults))
+	}
+	return "ok: no claim violated"
 }
 
 func orNone(xs []string) string {

@@ -74,7 +74,7 @@ func sameGrid(a, r *Report) error {
 	for i, c := range a.Cells {
 		d := r.Cells[i]
 		if c.Pattern != d.Pattern || c.Scenario != d.Scenario || c.ScenarioArg != d.ScenarioArg ||
-			c.Seeds != d.Seeds || !slices.Equal(c.Claims, d.Claims) {
+			c.Seeds != d.Seeds || !slices.Equal(c.Claims, d.Claims) || !sameFaults(c.Faults, d.Faults) {
 			return fmt.Errorf("cell %d is %s under %s (seeds %d+%d), report 1 has %s under %s (seeds %d+%d)",
 				i+1, d.Pattern, d.ScenarioArg, d.Seeds.Start, d.Seeds.Count, c.Pattern, c.ScenarioArg, c.Seeds.Start, c.Seeds.Count)
 		}
@@ -88,6 +88,7 @@ func cloneCells(cells []CellResult) []CellResult {
 	out := make([]CellResult, len(cells))
 	for i, c := range cells {
 		c.Claims = slices.Clone(c.Claims)
+		c.Faults = slices.Clone(c.Faults)
 		broke := make(map[string]*Found, len(c.Broke))
 		for k, f := range c.Broke {
 			g := *f

@@ -51,6 +51,7 @@ func newReport(cells []Cell, sh Shard) *Report {
 		claims := ClaimNames(c.Pattern.Claims)
 		rep.Cells[i] = CellResult{Pattern: c.Pattern.Name, Broken: c.Pattern.Broken, Scenario: c.Scenario.Name,
 			ScenarioArg: c.Scenario.Arg, Claims: claims, Seeds: c.Seeds, Tally: newTally(claims)}
+		rep.Cells[i].Faults = faultCounts(c.resolved)
 	}
 	return rep
 }

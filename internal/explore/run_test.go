@@ -134,7 +134,8 @@ func TestRunCountsLowestSeeds(t *testing.T) {
 	// stuck at 1,7,19,25 (13 errs).
 	want := Tally{Runs: 30, ViolatingRuns: 4, FirstViolated: seed(2),
 		Broke:    map[string]*Found{"mutex": {Runs: 4, FirstSeed: seed(2)}, Progress: {Runs: 4, FirstSeed: seed(1)}},
-		Overlaps: 4, StuckClients: 4, Errors: 6, FirstErrorSeed: seed(3), FirstError: "seed 3 failed"}
+		Overlaps: 4, StuckClients: 4, Errors: 6, FirstErrorSeed: seed(3), FirstError: "seed 3 failed",
+		Faults: []FaultCount{{Fault: "pause c1 on=write for=150ms"}}} // fakeRun reports no firing
 	for s := uint64(1); s <= 30; s++ {
 		if s%5 != 3 {
 			want.Acquisitions += int64(s % 4)

@@ -64,6 +64,10 @@ type Tally struct {
 	Errors         int     `json:"errors"`
 	FirstErrorSeed *uint64 `json:"first_error_seed,omitempty"`
 	FirstError     string  `json:"first_error,omitempty"`
+
+	// Faults counts, for each fault of the cell's scenario in order, the
+	// runs in which it fired and those in which it did not.
+	Faults []FaultCount `json:"faults"`
 }
 
 func newTally(claims []string) Tally {
@@ -100,6 +104,7 @@ func one(claims []string, seed uint64, r *sim.Result, err error) Tally {
 	t.Acquisitions, t.Failures = int64(l.Acquisitions), int64(l.Failures)
 	t.WaitTotal, t.WaitMax = int64(l.WaitMean)*int64(l.Acquisitions), int64(l.WaitMax)
 	t.StuckClients = int64(len(l.Stuck))
+	t.Faults = faultsOfRun(seed, r)
 	return t
 }
 
@@ -134,6 +139,7 @@ func (t *Tally) Add(u Tally) {
 	t.WaitMax = max(t.WaitMax, u.WaitMax)
 	t.StuckClients += u.StuckClients
 	t.addErrors(u)
+	t.Faults = addFaults(t.Faults, u.Faults)
 }
 
 func (t *Tally) addErrors(u Tally) {

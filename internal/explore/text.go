@@ -38,6 +38,9 @@ func (r *Report) writeFollowUps(w io.Writer) error {
 		}
 	}
 	for _, c := range r.Cells {
+		lines = append(lines, c.missedLines()...)
+	}
+	for _, c := range r.Cells {
 		if c.Errors > 0 {
 			lines = append(lines, fmt.Sprintf("ERROR %s under %s: %d runs did not complete; seed %d: %s\n  %s",
 				c.Pattern, c.Scenario, c.Errors, *c.FirstErrorSeed, c.FirstError, c.ReplayCommand(*c.FirstErrorSeed)))
