@@ -13,16 +13,16 @@ import (
 // run that did not complete, the matrix's coverage of the correct
 // patterns, and the catch of every broken variant.
 func (r *Result) judge(m *Matrix, rep *explore.Report) {
-	errored := map[string]bool{}
+	judged := map[string]bool{}
 	for _, e := range m.Expect {
 		if e.Verdict == May {
 			r.NotGated++
 			continue
 		}
 		c := rep.Cell(e.Pattern, e.Scenario)
-		if c.Errors > 0 && !errored[e.Pattern+" "+e.Scenario] {
-			errored[e.Pattern+" "+e.Scenario] = true
-			r.deviate(runErrors(e, c))
+		if key := e.Pattern + " " + e.Scenario; !judged[key] {
+			judged[key] = true
+			r.judgeCell(e, c)
 		}
 		for _, claim := range e.Claims {
 			o := outcome(e, claim, c)
@@ -37,6 +37,26 @@ func (r *Result) judge(m *Matrix, rep *explore.Report) {
 }
 
 func (r *Result) deviate(d Deviation) { r.Deviations = append(r.Deviations, d) }
+
+// judgeCell checks what a cell's runs must do whatever its lines say:
+// complete, and see every fault of the scenario fire.
+func (r *Result) judgeCell(e Expectation, c *explore.CellResult) {
+	if c.Errors > 0 {
+		r.deviate(runErrors(e, c))
+	}
+	for _, f := range c.NeverFired() {
+		r.deviate(deadFault(e, c, f))
+	}
+}
+
+// deadFault describes a fault that fired in none of a cell's runs: the
+// cell's verdicts say nothing about it.
+func deadFault(e Expectation, c *explore.CellResult, f explore.FaultCount) Deviation {
+	return Deviation{Line: e.Line, What: fmt.Sprintf("%s under %s: fault %q never fired", e.Pattern, e.Scenario, f.Fault),
+		Expected: "every fault of the scenario fires in at least one run of the cell",
+		Seen:     fmt.Sprintf("it fired in none of %d runs; seed %d: %s", f.Missed, *f.FirstMissed, f.Why),
+		Replay:   c.ReplayCommand(*f.FirstMissed)}
+}
 
 func outcome(e Expectation, claim string, c *explore.CellResult) Outcome {
 	o := Outcome{Line: e.Line, Pattern: e.Pattern, Scenario: e.Scenario, Arg: c.ScenarioArg, Expect: e.Verdict, Claim: claim,

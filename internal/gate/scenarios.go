@@ -3,6 +3,7 @@ package gate
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -14,7 +15,10 @@ import (
 // named after its scenario line.
 //
 //go:embed scenarios/*.txt
-var scenarioFiles embed.FS
+var embedded embed.FS
+
+// scenarioFiles holds scenarios/*.txt (tests replace it).
+var scenarioFiles fs.FS = embedded
 
 // ScenarioDir is where the gate's scenario files live in the repository;
 // replay commands name them by this path.
@@ -22,7 +26,7 @@ const ScenarioDir = "internal/gate/scenarios"
 
 // Scenarios returns the gate's own scenarios, sorted by name.
 func Scenarios() ([]explore.Scenario, error) {
-	entries, err := scenarioFiles.ReadDir("scenarios")
+	entries, err := fs.ReadDir(scenarioFiles, "scenarios")
 	if err != nil {
 		return nil, err
 	}
