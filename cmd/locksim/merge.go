@@ -24,8 +24,17 @@ combined report. With all n shards it is exactly the report of one
 unsharded explore run (the same JSON, byte for byte); with some of them,
 the report says which shards it holds.
 
+Every shard records what it was made from: the locksim version and
+commit, the sha256 of each cell's scenario (a file's content, a
+built-in's text), the expectations file where a gate made it, and each
+cell's seed range. merge refuses shards that differ in any of it, naming
+the field and both values, and shards whose counts do not add up (a
+cell's runs are not its seeds in the shard, or some count exceeds the
+runs).
+
 Exits 2 when a file cannot be read, is not an exploration report, is of
-another grid or shard count, or repeats a shard.`,
+another grid, shard count, scenario content or locksim build, has counts
+that do not add up, or repeats a shard.`,
 		Example: `  for i in 0 1 2 3; do locksim explore --pattern all --scenario all --seeds 4000 --shard $i/4 --json --out shard$i.json & done; wait
   locksim merge shard*.json
   locksim merge --json --out all.json shard*.json`,

@@ -13,12 +13,13 @@ import (
 // after the end of the run and one at a point reached too few times.
 func deadFaultCell(t *testing.T, seeds Seeds) []Cell {
 	t.Helper()
-	sc, err := scenario.Parse(strings.NewReader(`scenario dead
+	text := `scenario dead
 start nodes=1 clients=2 ttl=100ms duration=1s
 pause c1 at=100ms for=10ms
 crash n1 at=5s
 pause c2 on=write n=100000 for=10ms
-`))
+`
+	sc, err := scenario.Parse(strings.NewReader(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ pause c2 on=write n=100000 for=10ms
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCell(p, Parsed("dead.txt", sc), seeds)
+	c, err := NewCell(p, Parsed("dead.txt", sc, []byte(text)), seeds)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,13 +15,21 @@ func Merge(reps ...*Report) (*Report, error) {
 	if len(reps) == 0 {
 		return nil, fmt.Errorf("merge: no reports")
 	}
-	out := &Report{Format: FormatVersion, Cells: cloneCells(reps[0].Cells)}
+	out := &Report{Format: FormatVersion, Made: reps[0].Made, Cells: cloneCells(reps[0].Cells)}
 	shards, err := mergeShards(reps)
 	if err != nil {
 		return nil, err
 	}
 	out.Shard = shards
+	for i, r := range reps {
+		if err := checkCounts(r); err != nil {
+			return nil, fmt.Errorf("merge: report %d: counts do not add up: %w", i+1, err)
+		}
+	}
 	for i, r := range reps[1:] {
+		if err := sameProvenance(reps[0], r); err != nil {
+			return nil, fmt.Errorf("merge: report %d: %w", i+2, err)
+		}
 		if err := sameGrid(reps[0], r); err != nil {
 			return nil, fmt.Errorf("merge: report %d: %w", i+2, err)
 		}
@@ -74,9 +82,16 @@ func sameGrid(a, r *Report) error {
 	for i, c := range a.Cells {
 		d := r.Cells[i]
 		if c.Pattern != d.Pattern || c.Scenario != d.Scenario || c.ScenarioArg != d.ScenarioArg ||
-			c.Seeds != d.Seeds || !slices.Equal(c.Claims, d.Claims) || !sameFaults(c.Faults, d.Faults) {
+			c.Seeds != d.Seeds || !slices.Equal(c.Claims, d.Claims) {
 			return fmt.Errorf("cell %d is %s under %s (seeds %d+%d), report 1 has %s under %s (seeds %d+%d)",
 				i+1, d.Pattern, d.ScenarioArg, d.Seeds.Start, d.Seeds.Count, c.Pattern, c.ScenarioArg, c.Seeds.Start, c.Seeds.Count)
+		}
+		if c.ScenarioSHA256 != d.ScenarioSHA256 {
+			return fmt.Errorf("cell %d (%s under %s): scenario_sha256 %s, report 1 has %s (the scenario's content differs)",
+				i+1, d.Pattern, d.ScenarioArg, d.ScenarioSHA256, c.ScenarioSHA256)
+		}
+		if !sameFaults(c.Faults, d.Faults) {
+			return fmt.Errorf("cell %d (%s under %s): other faults than report 1's", i+1, d.Pattern, d.ScenarioArg)
 		}
 	}
 	return nil

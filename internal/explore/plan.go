@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,8 +18,11 @@ type Scenario struct {
 	Name string
 	// Arg is what `locksim run --scenario` takes to replay it: the
 	// built-in's name or the file's path.
-	Arg  string
-	make func(nodes int) (scenario.Scenario, error)
+	Arg string
+	// SHA256 is the hex sha256 of the file the scenario was read from;
+	// empty for a built-in, whose canonical text is hashed instead.
+	SHA256 string
+	make   func(nodes int) (scenario.Scenario, error)
 }
 
 // Builtin returns the built-in scenario named name.
@@ -44,25 +48,25 @@ func Builtins() []Scenario {
 // FromFile returns the scenario parsed from the file at path, named after
 // its scenario line or, without one, after the file.
 func FromFile(path string) (Scenario, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return Scenario{}, err
 	}
-	defer f.Close()
-	sc, err := scenario.Parse(f)
+	sc, err := scenario.Parse(bytes.NewReader(data))
 	if err != nil {
 		return Scenario{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if sc.Name == "" {
 		sc.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	return Scenario{Name: sc.Name, Arg: path, make: sc.Resolve}, nil
+	return Parsed(path, sc, data), nil
 }
 
-// Parsed returns sc, parsed elsewhere, as a scenario to explore; arg is
-// what `locksim run --scenario` takes to replay it (the file's path).
-func Parsed(arg string, sc scenario.Scenario) Scenario {
-	return Scenario{Name: sc.Name, Arg: arg, make: sc.Resolve}
+// Parsed returns sc, parsed elsewhere from data, as a scenario to explore;
+// arg is what `locksim run --scenario` takes to replay it (the file's
+// path). The report records data's hash.
+func Parsed(arg string, sc scenario.Scenario, data []byte) Scenario {
+	return Scenario{Name: sc.Name, Arg: arg, SHA256: Hash(data), make: sc.Resolve}
 }
 
 // ResolveScenarios reads a --scenario argument: "all" (every built-in),

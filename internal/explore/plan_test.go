@@ -135,7 +135,7 @@ func TestClaimNamesAsSimulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range catalog.All() {
-		c, err := NewCell(p, Parsed("tiny", sc), Seeds{Start: 1, Count: 1})
+		c, err := NewCell(p, Parsed("tiny", sc, []byte("start clients=1 ttl=100ms duration=50ms\n")), Seeds{Start: 1, Count: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,12 +9,14 @@ import (
 
 // FormatVersion marks the JSON of a Report, so that Merge can refuse
 // other files.
-const FormatVersion = "locksim-explore/1"
+const FormatVersion = "locksim-explore/2"
 
 // Report is the aggregate of an exploration: one entry per cell, in the
 // order of the cells given to Run.
 type Report struct {
 	Format string `json:"format"`
+	// Made says what made the report (Merge refuses a mismatch).
+	Made Provenance `json:"made_from"`
 	// Shard says which shards the report holds; nil: every seed.
 	Shard *ShardSet    `json:"shard,omitempty"`
 	Cells []CellResult `json:"cells"`
@@ -28,12 +30,15 @@ type ShardSet struct {
 
 // CellResult is one cell's aggregate.
 type CellResult struct {
-	Pattern     string   `json:"pattern"`
-	Broken      bool     `json:"broken,omitempty"` // a deliberately broken variant
-	Scenario    string   `json:"scenario"`
-	ScenarioArg string   `json:"scenario_arg"` // what `locksim run --scenario` takes
-	Claims      []string `json:"claims"`
-	Seeds       Seeds    `json:"seeds"`
+	Pattern     string `json:"pattern"`
+	Broken      bool   `json:"broken,omitempty"` // a deliberately broken variant
+	Scenario    string `json:"scenario"`
+	ScenarioArg string `json:"scenario_arg"` // what `locksim run --scenario` takes
+	// ScenarioSHA256 is the sha256 of the scenario's text: the file's
+	// content, or a built-in's canonical text for the pattern's nodes.
+	ScenarioSHA256 string   `json:"scenario_sha256"`
+	Claims         []string `json:"claims"`
+	Seeds          Seeds    `json:"seeds"`
 	Tally
 	// Derived from the tally by finish.
 	AcquisitionsPerRun float64 `json:"acquisitions_per_run"`
@@ -42,15 +47,16 @@ type CellResult struct {
 	Replay string `json:"replay,omitempty"`
 }
 
-func newReport(cells []Cell, sh Shard) *Report {
-	rep := &Report{Format: FormatVersion, Cells: make([]CellResult, len(cells))}
+func newReport(cells []Cell, sh Shard, made Provenance) *Report {
+	rep := &Report{Format: FormatVersion, Made: made, Cells: make([]CellResult, len(cells))}
 	if sh.N > 0 {
 		rep.Shard = &ShardSet{N: sh.N, Have: []int{sh.I}}
 	}
 	for i, c := range cells {
 		claims := ClaimNames(c.Pattern.Claims)
 		rep.Cells[i] = CellResult{Pattern: c.Pattern.Name, Broken: c.Pattern.Broken, Scenario: c.Scenario.Name,
-			ScenarioArg: c.Scenario.Arg, Claims: claims, Seeds: c.Seeds, Tally: newTally(claims)}
+			ScenarioArg: c.Scenario.Arg, ScenarioSHA256: scenarioHash(c.Scenario, c.resolved), Claims: claims, Seeds: c.Seeds,
+			Tally: newTally(claims)}
 		rep.Cells[i].Faults = faultCounts(c.resolved)
 	}
 	return rep

@@ -20,6 +20,9 @@ type Options struct {
 	// Progress, if set, is called after each run with the runs done and
 	// the total, always from the goroutine that called Run.
 	Progress func(done, total int)
+	// Expectations, if set, is the expectations file the runs are made
+	// for; the report records it.
+	Expectations *File
 	// Run runs one simulation (default sim.Run); tests replace it.
 	Run func(sim.Config) (*sim.Result, error)
 }
@@ -84,7 +87,7 @@ func Run(ctx context.Context, cells []Cell, opt Options) (*Report, error) {
 	if par <= 0 {
 		par = runtime.GOMAXPROCS(0)
 	}
-	rep := newReport(cells, opt.Shard)
+	rep := newReport(cells, opt.Shard, thisBuild(opt.Expectations))
 	js := newJobs(cells, opt.Shard)
 	results := make(chan done, par)
 	var next atomic.Int64

@@ -68,14 +68,16 @@ type Deviation struct {
 
 // Result is a check's verdict.
 type Result struct {
-	Source     string      `json:"expectations"`
-	Seeds      int         `json:"seeds"` // the default per cell
-	Cells      int         `json:"cells"`
-	Runs       int         `json:"runs"`
-	NotGated   int         `json:"not_gated"` // "may" lines
-	Checks     []Outcome   `json:"checks"`
-	Variants   []Catch     `json:"variants"`
-	Deviations []Deviation `json:"deviations"`
+	// Made names the locksim and the expectations file (with its sha256).
+	Made       explore.Provenance `json:"made_from"`
+	Source     string             `json:"expectations"`
+	Seeds      int                `json:"seeds"` // the default per cell
+	Cells      int                `json:"cells"`
+	Runs       int                `json:"runs"`
+	NotGated   int                `json:"not_gated"` // "may" lines
+	Checks     []Outcome          `json:"checks"`
+	Variants   []Catch            `json:"variants"`
+	Deviations []Deviation        `json:"deviations"`
 }
 
 // OK reports whether nothing deviated.
@@ -91,11 +93,12 @@ func Check(ctx context.Context, m *Matrix, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := explore.Run(ctx, cells, explore.Options{Parallel: opt.Parallel, Progress: opt.Progress, Run: opt.Run})
+	rep, err := explore.Run(ctx, cells, explore.Options{Parallel: opt.Parallel, Progress: opt.Progress, Run: opt.Run,
+		Expectations: &explore.File{Path: m.Source, SHA256: m.SHA256}})
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Source: m.Source, Seeds: opt.Seeds, Cells: len(cells), Checks: []Outcome{}, Variants: []Catch{}, Deviations: []Deviation{}}
+	res := &Result{Made: rep.Made, Source: m.Source, Seeds: opt.Seeds, Cells: len(cells), Checks: []Outcome{}, Variants: []Catch{}, Deviations: []Deviation{}}
 	for _, c := range rep.Cells {
 		res.Runs += c.Runs
 	}

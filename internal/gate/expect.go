@@ -2,7 +2,9 @@ package gate
 
 import (
 	"bufio"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
@@ -49,6 +51,7 @@ type Variant struct {
 // Matrix is a parsed expectations file.
 type Matrix struct {
 	Source   string // file name, for messages
+	SHA256   string // of the file's content, recorded in what the check makes
 	Expect   []Expectation
 	Variants []Variant
 }
@@ -68,7 +71,8 @@ func DefaultText() string { return defaultText }
 // Parse reads an expectations file; errors read "source:line: problem".
 func Parse(source string, r io.Reader) (*Matrix, error) {
 	p := parser{m: &Matrix{Source: source}, seen: map[string]int{}, cellSeeds: map[string]seedsAt{}, variants: map[string]int{}}
-	sc := bufio.NewScanner(r)
+	h := sha256.New()
+	sc := bufio.NewScanner(io.TeeReader(r, h))
 	line := 0
 	for sc.Scan() {
 		line++
@@ -82,6 +86,7 @@ func Parse(source string, r io.Reader) (*Matrix, error) {
 	if len(p.m.Expect) == 0 {
 		return nil, fmt.Errorf("%s: no expectations", source)
 	}
+	p.m.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return p.m, nil
 }
 

@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -21,7 +23,8 @@ variant reentrant-nocount of reentrant exempt # no re-entry
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Matrix{Source: "x.txt",
+	sum := sha256.Sum256([]byte(text))
+	want := &Matrix{Source: "x.txt", SHA256: hex.EncodeToString(sum[:]),
 		Expect: []Expectation{
 			{Line: 3, Pattern: "basic", Scenario: "gc-pause", Verdict: Breaks, Claims: []string{"mutex"}, Why: "no fencing"},
 			{Line: 4, Pattern: "fenced", Scenario: "gc-pause", Verdict: Holds, Claims: []string{"safe-store", "fencing"}, Seeds: 80},

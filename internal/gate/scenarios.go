@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -42,20 +43,19 @@ func Scenarios() ([]explore.Scenario, error) {
 }
 
 func readScenario(file string) (explore.Scenario, error) {
-	f, err := scenarioFiles.Open("scenarios/" + file)
+	data, err := fs.ReadFile(scenarioFiles, "scenarios/"+file)
 	if err != nil {
 		return explore.Scenario{}, err
 	}
-	defer f.Close()
 	where := path.Join(ScenarioDir, file)
-	sc, err := scenario.Parse(f)
+	sc, err := scenario.Parse(bytes.NewReader(data))
 	if err != nil {
 		return explore.Scenario{}, fmt.Errorf("%s: %w", where, err)
 	}
 	if want := strings.TrimSuffix(file, ".txt"); sc.Name != want {
 		return explore.Scenario{}, fmt.Errorf("%s: scenario %q, want it named after the file (%q)", where, sc.Name, want)
 	}
-	return explore.Parsed(where, sc), nil
+	return explore.Parsed(where, sc, data), nil
 }
 
 // lookupScenario returns the built-in named name or, failing that, the
