@@ -118,6 +118,19 @@ func runOne(ctx context.Context, t *Target, j job, tm Timing, prefix string) (Sa
 	return s, ctx.Err()
 }
 
+// judgeRun fails a run whose nodes stopped answering, or in which no
+// cycle completed while calls failed: its row would read as a figure (0
+// cycles/s) when it is a failure of the target.
+func judgeRun(ctx context.Context, t *Target, s Sample) error {
+	if err := t.stillAnswering(ctx, s.Cell.Nodes); err != nil {
+		return err
+	}
+	if s.Acquired == 0 && s.Errors > 0 {
+		return fmt.Errorf("no cycle completed in the %v window: %d calls failed, the first: %s", s.Window, s.Errors, s.FirstError)
+	}
+	return nil
+}
+
 // waitUntil sleeps until at, or until ctx ends.
 func waitUntil(ctx context.Context, at time.Time) {
 	t := time.NewTimer(time.Until(at))

@@ -4,6 +4,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -40,6 +41,16 @@ var (
 	DefaultQuorumNodes = []int{1, 3, 5}
 )
 
+// ErrConfig marks a Config that cannot run (a bad field or value).
+var ErrConfig = errors.New("bad configuration")
+
+// Validate checks cfg as Run will, against a target of nodes nodes; the
+// error matches ErrConfig and names the field and value.
+func (c Config) Validate(nodes int) error {
+	_, err := c.withDefaults(nodes)
+	return err
+}
+
 // withDefaults fills zero fields and validates; errors name the field.
 func (c Config) withDefaults(nodes int) (Config, error) {
 	c.Clients = cmpOr(c.Clients, DefaultClients)
@@ -56,8 +67,17 @@ func (c Config) withDefaults(nodes int) (Config, error) {
 	if c.TTL == 0 {
 		c.TTL = 10 * time.Second
 	}
-	return c, c.validate(nodes)
+	if err := c.validate(nodes); err != nil {
+		return c, configError{err}
+	}
+	return c, nil
 }
+
+// configError is a validation error; it matches ErrConfig.
+type configError struct{ error }
+
+func (e configError) Unwrap() error        { return e.error }
+func (e configError) Is(target error) bool { return target == ErrConfig }
 
 func cmpOr[T any](v, def []T) []T {
 	if len(v) == 0 {
@@ -142,6 +162,9 @@ func Run(ctx context.Context, t *Target, subjects []Subject, cfg Config) (*Resul
 		bar.Describe(fmt.Sprintf("%-10s %s rep %d", j.subject.Name, j.cell, j.rep+1))
 		prefix := fmt.Sprintf("locksim:bench:%s:%d", runID, i)
 		s, err := runOne(ctx, t, j, cfg.Timing, prefix)
+		if err == nil {
+			err = judgeRun(ctx, t, s)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("bench: %s on %s: %w", j.subject.Name, j.cell, err)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -20,9 +19,15 @@ type Target struct {
 	// working, not what Redis costs (miniredis builds a Lua interpreter per
 	// script call and serialises everything behind one lock).
 	Demo bool
-	// Addrs are the nodes' addresses; Addrs[0] serves the Single family.
+	// Addrs are the nodes' addresses (a URL without its password);
+	// Addrs[0] serves the Single family.
 	Addrs []string
+	// Timeout bounds every call to a node: dial, write, read (default
+	// DefaultTimeout). A node that stops answering fails the sweep with an
+	// error naming it, within about this long.
+	Timeout time.Duration
 
+	opts     []*redis.Options // dial options per node; nil: plain Addrs
 	embedded []*miniredis.Miniredis
 }
 
@@ -49,19 +54,6 @@ func Embedded(n int) (*Target, error) {
 	return t, nil
 }
 
-// Remote is a target of running Redis servers at addrs.
-func Remote(addrs []string) (*Target, error) {
-	if len(addrs) == 0 {
-		return nil, errors.New("bench: --redis needs at least one address")
-	}
-	for i, a := range addrs {
-		if strings.TrimSpace(a) == "" {
-			return nil, fmt.Errorf("bench: redis address %d is empty", i+1)
-		}
-	}
-	return &Target{Name: "redis-server", Addrs: addrs}, nil
-}
-
 // Close stops embedded servers (it leaves remote ones alone).
 func (t *Target) Close() {
 	for _, m := range t.embedded {
@@ -70,17 +62,31 @@ func (t *Target) Close() {
 	t.embedded = nil
 }
 
-// Ping checks that every node answers.
+// Ping checks that every node answers, each within the target's timeout.
 func (t *Target) Ping(ctx context.Context) error {
-	for _, a := range t.Addrs {
-		c := redis.NewClient(&redis.Options{Addr: a, DialerRetries: 1, MaxRetries: -1})
-		err := c.Ping(ctx).Err()
-		c.Close()
-		if err != nil {
-			return fmt.Errorf("bench: redis %s: %w", a, err)
+	for i := range t.Addrs {
+		if err := t.ping(ctx, i); err != nil {
+			return fmt.Errorf("bench: redis %s: %w", t.Addrs[i], err)
 		}
 	}
 	return nil
+}
+
+// stillAnswering checks, after a run, that each of its first n nodes
+// still answers; the error names the first that does not.
+func (t *Target) stillAnswering(ctx context.Context, n int) error {
+	for i := range min(n, len(t.Addrs)) {
+		if err := t.ping(ctx, i); err != nil {
+			return fmt.Errorf("redis %s %w: %w", t.Addrs[i], ErrUnanswered, err)
+		}
+	}
+	return nil
+}
+
+func (t *Target) ping(ctx context.Context, i int) error {
+	c := redis.NewClient(t.options(i, 1))
+	defer c.Close()
+	return c.Ping(ctx).Err()
 }
 
 // Open opens one go-redis client on each of the first n nodes, with a pool
@@ -92,10 +98,7 @@ func (t *Target) Open(n, pool int, rt *Counter) ([]*redis.Client, error) {
 	}
 	out := make([]*redis.Client, n)
 	for i := range n {
-		c := redis.NewClient(&redis.Options{
-			Addr: t.Addrs[i], PoolSize: pool, DialerRetries: 1, MaxRetries: -1,
-			DialTimeout: 2 * time.Second,
-		})
+		c := redis.NewClient(t.options(i, pool))
 		c.AddHook(roundTrips{rt})
 		out[i] = c
 	}

@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,7 +39,7 @@ type flags struct {
 	redis, clients, keys, nodes, subjects string
 	families                              string
 	spawn, reps                           int
-	duration, warmup, ttl                 time.Duration
+	duration, warmup, ttl, timeout        time.Duration
 	out, cpuProfile, blockProfile         string
 	asJSON, quiet                         bool
 }
@@ -58,7 +61,15 @@ with every row's ratio to the floor.
 
 By default it runs on embedded miniredis: the demo path, whose figures show the
 harness, not Redis. Give --redis ADDR[,ADDR...] (5 addresses for Redlock over
-5 nodes) or --spawn 5 (starts local redis-servers) for real figures.
+5 nodes; each host:port or a redis:// or rediss:// URL with an ACL user and
+password, never printed) or --spawn 5 (starts local redis-servers, waits
+until each answers, and stops them on every exit, SIGINT and SIGTERM
+included) for real figures.
+
+Exit status: 0 done, 2 bad usage (a flag, an unknown subject, a URL that
+does not parse), 3 a server that cannot be reached or stops answering
+(every call is bounded by --timeout; the message names its address), or
+an interrupt.
 
 The table (or --json) goes to stdout, the progress bar to stderr; --out DIR
 writes CSV, JSON, PNG and SVG plots and a Markdown summary.`,
@@ -70,11 +81,13 @@ writes CSV, JSON, PNG and SVG plots and a Markdown summary.`,
 			if len(extra) == 0 && libNote != "" && !f.quiet {
 				fmt.Fprintln(cmd.ErrOrStderr(), libNote)
 			}
-			return run(cmd.Context(), f, extra, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			ctx, stop := signal.NotifyContext(ctxOr(cmd.Context()), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return run(ctx, f, extra, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.redis, "redis", "", "comma-separated redis-server addresses (default: embedded miniredis, the demo path)")
+	fl.StringVar(&f.redis, "redis", "", "comma-separated redis-servers: host:port, or redis://[user:password@]host:port[/db] (rediss:// for TLS); default: embedded miniredis, the demo path")
 	fl.IntVar(&f.spawn, "spawn", 0, "start this many local redis-servers (free loopback ports, no persistence) and measure them")
 	fl.StringVar(&f.clients, "clients", "1,8,32,64", "comma-separated client counts")
 	fl.StringVar(&f.keys, "keys", "distinct,hot", "key modes: distinct (a key per client), hot (one key)")
@@ -83,7 +96,8 @@ writes CSV, JSON, PNG and SVG plots and a Markdown summary.`,
 	fl.StringVar(&f.subjects, "subjects", "", "comma-separated subjects to keep (default all; the floor and fan-out always run)")
 	fl.DurationVar(&f.duration, "duration", time.Second, "measured window of each run")
 	fl.DurationVar(&f.warmup, "warmup", 200*time.Millisecond, "unmeasured warm-up before each run")
-	fl.DurationVar(&f.ttl, "ttl", 10*time.Second, "lock TTL")
+	fl.DurationVar(&f.ttl, "ttl", 10*time.Second, "lock TTL (at least 100ms)")
+	fl.DurationVar(&f.timeout, "timeout", bench.DefaultTimeout, "bound on every call to a server: one that does not answer within it fails the run (exit 3)")
 	fl.IntVar(&f.reps, "reps", 3, "repetitions of every run (medians are reported)")
 	fl.StringVar(&f.out, "out", "", "directory for CSV, JSON, plots and README.md (e.g. reports/bench)")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the sweep to this file")
@@ -93,11 +107,21 @@ writes CSV, JSON, PNG and SVG plots and a Markdown summary.`,
 	return cmd
 }
 
-func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.Writer) error {
+// ctxOr is ctx, or the background context when cobra gives none.
+func ctxOr(ctx context.Context) context.Context {
 	if ctx == nil {
-		ctx = context.Background()
+		return context.Background()
 	}
-	cfg, err := f.config()
+	return ctx
+}
+
+// run checks every flag, starts (or reaches) the target, measures, writes.
+// Whatever happens after the target started, it is stopped before run
+// returns: ctx ends on SIGINT or SIGTERM, the sweep stops, and the
+// deferred stop runs.
+func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.Writer) error {
+	subjects := bench.Subjects(extra...)
+	cfg, err := f.config(subjects)
 	if err != nil {
 		return err
 	}
@@ -109,21 +133,35 @@ func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.
 		return err
 	}
 	defer stop()
+	if err := cfg.Validate(len(t.Addrs)); err != nil {
+		return UsageError{err}
+	}
 	if err := t.Ping(ctx); err != nil {
-		return err
+		return interrupted(ctx, err)
 	}
 	stopProfiles, err := f.startProfiles()
 	if err != nil {
 		return err
 	}
-	res, err := bench.Run(ctx, t, bench.Subjects(extra...), cfg)
+	res, err := bench.Run(ctx, t, subjects, cfg)
 	if perr := stopProfiles(); err == nil {
 		err = perr
 	}
 	if err != nil {
-		return err
+		return interrupted(ctx, err)
 	}
 	return f.write(res, stdout, stderr)
+}
+
+// ErrInterrupted marks a sweep stopped by SIGINT or SIGTERM.
+var ErrInterrupted = errors.New("bench: interrupted")
+
+// interrupted says so when err is the end of ctx by a signal.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w (every server it started is stopped): %w", ErrInterrupted, err)
+	}
+	return err
 }
 
 // startProfiles starts the CPU and block profiles the flags ask for; the
@@ -196,26 +234,37 @@ func (f flags) target(quorum int) (*bench.Target, func(), error) {
 		if err != nil {
 			return nil, nil, UsageError{err}
 		}
+		t.Timeout = f.timeout
 		return t, func() {}, nil
 	case f.spawn > 0:
 		ss, err := redistest.Start(f.spawn)
 		if err != nil {
 			return nil, nil, err
 		}
+		stop := func() { redistest.Stop(ss) }
 		t, err := bench.Remote(redistest.Addrs(ss))
-		return t, func() { redistest.Stop(ss) }, err
+		if err != nil {
+			stop()
+			return nil, nil, err
+		}
+		t.Timeout = f.timeout
+		return t, stop, nil
 	default:
 		t, err := bench.Embedded(max(quorum, 1))
 		if err != nil {
 			return nil, nil, err
 		}
+		t.Timeout = f.timeout
 		return t, t.Close, nil
 	}
 }
 
-func (f flags) config() (bench.Config, error) {
+func (f flags) config(subjects []bench.Subject) (bench.Config, error) {
 	var cfg bench.Config
 	var err error
+	if err := f.checkValues(); err != nil {
+		return cfg, err
+	}
 	if cfg.Clients, err = ints("--clients", f.clients); err != nil {
 		return cfg, err
 	}
@@ -225,7 +274,9 @@ func (f flags) config() (bench.Config, error) {
 	for _, k := range splitList(f.keys) {
 		cfg.Keys = append(cfg.Keys, bench.KeyMode(k))
 	}
-	cfg.Subjects = splitList(f.subjects)
+	if cfg.Subjects, err = subjectNames(f.subjects, subjects); err != nil {
+		return cfg, err
+	}
 	for _, fam := range splitList(f.families) {
 		cfg.Families = append(cfg.Families, bench.Family(fam))
 	}
@@ -238,6 +289,38 @@ func (f flags) config() (bench.Config, error) {
 		return cfg, usagef("--duration (%v) must be positive", f.duration)
 	}
 	return cfg, nil
+}
+
+// checkValues refuses values bench would otherwise replace or misread.
+func (f flags) checkValues() error {
+	switch {
+	case f.ttl <= 0:
+		return usagef("--ttl (%v) must be positive (at least 100ms)", f.ttl)
+	case f.timeout <= 0:
+		return usagef("--timeout (%v) must be positive", f.timeout)
+	case f.spawn < 0:
+		return usagef("--spawn (%d) must not be negative", f.spawn)
+	case f.warmup < 0:
+		return usagef("--warmup (%v) must not be negative", f.warmup)
+	}
+	return nil
+}
+
+// subjectNames reads --subjects: every name must be one of subjects.
+func subjectNames(arg string, subjects []bench.Subject) ([]string, error) {
+	names := splitList(arg)
+	var known []string
+	for _, s := range subjects {
+		if !slices.Contains(known, s.Name) {
+			known = append(known, s.Name)
+		}
+	}
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return nil, usagef("--subjects: unknown subject %q (known: %s)", n, strings.Join(known, ", "))
+		}
+	}
+	return names, nil
 }
 
 func splitList(s string) []string {
@@ -277,4 +360,25 @@ func slicesMax(xs []int) int {
 func IsUsage(err error) bool {
 	var u UsageError
 	return errors.As(err, &u)
+}
+
+// Exit statuses of the bench command, as locksim's.
+const (
+	ExitOK        = 0
+	ExitUsage     = 2   // a bad flag or value
+	ExitRuntime   = 3   // a server unreachable or that stopped answering, an I/O error
+	ExitInterrupt = 130 // SIGINT or SIGTERM; the servers it started are stopped
+)
+
+// ExitCode maps the command's error to its exit status.
+func ExitCode(err error) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case IsUsage(err):
+		return ExitUsage
+	case errors.Is(err, ErrInterrupted):
+		return ExitInterrupt
+	}
+	return ExitRuntime
 }

@@ -124,6 +124,9 @@ func (s *Server) waitReady(limit time.Duration) error {
 	}
 }
 
+// Pid is the server's process id (tests pause it with SIGSTOP).
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 // Stop kills the server, waits for it, and removes its directory.
 func (s *Server) Stop() {
 	if s == nil || s.cmd.Process == nil {

@@ -18,6 +18,6 @@ func main() {
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "locksim-bench:", err)
-		os.Exit(2) // as locksim: every failure that is not a violation
+		os.Exit(benchcmd.ExitCode(err)) // as locksim: 2 bad usage, 3 a failing server, 130 an interrupt
 	}
 }

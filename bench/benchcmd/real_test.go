@@ -1,0 +1,121 @@
+package benchcmd
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/internal/redistest"
+)
+
+// benchArgs is one short single-node cell of basic (and the floor).
+var benchArgs = []string{"--clients", "1", "--keys", "distinct", "--families", "single", "--subjects", "basic",
+	"--reps", "1", "--warmup", "0s", "--quiet"}
+
+func runBench(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := New(nil, "")
+	cmd.SetArgs(append(append([]string{}, benchArgs...), args...))
+	cmd.SetOut(&out)
+	cmd.SetErr(&errb)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err = cmd.ExecuteContext(context.Background())
+	return out.String(), errb.String(), err
+}
+
+// A server that stops answering mid-run (SIGSTOP) fails the sweep with an
+// error naming its address, not a row of 0 cycles/s.
+func TestServerThatStopsAnsweringFailsTheRun(t *testing.T) {
+	ss := redistest.Require(t, 1)
+	pid := ss[0].Pid()
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		_ = syscall.Kill(pid, syscall.SIGSTOP)
+	}()
+	start := time.Now()
+	out, _, err := runBench(t, "--redis", ss[0].Addr, "--duration", "2s", "--timeout", "300ms")
+	if err == nil {
+		t.Fatalf("bench against a server stopped mid-run succeeded:\n%s", out)
+	}
+	if ExitCode(err) != ExitRuntime || !strings.Contains(err.Error(), "redis "+ss[0].Addr+" stopped answering") {
+		t.Errorf("error %v (exit %d), want exit %d naming redis %s stopped answering", err, ExitCode(err), ExitRuntime, ss[0].Addr)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("bench took %v to give up on a stopped server", d)
+	}
+}
+
+// setupAuth gives the server a default password and an ACL user.
+func setupAuth(t *testing.T, s *redistest.Server) {
+	t.Helper()
+	c := redistest.Clients(t, []*redistest.Server{s})[0]
+	ctx := context.Background()
+	if err := c.Do(ctx, "ACL", "SETUSER", "benchuser", "on", ">benchpw-9731", "~*", "+@all").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Do(ctx, "CONFIG", "SET", "requirepass", "defaultpw-4410").Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRedisURLsWithPasswordsNeverPrintThem(t *testing.T) {
+	ss := redistest.Require(t, 1)
+	setupAuth(t, ss[0])
+	addr := ss[0].Addr
+	for _, tc := range []struct {
+		name, url, secret string
+		exit              int
+	}{
+		{"ACL user", "redis://benchuser:benchpw-9731@" + addr, "benchpw-9731", ExitOK},
+		{"default user", "redis://:defaultpw-4410@" + addr + "/0", "defaultpw-4410", ExitOK},
+		{"wrong password", "redis://benchuser:wrongpw-5512@" + addr, "wrongpw-5512", ExitRuntime},
+		{"no password", addr, "", ExitRuntime},
+		{"bad database", "redis://benchuser:benchpw-9731@" + addr + "/notadb", "benchpw-9731", ExitUsage},
+		{"bad URL", "redis://benchuser:bench%zzpw-9731@" + addr, "pw-9731", ExitUsage},
+		{"bad scheme", "http://benchuser:benchpw-9731@" + addr, "benchpw-9731", ExitUsage},
+	} {
+		out, stderr, err := runBench(t, "--redis", tc.url, "--duration", "100ms", "--timeout", "2s")
+		if got := ExitCode(err); got != tc.exit {
+			t.Errorf("%s: exit %d (%v), want %d", tc.name, got, err, tc.exit)
+		}
+		all := out + stderr
+		if err != nil {
+			all += err.Error()
+		}
+		if tc.secret != "" && strings.Contains(all, tc.secret) {
+			t.Errorf("%s: the password %q is printed:\n%s", tc.name, tc.secret, all)
+		}
+		if tc.exit == ExitOK && !strings.Contains(out, "basic") {
+			t.Errorf("%s: no row for basic:\n%s", tc.name, out)
+		}
+	}
+}
+
+func TestBadSubjectsAndTTLAreUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--subjects", "basic,bogus"}, []string{`unknown subject "bogus"`, "known: floor, fanout, basic"}},
+		{[]string{"--ttl", "0s"}, []string{"--ttl (0s) must be positive"}},
+		{[]string{"--ttl", "-1s"}, []string{"--ttl (-1s) must be positive"}},
+		{[]string{"--ttl", "50ms"}, []string{"ttl (50ms) must be at least 100ms"}},
+		{[]string{"--timeout", "0s"}, []string{"--timeout (0s) must be positive"}},
+	} {
+		_, _, err := runBench(t, tc.args...)
+		if ExitCode(err) != ExitUsage {
+			t.Errorf("bench %v: exit %d (%v), want %d", tc.args, ExitCode(err), err, ExitUsage)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("bench %v: %v, want it to contain %q", tc.args, err, w)
+			}
+		}
+	}
+}
