@@ -39,6 +39,14 @@
 //	res, err := bench.Run(ctx, t, bench.Subjects(), bench.Config{Clients: []int{1, 8}})
 //	_ = bench.WriteReport("reports/bench", res)
 //
+// Remote takes addresses (host:port) or redis:// and rediss:// URLs (ACL
+// user, password, database, TLS; read by redis.ParseURL); Target.Addrs and
+// every message show a URL without its password, also when it does not
+// parse. Target.Timeout bounds every call to a node: after each run the
+// sweep checks that its nodes still answer, and fails — naming the node —
+// when one does not, or when no cycle completed while calls failed, so a
+// server that hangs mid-run is an error, never a row of 0 cycles/s.
+//
 // The bench/benchcmd package is the `locksim bench` command; the
 // bench/refs module adds the library subjects to it.
 package bench

@@ -26,6 +26,12 @@
 //	  → Release → think
 //
 // Faults trigger at a true time or at these points (fault.Point).
+// Result.Faults records, per fault of the scenario, whether it fired and,
+// when it did not, why as precisely as the run can tell: "the run ends at
+// 1s" for a time past the end, "c1 reached write only 37 times in the
+// run's 1s (n=100000)" for a point reached too few times. A run in which
+// a fault did not fire did not test what its scenario says;
+// FaultsSummary puts it in words ("faults fired: 2 of 3; ...").
 //
 // # Oracles
 //

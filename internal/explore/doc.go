@@ -27,6 +27,26 @@
 // of different shard counts, or holding the same shard twice; a merge of
 // only some shards says which it holds.
 //
+// # Provenance and counts
+//
+// A report records what it was made from (Report.Made): the locksim
+// version and commit (internal/buildinfo), the expectations file with its
+// sha256 when a gate made it (Options.Expectations), and per cell the
+// sha256 of its scenario's text (a file's content; a built-in's canonical
+// text for the pattern's nodes) and its seed range. Merge refuses reports
+// that differ in any of it, naming the field and both values, and reports
+// whose counts do not add up: a cell's runs must be exactly its seeds in
+// the shards the report holds, no count of runs may exceed the runs, and
+// every seed it names must be one of them.
+//
+// # Faults
+//
+// Each cell counts, per fault of its scenario, the completed runs in which
+// it fired and those in which it did not, with the reason given by the
+// lowest such seed (FaultCount); the text report has a FAULT NOT FIRED
+// line for every fault that missed some run, and CellResult.NeverFired
+// lists those that fired in none.
+//
 // # Claims
 //
 // A run violates the claims the simulator names in sim.Result.Violated

@@ -44,7 +44,13 @@
 // fault is classified before the gate passes again); a broken variant of
 // the catalog with no variant line, or not caught — caught meaning that
 // under some scenario S, for some claim C, the lines `V S breaks C` and
-// `P S holds C` are both seen to be true. Each deviation carries what was
+// `P S holds C` are both seen to be true; and a fault of a cell's
+// scenario (built-in or the gate's own) that fired in none of the cell's
+// runs. That last rule is "in at least one run", not "in every run": a
+// fault on a workload point may miss a seed whose workload went another
+// way, and the cell still tests it in the others; a fault that never
+// fires is dead, and the cell's verdicts say nothing about it. Each
+// deviation carries what was
 // expected, what was seen, and a replay command (the lowest seed that
 // broke the claim, or the exploration of the cell when none did).
 //
