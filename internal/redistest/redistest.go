@@ -111,9 +111,14 @@ func (s *Server) waitReady(limit time.Duration) error {
 			return errors.New("exited before it answered")
 		default:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		err := c.Ping(ctx).Err()
-		cancel()
+		// Dial plainly until the port accepts, so that go-redis (which logs
+		// every failed dial) only talks to a listening server.
+		err := listening(s.Addr)
+		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			err = c.Ping(ctx).Err()
+			cancel()
+		}
 		if err == nil {
 			return nil
 		}
@@ -185,6 +190,15 @@ func Clients(t testing.TB, ss []*Server) []*redis.Client {
 		out[i] = c
 	}
 	return out
+}
+
+// listening reports whether addr accepts a TCP connection.
+func listening(addr string) error {
+	conn, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+	if err != nil {
+		return err
+	}
+	return conn.Close()
 }
 
 func freePort() (int, error) {
