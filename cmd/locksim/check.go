@@ -35,8 +35,9 @@ func newCheckCmd() *cobra.Command {
 built-in scenario holds a claim (no seed breaks it), breaks it (some seed
 does: the suite can see that fault), or may break it (not gated). Every
 claim of every correct pattern under every built-in scenario must have a
-line, and every broken variant must be caught: under some scenario it
-breaks a claim that the pattern it imitates holds.
+line, every broken variant must be caught: under some scenario it
+breaks a claim that the pattern it imitates holds, and every fault of a
+gated cell's scenario must fire in at least one of the cell's runs.
 
 Each cell runs seeds 1..N (N = --seeds unless its line says seeds=N).
 Every deviation is printed with what was expected, what was seen and a

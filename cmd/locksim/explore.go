@@ -35,7 +35,9 @@ func newExploreCmd() *cobra.Command {
 --parallel cores, and prints per cell: runs, violating runs, the claims
 broken, the lowest violating seed, lost updates, overlaps, fence
 violations, acquisitions per run, mean wait, stuck clients, and a replay
-command for every cell that violated a claim. The result is the same for
+command for every cell that violated a claim, and a FAULT NOT FIRED line
+for every fault of a scenario that did not fire in some run (with how
+many, and why in the lowest such seed). The result is the same for
 the same arguments whatever --parallel is.
 
 --shard i/n runs, of every cell's seeds, those with seed % n == i (seeds

@@ -75,3 +75,24 @@ func TestRunWithEveryFaultFiredSaysSo(t *testing.T) {
 		t.Errorf("gc-pause under fenced: want every fault fired and a clean ok:\n%s", out)
 	}
 }
+
+func TestExploreSaysWhichFaultsDidNotFire(t *testing.T) {
+	path := writeScenario(t, "dead.txt", deadFaults)
+	out, _, err := runCLI(t, "explore", "--pattern", "fenced", "--scenario", path, "--seeds", "3")
+	if err != nil {
+		t.Fatalf("explore: %v\n%s", err, out)
+	}
+	want := "FAULT NOT FIRED fenced under dead: crash n1 at=5s persist=no did not fire in 3 of 3 runs; seed 1: the run ends at 1s"
+	if !strings.Contains(out, want) {
+		t.Errorf("explore output lacks %q:\n%s", want, out)
+	}
+	js, _, err := runCLI(t, "explore", "--pattern", "fenced", "--scenario", path, "--seeds", "3", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js, `"fault": "crash n1 at=5s persist=no",
+          "fired_runs": 0,
+          "missed_runs": 3,`) {
+		t.Errorf("explore --json lacks the crash's counts:\n%s", js)
+	}
+}
