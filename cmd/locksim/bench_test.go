@@ -125,3 +125,27 @@ func TestBenchSpawnStopsItsServersOnSignals(t *testing.T) {
 		}
 	}
 }
+
+// bench's failures carry locksim's exit statuses: 2 for bad usage, 3 for
+// a server that cannot be reached.
+func TestBenchExitCodes(t *testing.T) {
+	quick := []string{"bench", "--clients", "1", "--keys", "distinct", "--families", "single", "--reps", "1", "--quiet"}
+	for _, tc := range []struct {
+		args []string
+		want int
+		msg  string
+	}{
+		{[]string{"--subjects", "bogus"}, exitUsage, `unknown subject "bogus" (known: floor, fanout, basic`},
+		{[]string{"--ttl", "0s"}, exitUsage, "--ttl (0s) must be positive"},
+		{[]string{"--redis", "redis://u:pw-6642@127.0.0.1:1/x"}, exitUsage, "redis address 1"},
+		{[]string{"--redis", "127.0.0.1:1", "--timeout", "500ms"}, exitRuntime, "bench: redis 127.0.0.1:1: "},
+	} {
+		_, _, err := runCLI(t, append(append([]string{}, quick...), tc.args...)...)
+		if got := exitCode(err); got != tc.want || err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("locksim bench %v: exit %d, %v; want exit %d and %q", tc.args, got, err, tc.want, tc.msg)
+		}
+		if err != nil && strings.Contains(err.Error(), "pw-6642") {
+			t.Errorf("locksim bench %v prints the password: %v", tc.args, err)
+		}
+	}
+}
