@@ -68,8 +68,9 @@ included) for real figures.
 
 Exit status: 0 done, 2 bad usage (a flag, an unknown subject, a URL that
 does not parse), 3 a server that cannot be reached or stops answering
-(every call is bounded by --timeout; the message names its address), or
-an interrupt.
+(every call is bounded by --timeout; the message names its address). An
+interrupt (SIGINT, SIGTERM) stops the sweep and every server it started
+before bench exits.
 
 The table (or --json) goes to stdout, the progress bar to stderr; --out DIR
 writes CSV, JSON, PNG and SVG plots and a Markdown summary.`,
@@ -159,7 +160,7 @@ var ErrInterrupted = errors.New("bench: interrupted")
 // interrupted says so when err is the end of ctx by a signal.
 func interrupted(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("%w (every server it started is stopped): %w", ErrInterrupted, err)
+		return fmt.Errorf("%w (any redis-server it started is stopped): %w", ErrInterrupted, err)
 	}
 	return err
 }
