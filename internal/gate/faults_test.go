@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -91,5 +92,15 @@ func TestCheckPassesAFaultThatFiresInSomeSeeds(t *testing.T) {
 	}
 	if d := lineDeviations(res); len(d) != 3 || !strings.Contains(d[0].Seen, "none of 6 runs; seed 1: c1 never reached write") {
 		t.Errorf("deviations %+v, want one per cell (3), the fault fired in none of 6 runs", d)
+	}
+}
+
+// The check records the expectations file it ran, with its sha256, and
+// the locksim that ran it.
+func TestCheckRecordsWhatItRan(t *testing.T) {
+	res := check(t, good, standard)
+	e := res.Made.Expectations
+	if e == nil || e.Path != "x.txt" || e.SHA256 != explore.Hash([]byte(good)) || res.Made.Version == "" {
+		t.Errorf("Made = %+v (expectations %+v), want x.txt with the sha256 of its text and a version", res.Made, e)
 	}
 }
