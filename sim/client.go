@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/history"
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/sched"
 )
@@ -139,7 +139,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	}
 	op.OK, op.Token, op.Fence, op.Count, op.Mode = true, lease.Token, lease.Fence, lease.Count, mode(lease)
 	c.w.record(op)
-	id := c.w.or.grant(c.i, call, lease.Fence, catalog.ReadLease(lease))
+	id := c.w.or.grant(c.i, call, lease.Fence, pattern.ReadLease(lease))
 	c.stats.Acquisitions++
 	c.waits = append(c.waits, (time.Duration(c.now() - call)).Round(time.Microsecond))
 	c.lastAcq = c.now()
@@ -218,7 +218,7 @@ func (c *client) op(kind string, call int64, err error) history.Op {
 
 // mode is the history Mode of a lease: history.ModeRead for a read lease.
 func mode(l *locks.Lease) string {
-	if catalog.ReadLease(l) {
+	if pattern.ReadLease(l) {
 		return history.ModeRead
 	}
 	return ""

@@ -14,7 +14,7 @@
 // # World
 //
 // Each client is a sched.Proc whose clock.Clock the pattern uses; it holds
-// one Locker built by the pattern's catalog.New over its own connections
+// one Locker built by the pattern's pattern.New over its own connections
 // (network.RedisClient) to every node (node.Node). The protected resource
 // is a store ("db"), a counter behind the same network. Each client loops:
 //
@@ -41,7 +41,7 @@
 // server's view is deliberately not the criterion: on one node it can never
 // show two owners, and the harm is done by clients acting on stale belief.
 //
-// Holder kinds. A lease for which catalog.ReadLease reports true is a read
+// Holder kinds. A lease for which pattern.ReadLease reports true is a read
 // (shared) holding: two read sections never overlap each other, while a
 // write section overlaps any other section. A pattern that claims
 // MaxHolders N (and not Mutex) is judged by counting instead of pairing:
@@ -65,7 +65,7 @@
 // Acquire, and stuck clients: those that acquired nothing in the last
 // max(20×TTL, 1s) of the run (in a shorter run: nothing at all).
 //
-// The result names the pattern's claims (catalog.Claims) that were
+// The result names the pattern's claims (pattern.Claims) that were
 // violated: Mutex by an overlap, SafeStore by a lost update, Fencing by a
 // fence violation, MaxHolders ("max-holders") by a section past the limit.
 //

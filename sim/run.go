@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 // Run simulates cfg.Pattern under cfg.Scenario with cfg.Seed. An error
@@ -64,7 +64,7 @@ func (w *world) result() *Result {
 }
 
 // violated names the claims the run broke.
-func violated(c catalog.Claims, s Safety) []string {
+func violated(c pattern.Claims, s Safety) []string {
 	out := []string{}
 	if c.Mutex && s.Overlaps > 0 {
 		out = append(out, "mutex")

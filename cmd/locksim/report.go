@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/internal/buildinfo"
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -107,7 +107,7 @@ func reportConfig(f reportFlags) (report.Config, error) {
 	cfg := report.Config{Seeds: f.seeds, BaselineSeeds: f.baselineSeeds, Workers: f.parallel}
 	if f.patterns != "all" {
 		for _, name := range strings.Split(f.patterns, ",") {
-			p, err := catalog.Lookup(strings.TrimSpace(name))
+			p, err := pattern.Lookup(strings.TrimSpace(name))
 			if err != nil {
 				return cfg, usagef("--patterns: %v", err)
 			}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/node"
@@ -130,17 +130,17 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 }
 
 // resolveRun checks the flags and finds the pattern and the scenario.
-func resolveRun(f runFlags) (catalog.Pattern, scenario.Scenario, error) {
+func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 	if f.pattern == "" {
-		return catalog.Pattern{}, scenario.Scenario{}, usagef("--pattern is required (see locksim list)")
+		return pattern.Pattern{}, scenario.Scenario{}, usagef("--pattern is required (see locksim list)")
 	}
 	if f.scenario == "" {
-		return catalog.Pattern{}, scenario.Scenario{}, usagef("--scenario is required: a built-in name (see locksim list) or a file")
+		return pattern.Pattern{}, scenario.Scenario{}, usagef("--scenario is required: a built-in name (see locksim list) or a file")
 	}
 	if f.backend != string(node.BackendNative) && f.backend != string(node.BackendMini) {
-		return catalog.Pattern{}, scenario.Scenario{}, usagef("--backend %q: want native or mini", f.backend)
+		return pattern.Pattern{}, scenario.Scenario{}, usagef("--backend %q: want native or mini", f.backend)
 	}
-	p, err := catalog.Lookup(f.pattern)
+	p, err := pattern.Lookup(f.pattern)
 	if err != nil {
 		return p, scenario.Scenario{}, usagef("--pattern: %v", err)
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -114,7 +114,7 @@ func gatedCells(m *Matrix, seeds int) ([]explore.Cell, error) {
 			continue
 		}
 		have[key] = true
-		p, err := catalog.Lookup(e.Pattern)
+		p, err := pattern.Lookup(e.Pattern)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", m.Source, e.Line, err)
 		}

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/pattern"
 )
 
 // Verdict is what a line expects of a claim over a cell's seeds.
@@ -121,7 +121,7 @@ func parseExpectation(f []string) (Expectation, error) {
 		return Expectation{}, fmt.Errorf("%d fields, want: pattern scenario holds|breaks|may claim[,claim] [seeds=N]", len(f))
 	}
 	e := Expectation{Pattern: f[0], Scenario: f[1], Verdict: Verdict(f[2]), Claims: strings.Split(f[3], ",")}
-	p, err := catalog.Lookup(e.Pattern)
+	p, err := pattern.Lookup(e.Pattern)
 	if err != nil {
 		return e, err
 	}
@@ -146,7 +146,7 @@ func parseExpectation(f []string) (Expectation, error) {
 }
 
 // checkClaims accepts the claims p makes, and Progress.
-func checkClaims(p catalog.Pattern, claims []string) error {
+func checkClaims(p pattern.Pattern, claims []string) error {
 	own := explore.ClaimNames(p.Claims)
 	for _, c := range claims {
 		if c != explore.Progress && !slices.Contains(own, c) {
@@ -193,11 +193,11 @@ func (p *parser) parseVariant(line int, f []string, why string) error {
 	if exempt && why == "" {
 		return fmt.Errorf("variant %s: exempt needs a comment saying why it cannot be caught here", f[1])
 	}
-	v, err := catalog.Lookup(f[1])
+	v, err := pattern.Lookup(f[1])
 	if err != nil {
 		return err
 	}
-	of, err := catalog.Lookup(f[3])
+	of, err := pattern.Lookup(f[3])
 	if err != nil {
 		return err
 	}
