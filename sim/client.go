@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -128,6 +129,10 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 	lease, err := c.locker.Acquire(ctx)
 	cancel()
+	if err == nil && lease == nil {
+		c.w.s.Fail(fmt.Errorf("client %s: %w", c.name, ErrNilLease))
+		err = ErrNilLease
+	}
 	op := c.op(history.Acquire, call, err)
 	if err != nil || c.w.s.Stopping() {
 		if !c.w.s.Stopping() {

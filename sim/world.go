@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -107,12 +108,27 @@ func (w *world) addClient(i int) error {
 	opts := locks.Options{TTL: w.sc.TTL, Clock: p,
 		Rand:  locks.NewSeededRand(stream(w.cfg.Seed, "tokens", i).Uint64(), name),
 		Retry: locks.Retry{Attempts: -1, Delay: w.sc.Workload.Retry}}
-	l, err := w.cfg.Pattern.New(conns, Key, opts)
+	l, err := w.newLocker(conns, opts)
 	if err != nil {
 		return fmt.Errorf("pattern %s with %d nodes: %w", w.cfg.Pattern.Name, len(w.nodes), err)
 	}
 	w.clients = append(w.clients, newClient(w, i, name, p, l))
 	return nil
+}
+
+// newLocker calls the pattern's constructor, turning a panic or a nil
+// Locker into an error: the constructor may be anyone's code.
+func (w *world) newLocker(conns []locks.Redis, opts locks.Options) (l locks.Locker, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, fmt.Errorf("New panicked: %v", r)
+		}
+	}()
+	l, err = w.cfg.Pattern.New(conns, Key, opts)
+	if err == nil && l == nil {
+		err = errors.New("New returned a nil Locker and a nil error")
+	}
+	return l, err
 }
 
 // jumps reports whether a fault steps name's wall clock.
