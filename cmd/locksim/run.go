@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
@@ -148,11 +149,15 @@ func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 	return p, sc, err
 }
 
-// loadScenario reads a built-in by name, or else a file.
+// loadScenario reads a built-in or one of the gate's own scenarios by
+// name, or else a file.
 func loadScenario(name string, nodes int) (scenario.Scenario, error) {
 	sc, lookupErr := scenario.Lookup(name, nodes)
 	if lookupErr == nil {
 		return sc, nil
+	}
+	if own, err := explore.Named(name); err == nil {
+		return own.Resolve(nodes)
 	}
 	file, err := os.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {

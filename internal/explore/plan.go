@@ -82,9 +82,10 @@ func ResolveScenarios(arg string) ([]Scenario, error) {
 	return out, nil
 }
 
-// resolveScenario reads a built-in's name or, failing that, a file.
+// resolveScenario reads a built-in's or registered scenario's name or,
+// failing that, a file.
 func resolveScenario(arg string) (Scenario, error) {
-	sc, err := Builtin(arg)
+	sc, err := Named(arg)
 	if err == nil {
 		return sc, nil
 	}

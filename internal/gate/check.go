@@ -118,7 +118,7 @@ func gatedCells(m *Matrix, seeds int) ([]explore.Cell, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", m.Source, e.Line, err)
 		}
-		sc, err := lookupScenario(e.Scenario)
+		sc, err := m.scenario(e.Scenario)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", m.Source, e.Line, err)
 		}
