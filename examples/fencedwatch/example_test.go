@@ -32,7 +32,7 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	time.Sleep(1200 * time.Millisecond) // past the TTL, renewed every TTL/3 meanwhile
+	time.Sleep(1200 * time.Millisecond)   // past the TTL, renewed every TTL/3 meanwhile
 	m.FastForward(500 * time.Millisecond) // miniredis moves TTLs only when told
 	fmt.Println("fence", lease.Fence, "still held:", lease.Err() == nil, m.Exists("{jobs}:lock"))
 	fmt.Println("release:", l.Release(ctx, lease))
