@@ -3,7 +3,10 @@
 //
 //	fencedwatch-sim run [-scenario NAME|FILE] [-seed N] [-trace]   one simulation, its verdict
 //	fencedwatch-sim explore [-seeds N]                             violation rates, lock and broken twin, every scenario
-//	fencedwatch-sim check [-seeds N]                               the gate: exit 1 on any deviation from the expectations
+//	fencedwatch-sim check [-seeds N] [-out DIR]                    the gate: exit 1 on any deviation from the expectations
+//
+// check writes each deviation's counterexample (scenario, porcupine page,
+// trace) into -out, by default the system's temporary directory.
 //
 // Run it from examples/: the scenario and expectations files are
 // ../fencedwatch/testdata's, by default.
@@ -43,6 +46,7 @@ func run(args []string, out, errw io.Writer) int {
 	seed := fl.Uint64("seed", 1, "run: the seed")
 	trace := fl.Bool("trace", false, "run: print the trace")
 	seeds := fl.Int("seeds", 5, "explore, check: seeds per scenario")
+	outDir := fl.String("out", os.TempDir(), "check: where counterexamples go")
 	files := fl.String("files", "fencedwatch/testdata", "explore, check: the directory of long-pause.txt and expect.txt")
 	if err := fl.Parse(args[1:]); err != nil {
 		return exitUsage
@@ -55,7 +59,7 @@ func run(args []string, out, errw io.Writer) int {
 	case "explore":
 		err = explore(out, *seeds, *files)
 	case "check":
-		code, err = check(out, *seeds, *files)
+		code, err = check(out, *seeds, *files, *outDir)
 	default:
 		err = fmt.Errorf("unknown command %q (want run, explore or check)", args[0])
 	}
@@ -156,9 +160,9 @@ func tally(p pattern.Pattern, sc scenario.Scenario, n int) (counts, error) {
 
 // check is the gate (locksimtest.Check): the lock, our scenario, our
 // expectations; every deviation printed with its replay.
-func check(out io.Writer, n int, dir string) (int, error) {
+func check(out io.Writer, n int, dir, outDir string) (int, error) {
 	rep, err := locksimtest.Check(fencedwatch.Pattern, locksimtest.Options{Seeds: n,
-		Scenarios: []string{dir + "/long-pause.txt"}, ExpectFile: dir + "/expect.txt", Dir: os.TempDir()})
+		Scenarios: []string{dir + "/long-pause.txt"}, ExpectFile: dir + "/expect.txt", Dir: outDir})
 	if err != nil {
 		return exitUsage, err
 	}
