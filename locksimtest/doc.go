@@ -54,7 +54,8 @@
 //
 // # Flags
 //
-// -locksim.seeds N overrides Options.Seeds; -locksim.scenario NAME and
-// -locksim.seed N run one scenario, one seed (a replay; breaks lines are
-// then not checked, one seed proving nothing about them).
+// -locksim.seeds N overrides Options.Seeds (a line's seeds=N keeps its
+// own); -locksim.scenario NAME and -locksim.seed N run one scenario, one
+// seed (a replay; breaks lines are then not checked, one seed proving
+// nothing about them).
 package locksimtest
