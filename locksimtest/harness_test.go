@@ -178,3 +178,27 @@ func TestBadInputIsAnError(t *testing.T) {
 		})
 	}
 }
+
+// TestProgressLines: progress is checked only where a line names it; a
+// client cut off for the whole run breaks it.
+func TestProgressLines(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "cut-off.txt")
+	write(t, sc, "start clients=2 duration=2s\npartition c1|n1 at=0s for=5s\n")
+	o := locksimtest.Options{Seeds: 2, Dir: dir, Scenarios: []string{sc}, NoBuiltins: true}
+	basic := lookup(t, "basic")
+	o.Expect = []string{"cut-off breaks progress  # c1 never reaches the node"}
+	locksimtest.Run(t, basic, o)
+	o.Expect = []string{"cut-off holds progress"}
+	rep, err := locksimtest.Check(basic, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := findingFor(t, rep, "cut-off", locksimtest.Progress); f.Seed != 1 || f.Broke != 2 || len(rep.Findings) != 1 {
+		t.Errorf("findings %v, want progress broken at seed 1 in both runs, nothing else", rep.Findings)
+	}
+	o.Expect = nil
+	if rep, err = locksimtest.Check(basic, o); err != nil || !rep.OK() {
+		t.Errorf("with no line, progress is not checked: %v, %v", rep.Findings, err)
+	}
+}

@@ -29,7 +29,7 @@ func newReportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [--out DIR] [--seeds N] [--bench DIR]",
 		Short: "Measure every pattern under every built-in scenario and write the comparison: Markdown, HTML, plots, counterexamples",
-		Long: `report simulates every pattern of the catalog, correct ones and broken
+		Long: `report simulates every registered pattern, correct ones and broken
 variants, under every built-in scenario with seeds 1..N (the baseline,
 steady, with --baseline-seeds), and writes into --out:
 

@@ -46,7 +46,8 @@
 // cell whose runs did not complete; a claim of a correct pattern under a
 // built-in scenario that no line classifies (so that a new pattern or
 // fault is classified before the gate passes again); a broken variant of
-// the catalog with no variant line, or not caught — caught meaning that
+// the registry with no variant line (of a partial matrix: only those it
+// names), or not caught — caught meaning that
 // under some scenario S, for some claim C, the lines `V S breaks C` and
 // `P S holds C` are both seen to be true. Each deviation carries what was
 // expected, what was seen, and a replay command (the lowest seed that

@@ -14,7 +14,7 @@ import (
 
 // Config describes one recorded run.
 type Config struct {
-	// Pattern is a catalog name ("basic", "reentrant", "redlock", a broken
+	// Pattern is a registered pattern's name ("basic", "reentrant", "redlock", a broken
 	// variant...). Required.
 	Pattern string
 	// Nodes are the Redis connections the pattern runs on, one per node
