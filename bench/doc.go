@@ -6,7 +6,7 @@
 // # What is measured
 //
 // A Subject is something that takes and gives back a lock: every correct
-// pattern of internal/catalog, the floor (SET NX PX + the owner-checked Lua
+// pattern of the pattern registry, the floor (SET NX PX + the owner-checked Lua
 // release, nothing else), the fan-out (a hand-written parallel Redlock), and
 // the library adapters of the bench/refs module. Subjects come in two
 // families: Single (one node; compared with the floor) and Quorum (N nodes;

@@ -8,8 +8,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 )
 
 // Kind says what part a subject plays in a comparison.
@@ -17,7 +17,7 @@ type Kind string
 
 // The kinds of subject.
 const (
-	KindPattern   Kind = "pattern"   // a locksim pattern from internal/catalog
+	KindPattern   Kind = "pattern"   // a locksim pattern from the pattern registry
 	KindFloor     Kind = "floor"     // hand-written SET NX PX + Lua release: the least a lock costs
 	KindReference Kind = "reference" // hand-written parallel Redlock fan-out
 	KindLibrary   Kind = "library"   // a Go lock library people use today
@@ -90,7 +90,7 @@ func Busy(err error) error { return fmt.Errorf("%w: %w", ErrBusy, err) }
 // every attempt.
 func PatternSubjects() []Subject {
 	var out []Subject
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		if p.Broken {
 			continue
 		}
@@ -103,7 +103,7 @@ func PatternSubjects() []Subject {
 // ends) rather than try once.
 var waits = map[string]bool{"fair": true}
 
-func patternSubject(p catalog.Pattern) Subject {
+func patternSubject(p pattern.Pattern) Subject {
 	fam := Single
 	if p.Nodes > 1 {
 		fam = Quorum
@@ -133,7 +133,7 @@ func patternSubject(p catalog.Pattern) Subject {
 // lock whose safety claim is the fence), admits one holder; a semaphore N.
 // A pattern with shared (read) holdings has no bound on holders: its
 // writers' exclusion is what the rwlock-write subject measures.
-func holders(p catalog.Pattern) int {
+func holders(p pattern.Pattern) int {
 	c := p.Claims
 	switch {
 	case p.Shared:

@@ -12,7 +12,7 @@ import (
 // identical. An end-to-end differential test of the native store.
 func TestBackendsAgree(t *testing.T) {
 	for _, pn := range []string{"basic", "reentrant", "watchdog", "service", "fenced", "redlock"} {
-		p := pattern(t, pn)
+		p := lookupPattern(t, pn)
 		for _, scen := range []string{"gc-pause", "node-clock-jump", "failover-async-replication", "node-restart-without-persistence", "partition"} {
 			s := builtin(t, scen, p)
 			var traces [2]bytes.Buffer

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -14,7 +14,7 @@ import (
 // seeds/min (runs per minute of real time) and simulated Redis commands
 // per second of real time.
 func BenchmarkSteady(b *testing.B) {
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		b.Run(p.Name, func(b *testing.B) {
 			s, err := scenario.Lookup("steady", p.Nodes)
 			if err != nil {
@@ -29,7 +29,7 @@ func BenchmarkSteady(b *testing.B) {
 // seconds) for the six core patterns.
 func BenchmarkFaults(b *testing.B) {
 	for _, name := range []string{"basic", "reentrant", "watchdog", "service", "fenced", "redlock"} {
-		p, err := catalog.Lookup(name)
+		p, err := pattern.Lookup(name)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func BenchmarkFaults(b *testing.B) {
 // benchRuns also reports CPU time per run (user+system, of the whole
 // process), which is steadier than wall time on a shared machine, and
 // seeds per CPU-minute.
-func benchRuns(b *testing.B, p catalog.Pattern, s scenario.Scenario) {
+func benchRuns(b *testing.B, p pattern.Pattern, s scenario.Scenario) {
 	var seed uint64
 	commands := 0
 	cpu0 := cpuTime()

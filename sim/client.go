@@ -2,12 +2,13 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"github.com/locksim/locksim/history"
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/sched"
 )
@@ -128,6 +129,10 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 	lease, err := c.locker.Acquire(ctx)
 	cancel()
+	if err == nil && lease == nil {
+		c.w.s.Fail(fmt.Errorf("client %s: %w", c.name, ErrNilLease))
+		err = ErrNilLease
+	}
 	op := c.op(history.Acquire, call, err)
 	if err != nil || c.w.s.Stopping() {
 		if !c.w.s.Stopping() {
@@ -139,7 +144,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	}
 	op.OK, op.Token, op.Fence, op.Count, op.Mode = true, lease.Token, lease.Fence, lease.Count, mode(lease)
 	c.w.record(op)
-	id := c.w.or.grant(c.i, call, lease.Fence, catalog.ReadLease(lease))
+	id := c.w.or.grant(c.i, call, lease.Fence, pattern.ReadLease(lease))
 	c.stats.Acquisitions++
 	c.waits = append(c.waits, (time.Duration(c.now() - call)).Round(time.Microsecond))
 	c.lastAcq = c.now()
@@ -218,7 +223,7 @@ func (c *client) op(kind string, call int64, err error) history.Op {
 
 // mode is the history Mode of a lease: history.ModeRead for a read lease.
 func mode(l *locks.Lease) string {
-	if catalog.ReadLease(l) {
+	if pattern.ReadLease(l) {
 		return history.ModeRead
 	}
 	return ""

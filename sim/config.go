@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/history"
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/node"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
 // Config is one run.
 type Config struct {
-	Pattern  catalog.Pattern
+	Pattern  pattern.Pattern
 	Scenario scenario.Scenario // its node count may be 0: the pattern's
 	Seed     uint64
 	// Trace, if set, receives the readable trace.

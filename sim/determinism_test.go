@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
 // output runs once and returns everything the run writes: the trace, the
 // history and the result.
-func output(t *testing.T, p catalog.Pattern, s scenario.Scenario, seed uint64) []byte {
+func output(t *testing.T, p pattern.Pattern, s scenario.Scenario, seed uint64) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	res, err := Run(Config{Pattern: p, Scenario: s, Seed: seed, Trace: &buf})
@@ -43,7 +43,7 @@ func output(t *testing.T, p catalog.Pattern, s scenario.Scenario, seed uint64) [
 // scripts the native node runs (the others go through miniredis' Lua, 50×
 // slower).
 func TestSameSeedSameBytes(t *testing.T) {
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		if testing.Short() && !slices.Contains([]string{"basic", "reentrant", "watchdog", "service", "fenced", "redlock"}, p.Name) {
 			continue
 		}
@@ -65,7 +65,7 @@ func TestSameSeedSameBytes(t *testing.T) {
 }
 
 func TestOtherSeedOtherRun(t *testing.T) {
-	p := pattern(t, "basic")
+	p := lookupPattern(t, "basic")
 	s := builtin(t, "gc-pause", p)
 	if bytes.Equal(output(t, p, s, 1), output(t, p, s, 2)) {
 		t.Error("seeds 1 and 2 wrote the same bytes: the seed does not reach the run")
@@ -86,7 +86,7 @@ func firstDiff(a, b []byte) int {
 func TestNoGoroutineOutlivesARun(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for _, name := range []string{"watchdog", "redlock", "service"} {
-		p := pattern(t, name)
+		p := lookupPattern(t, name)
 		for _, scen := range []string{"gc-pause", "partition", "node-clock-jump"} {
 			run(t, p, builtin(t, scen, p), 3)
 		}

@@ -3,7 +3,30 @@
 // over a simulated network, while a scenario injects faults, and oracles
 // judge the outcome from true time.
 //
+//	p, err := pattern.Lookup("fenced") // or your own pattern.Pattern
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	sc, err := scenario.Lookup("gc-pause", p.Nodes) // or scenario.Parse of a file
+//	if err != nil {
+//		log.Fatal(err)
+//	}
 //	res, err := sim.Run(sim.Config{Pattern: p, Scenario: sc, Seed: 7, Trace: os.Stdout})
+//	if err != nil {
+//		log.Fatal(err) // the run did not complete: the error names the pattern, scenario, seed and cause
+//	}
+//	fmt.Println(res.Summary())
+//
+// The pattern is any pattern.Pattern: one of locksim's or one defined
+// outside this module (examples/ is such a module). Its constructor gets
+// each client's connections, the key, and locks.Options carrying the
+// client's simulated clock.Clock and locks.Rand, plus the scenario's TTL
+// and pattern directive (scenario.PatternOptions). A run whose code under
+// test panics, returns a nil lease with a nil error (ErrNilLease), or
+// blocks outside the seams (the scheduler's stall error names the
+// goroutine, after Config.StallAfter of real time) fails with an error
+// instead of a Result. package locksimtest runs a pattern under every
+// scenario and seed from go test.
 //
 // Same (pattern, scenario, seed) ⇒ the same trace, history and result, byte
 // for byte: one goroutine runs at a time (package sched), every random draw
@@ -14,7 +37,7 @@
 // # World
 //
 // Each client is a sched.Proc whose clock.Clock the pattern uses; it holds
-// one Locker built by the pattern's catalog.New over its own connections
+// one Locker built by the pattern's constructor (pattern.New) over its own connections
 // (network.RedisClient) to every node (node.Node). The protected resource
 // is a store ("db"), a counter behind the same network. Each client loops:
 //
@@ -47,7 +70,7 @@
 // server's view is deliberately not the criterion: on one node it can never
 // show two owners, and the harm is done by clients acting on stale belief.
 //
-// Holder kinds. A lease for which catalog.ReadLease reports true is a read
+// Holder kinds. A lease for which pattern.ReadLease reports true is a read
 // (shared) holding: two read sections never overlap each other, while a
 // write section overlaps any other section. A pattern that claims
 // MaxHolders N (and not Mutex) is judged by counting instead of pairing:
@@ -71,7 +94,7 @@
 // Acquire, and stuck clients: those that acquired nothing in the last
 // max(20×TTL, 1s) of the run (in a shorter run: nothing at all).
 //
-// The result names the pattern's claims (catalog.Claims) that were
+// The result names the pattern's claims (pattern.Claims) that were
 // violated: Mutex by an overlap, SafeStore by a lost update, Fencing by a
 // fence violation, MaxHolders ("max-holders") by a section past the limit.
 //

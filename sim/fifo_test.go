@@ -35,7 +35,7 @@ func TestFairOrderUnderClientClockJump(t *testing.T) {
 	const seeds, margin = 5, 5_000_000 // 5ms: well above one round trip
 	jumps := map[string]int{}
 	for _, name := range []string{"fair", "fair-clock-queue"} {
-		p := pattern(t, name)
+		p := lookupPattern(t, name)
 		s := builtin(t, "client-clock-jump", p)
 		for seed := uint64(1); seed <= seeds; seed++ {
 			r := run(t, p, s, seed)

@@ -22,7 +22,7 @@ pause c1 on=write for=150ms
 crash n1 at=5s for=10ms
 pause c2 on=write n=100000 for=10ms
 `)
-	r := run(t, pattern(t, "basic"), sc, 1)
+	r := run(t, lookupPattern(t, "basic"), sc, 1)
 	if len(r.Faults) != 3 {
 		t.Fatalf("Faults = %+v, want 3 entries", r.Faults)
 	}
@@ -46,7 +46,7 @@ pause c2 on=write n=100000 for=10ms
 }
 
 func TestFaultFiringOfEveryBuiltinUnderBasic(t *testing.T) {
-	p := pattern(t, "basic")
+	p := lookupPattern(t, "basic")
 	for _, b := range scenario.Builtins() {
 		sc := builtin(t, b.Name, p)
 		r := run(t, p, sc, 1)
@@ -66,7 +66,7 @@ func TestFaultFiringIsDeterministic(t *testing.T) {
 pause c1 on=acquired n=3 for=150ms
 crash n1 at=200ms for=50ms
 `)
-	p := pattern(t, "basic")
+	p := lookupPattern(t, "basic")
 	a, b := run(t, p, sc, 7), run(t, p, sc, 7)
 	if a.FaultsSummary() != b.FaultsSummary() || a.FaultsSummary() != "faults fired: 2 of 2" {
 		t.Errorf("FaultsSummary = %q then %q, want faults fired: 2 of 2 twice", a.FaultsSummary(), b.FaultsSummary())

@@ -47,7 +47,7 @@ func golden(t *testing.T, file string) {
 		t.Fatalf("%s: %v", file, err)
 	}
 	var got bytes.Buffer
-	if _, err := Run(Config{Pattern: pattern(t, pat), Scenario: s, Seed: seed, Trace: &got}); err != nil {
+	if _, err := Run(Config{Pattern: lookupPattern(t, pat), Scenario: s, Seed: seed, Trace: &got}); err != nil {
 		t.Fatal(err)
 	}
 	if *update {

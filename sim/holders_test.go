@@ -32,7 +32,7 @@ func TestPeakHolders(t *testing.T) {
 // The semaphore (N=2) under steady load has two holders at once, and
 // never three; judged by pairs it would be flagged on every run.
 func TestSemaphoreWithinPermits(t *testing.T) {
-	p := pattern(t, "semaphore")
+	p := lookupPattern(t, "semaphore")
 	s := builtin(t, "steady", p)
 	s.Duration = 3 * time.Second
 	for seed := uint64(1); seed <= 2; seed++ {
@@ -51,7 +51,7 @@ func TestSemaphoreWithinPermits(t *testing.T) {
 
 // The same semaphore judged against a claim of one holder is caught.
 func TestSemaphoreOverClaimFlagged(t *testing.T) {
-	p := pattern(t, "semaphore")
+	p := lookupPattern(t, "semaphore")
 	p.Claims.MaxHolders = 1
 	s := builtin(t, "steady", p)
 	s.Duration = time.Second
@@ -85,7 +85,7 @@ func TestRWSharedCountCaught(t *testing.T) {
 	const seeds = 10
 	caught := map[string]int{}
 	for _, name := range []string{"rwlock", "rwlock-shared-count"} {
-		p := pattern(t, name)
+		p := lookupPattern(t, name)
 		for seed := uint64(1); seed <= seeds; seed++ {
 			r := run(t, p, s, seed)
 			if slices.Contains(r.Violated, "mutex") {
@@ -104,7 +104,7 @@ func TestRWSharedCountCaught(t *testing.T) {
 
 // Readers overlap under steady load, and that is no overlap.
 func TestReadersShare(t *testing.T) {
-	p := pattern(t, "rwlock")
+	p := lookupPattern(t, "rwlock")
 	s := builtin(t, "steady", p)
 	s.Duration = 3 * time.Second
 	s.Workload.Work = 3 * s.Workload.Work // long sections: readers meet
@@ -119,7 +119,7 @@ func TestReadersShare(t *testing.T) {
 
 // sharedReads counts pairs of overlapping read sections of different
 // clients in r's history: a client's even-numbered Acquire calls are reads
-// (catalog.Alternating), each held from its return to its Release call.
+// (pattern.Alternating), each held from its return to its Release call.
 func sharedReads(t *testing.T, r *Result) int {
 	t.Helper()
 	type span struct {

@@ -44,7 +44,7 @@ func lockOps(h *history.History) (rw, sem []porcupine.Operation) {
 // The read-write model accepts a fault-free run of rwlock, whose history
 // marks its read holdings; read as all writes, the same run is illegal.
 func TestRWHistoryFitsRWModel(t *testing.T) {
-	p := pattern(t, "rwlock")
+	p := lookupPattern(t, "rwlock")
 	s := builtin(t, "steady", p)
 	s.Duration = 2 * time.Second
 	s.Workload.Work = 3 * s.Workload.Work // long sections: readers meet
@@ -74,7 +74,7 @@ func TestRWHistoryFitsRWModel(t *testing.T) {
 
 // The semaphore's fault-free history fits a 2-permit model, not a 1-permit one.
 func TestSemaphoreHistoryFitsModel(t *testing.T) {
-	p := pattern(t, "semaphore")
+	p := lookupPattern(t, "semaphore")
 	s := builtin(t, "steady", p)
 	s.Duration = time.Second
 	r := run(t, p, s, 1)

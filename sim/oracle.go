@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 // holding is one lease's critical section: from its grant to its last act.
@@ -13,7 +13,7 @@ type holding struct {
 	client int
 	start  int64
 	end    int64
-	read   bool // a shared (read) lease: catalog.ReadLease
+	read   bool // a shared (read) lease: pattern.ReadLease
 	excess bool // already reported as one holder too many
 }
 
@@ -35,14 +35,14 @@ type oracle struct {
 
 type fenceMark struct{ at, max int64 }
 
-func newOracle(w *world, c catalog.Claims) *oracle {
+func newOracle(w *world, c pattern.Claims) *oracle {
 	return &oracle{w: w, pairs: map[[2]int]bool{}, fences: map[int64]bool{}, limit: holderLimit(c)}
 }
 
 // holderLimit is the number of simultaneous holders the oracle allows
 // when it counts them: a pattern that claims MaxHolders and not Mutex is
 // judged by counting; every other pattern by pairs (0).
-func holderLimit(c catalog.Claims) int {
+func holderLimit(c pattern.Claims) int {
 	if c.Mutex || c.MaxHolders < 1 {
 		return 0
 	}

@@ -24,12 +24,12 @@ func TestReenterWorkload(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		for _, name := range []string{"reentrant", "service"} {
 			for _, sc := range []scenario.Scenario{nested, cut} {
-				if r := run(t, pattern(t, name), sc, seed); len(r.Violated) > 0 || r.Safety.Overlaps > 0 {
+				if r := run(t, lookupPattern(t, name), sc, seed); len(r.Violated) > 0 || r.Safety.Overlaps > 0 {
 					t.Errorf("%s, reenter, seed %d: violated %v, %d overlaps; want none", name, seed, r.Violated, r.Safety.Overlaps)
 				}
 			}
 		}
-		if r := run(t, pattern(t, "reentrant-nocount"), nested, seed); len(r.Violated) == 0 {
+		if r := run(t, lookupPattern(t, "reentrant-nocount"), nested, seed); len(r.Violated) == 0 {
 			t.Errorf("reentrant-nocount, reenter, seed %d: no violation; the inner release should free the lock", seed)
 		}
 	}

@@ -6,8 +6,12 @@ import (
 	"slices"
 	"time"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
+
+// ErrNilLease is the error of a run in which the pattern's Acquire returned
+// a nil lease with a nil error, which no Locker may do.
+var ErrNilLease = errors.New("Acquire returned a nil lease and a nil error")
 
 // Run simulates cfg.Pattern under cfg.Scenario with cfg.Seed. An error
 // means the run could not be made or did not complete (a bad
@@ -23,7 +27,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	w, err := newWorld(cfg, sc)
 	if err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
+		return nil, fmt.Errorf("sim: %s under %s, seed %d: %w", cfg.Pattern.Name, sc.Name, cfg.Seed, err)
 	}
 	defer w.close()
 	if w.tr.on() {
@@ -65,7 +69,7 @@ func (w *world) result() *Result {
 }
 
 // violated names the claims the run broke.
-func violated(c catalog.Claims, s Safety) []string {
+func violated(c pattern.Claims, s Safety) []string {
 	out := []string{}
 	if c.Mutex && s.Overlaps > 0 {
 		out = append(out, "mutex")

@@ -6,21 +6,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
-func pattern(t *testing.T, name string) catalog.Pattern {
+func lookupPattern(t *testing.T, name string) pattern.Pattern {
 	t.Helper()
-	p, err := catalog.Lookup(name)
+	p, err := pattern.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func builtin(t *testing.T, name string, p catalog.Pattern) scenario.Scenario {
+func builtin(t *testing.T, name string, p pattern.Pattern) scenario.Scenario {
 	t.Helper()
 	s, err := scenario.Lookup(name, p.Nodes)
 	if err != nil {
@@ -29,7 +29,7 @@ func builtin(t *testing.T, name string, p catalog.Pattern) scenario.Scenario {
 	return s
 }
 
-func run(t *testing.T, p catalog.Pattern, s scenario.Scenario, seed uint64) *Result {
+func run(t *testing.T, p pattern.Pattern, s scenario.Scenario, seed uint64) *Result {
 	t.Helper()
 	res, err := Run(Config{Pattern: p, Scenario: s, Seed: seed})
 	if err != nil {
@@ -40,7 +40,7 @@ func run(t *testing.T, p catalog.Pattern, s scenario.Scenario, seed uint64) *Res
 
 func runBuiltin(t *testing.T, pat, scen string, seed uint64) *Result {
 	t.Helper()
-	p := pattern(t, pat)
+	p := lookupPattern(t, pat)
 	return run(t, p, builtin(t, scen, p), seed)
 }
 
@@ -85,7 +85,7 @@ func TestWatchdogKeepsSlowWorkButNotAPause(t *testing.T) {
 }
 
 func TestRedlockSurvivesAMinorityOfNodesCrashing(t *testing.T) {
-	p := pattern(t, "redlock")
+	p := lookupPattern(t, "redlock")
 	s := builtin(t, "steady", p)
 	s.Name, s.Duration = "two-nodes-crash", 3*time.Second
 	s.Faults = []fault.Fault{
@@ -111,7 +111,7 @@ func TestNodeClockJumpBreaksRedlock(t *testing.T) {
 		t.Fatalf("%s\nwant a mutual exclusion violation", r.Summary())
 	}
 	// Without the jump the same split-brain network is safe.
-	p := pattern(t, "redlock")
+	p := lookupPattern(t, "redlock")
 	s := builtin(t, "node-clock-jump", p)
 	s.Faults = slices.DeleteFunc(s.Faults, func(f fault.Fault) bool { return f.Kind == fault.Jump })
 	if r := run(t, p, s, 1); r.Safety.Overlaps != 0 {
@@ -153,7 +153,7 @@ func TestRestartWithoutPersistenceRepeatsFences(t *testing.T) {
 // a false alarm here would make every other verdict suspect.
 func TestCorrectPatternsHoldWithoutFaults(t *testing.T) {
 	for _, name := range []string{"basic", "reentrant", "watchdog", "service", "fenced", "redlock"} {
-		p := pattern(t, name)
+		p := lookupPattern(t, name)
 		s := builtin(t, "steady", p)
 		s.Duration = 3 * time.Second
 		for seed := range uint64(3) {
@@ -169,7 +169,7 @@ func TestCorrectPatternsHoldWithoutFaults(t *testing.T) {
 }
 
 func TestBadConfigurations(t *testing.T) {
-	basic := pattern(t, "basic")
+	basic := lookupPattern(t, "basic")
 	s := builtin(t, "gc-pause", basic)
 	s.Nodes = 3
 	if _, err := Run(Config{Pattern: basic, Scenario: s, Seed: 1}); err == nil {
@@ -180,13 +180,13 @@ func TestBadConfigurations(t *testing.T) {
 	if _, err := Run(Config{Pattern: basic, Scenario: s, Seed: 1}); err == nil {
 		t.Error("a crash of n2 with 1 node ran; want a validation error")
 	}
-	if _, err := Run(Config{Pattern: catalog.Pattern{Name: "none"}, Scenario: s}); err == nil {
+	if _, err := Run(Config{Pattern: pattern.Pattern{Name: "none"}, Scenario: s}); err == nil {
 		t.Error("a pattern without New ran")
 	}
 }
 
 func ExampleRun() {
-	p, _ := catalog.Lookup("fenced")
+	p, _ := pattern.Lookup("fenced")
 	s, _ := scenario.Lookup("gc-pause", p.Nodes)
 	res, _ := Run(Config{Pattern: p, Scenario: s, Seed: 1})
 	fmt.Println(res.Violated, res.Safety.Overlaps > 0, res.Safety.LostUpdates, res.Safety.StaleRejected > 0)

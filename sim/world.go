@@ -1,9 +1,11 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/locksim/locksim/clock"
 	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/sim/fault"
@@ -105,15 +107,42 @@ func (w *world) addClient(i int) error {
 	for e := range w.nodes {
 		conns[e] = w.net.NewRedisClient(ci, e)
 	}
-	opts := locks.Options{TTL: w.sc.TTL, Clock: p,
-		Rand:  locks.NewSeededRand(stream(w.cfg.Seed, "tokens", i).Uint64(), name),
-		Retry: locks.Retry{Attempts: -1, Delay: w.sc.Workload.Retry}}
-	l, err := w.cfg.Pattern.New(conns, Key, opts)
+	opts := w.lockOptions(p, locks.NewSeededRand(stream(w.cfg.Seed, "tokens", i).Uint64(), name))
+	l, err := w.newLocker(conns, opts)
 	if err != nil {
 		return fmt.Errorf("pattern %s with %d nodes: %w", w.cfg.Pattern.Name, len(w.nodes), err)
 	}
 	w.clients = append(w.clients, newClient(w, i, name, p, l))
 	return nil
+}
+
+// lockOptions are a client's locks.Options: its clock and token source,
+// the scenario's TTL and first retry backoff, and the pattern directive's
+// options (see scenario.PatternOptions).
+func (w *world) lockOptions(clk clock.Clock, r locks.Rand) locks.Options {
+	po := w.sc.Pattern
+	o := locks.Options{TTL: w.sc.TTL, Clock: clk, Rand: r,
+		Retry:      locks.Retry{Attempts: -1, Delay: w.sc.Workload.Retry, MaxDelay: po.RetryMaxDelay},
+		RenewEvery: po.RenewEvery, DriftFactor: po.DriftFactor, NodeTimeout: po.NodeTimeout}
+	if po.RetryAttempts > 0 {
+		o.Retry.Attempts = po.RetryAttempts
+	}
+	return o
+}
+
+// newLocker calls the pattern's constructor, turning a panic or a nil
+// Locker into an error: the constructor may be anyone's code.
+func (w *world) newLocker(conns []locks.Redis, opts locks.Options) (l locks.Locker, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, fmt.Errorf("New panicked: %v", r)
+		}
+	}()
+	l, err = w.cfg.Pattern.New(conns, Key, opts)
+	if err == nil && l == nil {
+		err = errors.New("New returned a nil Locker and a nil error")
+	}
+	return l, err
 }
 
 // jumps reports whether a fault steps name's wall clock.

@@ -23,6 +23,7 @@ type checkFlags struct {
 	asJSON, progress bool
 	expect           string
 	print            bool
+	sel              selectFlags // check_select.go
 }
 
 func newCheckCmd() *cobra.Command {
@@ -39,6 +40,13 @@ line, every broken variant must be caught: under some scenario it
 breaks a claim that the pattern it imitates holds, and every fault of a
 gated cell's scenario must fire in at least one of the cell's runs.
 
+With --expect FILE the matrix is yours and may be partial: a line's
+scenario is a built-in's name or a scenario file's path (relative to
+FILE); every claim of each pattern FILE names under each scenario it
+names holds unless a line says otherwise (--unlisted skip: only the lines
+are checked); only the broken variants FILE names must be caught.
+--pattern and --scenario keep the lines of those patterns and scenarios.
+
 Each cell runs seeds 1..N (N = --seeds unless its line says seeds=N).
 Every deviation is printed with what was expected, what was seen and a
 replay command. Exit 0 when all is as expected, 1 on any deviation, 2 on
@@ -48,7 +56,8 @@ message names the line).`,
   locksim check --seeds 200 --parallel 8
   locksim check --json > check.json
   locksim check --print > my-expectations.txt   # edit, then:
-  locksim check --expect my-expectations.txt`,
+  locksim check --expect my-expectations.txt
+  locksim check --expect ci/locks.txt --pattern basic,fenced   # lines like: fenced ci/pause.txt holds fencing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCheck(cmd, f) },
 	}
@@ -59,6 +68,7 @@ message names the line).`,
 	fl.BoolVar(&f.progress, "progress", false, "draw a progress bar even when stderr is not a terminal")
 	fl.StringVar(&f.expect, "expect", "", "expectations file (default: the embedded matrix)")
 	fl.BoolVar(&f.print, "print", false, "print the embedded expectations matrix and exit")
+	f.sel.register(cmd)
 	return cmd
 }
 
@@ -75,6 +85,9 @@ func runCheck(cmd *cobra.Command, f checkFlags) error {
 	}
 	m, err := loadMatrix(f.expect)
 	if err != nil {
+		return err
+	}
+	if m, err = f.sel.apply(m); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -107,12 +120,7 @@ func loadMatrix(path string) (*gate.Matrix, error) {
 		}
 		return m, nil
 	}
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, usagef("--expect: %v", err)
-	}
-	defer file.Close()
-	m, err := gate.Parse(path, file)
+	m, err := gate.ParseFile(path)
 	if err != nil {
 		return nil, usagef("--expect: %v", err)
 	}

@@ -52,9 +52,8 @@ basic gc-pause holds mutex   # wrong: basic has no fencing
 func TestCheckJSON(t *testing.T) {
 	path := writeFile(t, "one.txt", "basic gc-pause breaks mutex # no fencing\n")
 	out, _, err := runCLI(t, "check", "--expect", path, "--seeds", "3", "--json")
-	var ve violationError
-	if !errors.As(err, &ve) { // the rest of the catalog is unclassified
-		t.Fatalf("check --json: error %v, want a failed gate", err)
+	if err != nil { // a file of one line is a partial matrix: nothing else is asked
+		t.Fatalf("check --json: error %v, want a passing gate", err)
 	}
 	var res gate.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 func init() { commands = append(commands, newListCmd) }
@@ -65,7 +65,7 @@ func newListCmd() *cobra.Command {
 
 func buildListing() listing {
 	var l listing
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		info := patternInfo{Name: p.Name, Nodes: p.Nodes, Claims: p.Claims.Names(), Summary: p.Summary, Pitfall: p.Pitfall}
 		if p.Broken {
 			l.Broken = append(l.Broken, info)

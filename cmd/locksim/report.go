@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/internal/buildinfo"
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -29,7 +29,7 @@ func newReportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [--out DIR] [--seeds N] [--bench DIR]",
 		Short: "Measure every pattern under every built-in scenario and write the comparison: Markdown, HTML, plots, counterexamples",
-		Long: `report simulates every pattern of the catalog, correct ones and broken
+		Long: `report simulates every registered pattern, correct ones and broken
 variants, under every built-in scenario with seeds 1..N (the baseline,
 steady, with --baseline-seeds), and writes into --out:
 
@@ -107,7 +107,7 @@ func reportConfig(f reportFlags) (report.Config, error) {
 	cfg := report.Config{Seeds: f.seeds, BaselineSeeds: f.baselineSeeds, Workers: f.parallel}
 	if f.patterns != "all" {
 		for _, name := range strings.Split(f.patterns, ",") {
-			p, err := catalog.Lookup(strings.TrimSpace(name))
+			p, err := pattern.Lookup(strings.TrimSpace(name))
 			if err != nil {
 				return cfg, usagef("--patterns: %v", err)
 			}

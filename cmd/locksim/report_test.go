@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -76,7 +76,7 @@ func TestReportBadUsage(t *testing.T) {
 // TestWriteViz draws a failing run: basic under gc-pause loses an update,
 // the counter model says so, and the pause is on the timeline.
 func TestWriteViz(t *testing.T) {
-	p, err := catalog.Lookup("basic")
+	p, err := pattern.Lookup("basic")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/node"
@@ -130,17 +131,17 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 }
 
 // resolveRun checks the flags and finds the pattern and the scenario.
-func resolveRun(f runFlags) (catalog.Pattern, scenario.Scenario, error) {
+func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 	if f.pattern == "" {
-		return catalog.Pattern{}, scenario.Scenario{}, usagef("--pattern is required (see locksim list)")
+		return pattern.Pattern{}, scenario.Scenario{}, usagef("--pattern is required (see locksim list)")
 	}
 	if f.scenario == "" {
-		return catalog.Pattern{}, scenario.Scenario{}, usagef("--scenario is required: a built-in name (see locksim list) or a file")
+		return pattern.Pattern{}, scenario.Scenario{}, usagef("--scenario is required: a built-in name (see locksim list) or a file")
 	}
 	if f.backend != string(node.BackendNative) && f.backend != string(node.BackendMini) {
-		return catalog.Pattern{}, scenario.Scenario{}, usagef("--backend %q: want native or mini", f.backend)
+		return pattern.Pattern{}, scenario.Scenario{}, usagef("--backend %q: want native or mini", f.backend)
 	}
-	p, err := catalog.Lookup(f.pattern)
+	p, err := pattern.Lookup(f.pattern)
 	if err != nil {
 		return p, scenario.Scenario{}, usagef("--pattern: %v", err)
 	}
@@ -148,11 +149,15 @@ func resolveRun(f runFlags) (catalog.Pattern, scenario.Scenario, error) {
 	return p, sc, err
 }
 
-// loadScenario reads a built-in by name, or else a file.
+// loadScenario reads a built-in or one of the gate's own scenarios by
+// name, or else a file.
 func loadScenario(name string, nodes int) (scenario.Scenario, error) {
 	sc, lookupErr := scenario.Lookup(name, nodes)
 	if lookupErr == nil {
 		return sc, nil
+	}
+	if own, err := explore.Named(name); err == nil {
+		return own.Resolve(nodes)
 	}
 	file, err := os.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {

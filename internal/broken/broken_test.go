@@ -3,7 +3,7 @@ package broken_test
 import (
 	"testing"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 // TestVariantsCaught runs every scenario on its broken variant, which must
@@ -43,7 +43,7 @@ func TestEveryVariantHasAScenario(t *testing.T) {
 		byName[s.variant] = s
 	}
 	broken := 0
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		if !p.Broken {
 			continue
 		}
@@ -62,7 +62,7 @@ func TestEveryVariantHasAScenario(t *testing.T) {
 		if !claimOf(p.Claims, s.claim) {
 			t.Errorf("%s: its scenario breaks %q, which it does not claim (%+v)", p.Name, s.claim, p.Claims)
 		}
-		c, err := catalog.Lookup(s.correct)
+		c, err := pattern.Lookup(s.correct)
 		if err != nil || c.Broken || !claimOf(c.Claims, s.claim) {
 			t.Errorf("%s: counterpart %q (%v) must be a correct pattern claiming %q", p.Name, s.correct, err, s.claim)
 		}

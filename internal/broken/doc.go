@@ -7,7 +7,9 @@
 // They exist only to prove that locksim's checks can fail: the gate runs
 // each of them against the claims of the correct pattern it imitates and
 // must see those claims violated. The package is internal so that no user
-// imports one by accident; select them by name through internal/catalog.
+// imports one by accident; each registers itself in the public pattern
+// registry (register.go), where importers of this package select it by
+// name.
 //
 //	name                    pitfall
 //	basic-del               release by plain DEL, no owner check

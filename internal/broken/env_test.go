@@ -12,9 +12,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/clock"
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/locks/lockstest"
+	"github.com/locksim/locksim/pattern"
 )
 
 // env runs one scenario against one catalog pattern, correct or broken:
@@ -22,7 +22,7 @@ import (
 // built through the catalog exactly as the simulator builds them.
 type env struct {
 	t     *testing.T
-	p     catalog.Pattern
+	p     pattern.Pattern
 	ttl   time.Duration
 	b     *lockstest.Miniredis
 	rs    []locks.Redis
@@ -36,7 +36,7 @@ type env struct {
 
 func newEnv(t *testing.T, name string, ttl time.Duration) *env {
 	t.Helper()
-	p, err := catalog.Lookup(name)
+	p, err := pattern.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}

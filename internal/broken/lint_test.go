@@ -3,13 +3,13 @@ package broken_test
 import (
 	"testing"
 
-	"github.com/locksim/locksim/internal/seamlint"
+	"github.com/locksim/locksim/seamlint"
 )
 
 // The broken variants run in the simulator like the correct patterns, so
 // they obey the same rule as package locks: time, randomness and goroutines
 // only through the seams (the rules and their proof are in
-// internal/seamlint).
+// seamlint).
 func TestNoEscapeFromSeams(t *testing.T) {
 	v, checked, err := seamlint.Dir(".")
 	if err != nil {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/model"
+	"github.com/locksim/locksim/pattern"
 )
 
 // scenario is one deterministic run that catches a broken variant: run on
@@ -147,7 +147,7 @@ func quorumsInTurn(e *env) string {
 }
 
 // claimOf reports whether claims includes the named claim.
-func claimOf(c catalog.Claims, name string) bool {
+func claimOf(c pattern.Claims, name string) bool {
 	var have []string
 	if c.Mutex {
 		have = append(have, "mutex")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -23,7 +23,7 @@ pause c2 on=write n=100000 for=10ms
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := catalog.Lookup("fenced")
+	p, err := pattern.Lookup("fenced")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -86,9 +86,10 @@ func ResolveScenarios(arg string) ([]Scenario, error) {
 	return out, nil
 }
 
-// resolveScenario reads a built-in's name or, failing that, a file.
+// resolveScenario reads a built-in's or registered scenario's name or,
+// failing that, a file.
 func resolveScenario(arg string) (Scenario, error) {
-	sc, err := Builtin(arg)
+	sc, err := Named(arg)
 	if err == nil {
 		return sc, nil
 	}
@@ -100,13 +101,13 @@ func resolveScenario(arg string) (Scenario, error) {
 
 // ResolvePatterns reads a --pattern argument: "all" (every pattern in the
 // catalog, correct ones first) or a comma-separated list of names.
-func ResolvePatterns(arg string) ([]catalog.Pattern, error) {
+func ResolvePatterns(arg string) ([]pattern.Pattern, error) {
 	if arg == "all" {
-		return catalog.All(), nil
+		return pattern.All(), nil
 	}
-	var out []catalog.Pattern
+	var out []pattern.Pattern
 	for _, name := range strings.Split(arg, ",") {
-		p, err := catalog.Lookup(strings.TrimSpace(name))
+		p, err := pattern.Lookup(strings.TrimSpace(name))
 		if err != nil {
 			return nil, err
 		}
@@ -196,14 +197,14 @@ func (sh Shard) seed(s Seeds, k int) uint64 {
 
 // Cell is one pattern under one scenario over a range of seeds.
 type Cell struct {
-	Pattern  catalog.Pattern
+	Pattern  pattern.Pattern
 	Scenario Scenario
 	Seeds    Seeds
 	resolved scenario.Scenario
 }
 
 // NewCell builds a cell, resolving the scenario for the pattern's nodes.
-func NewCell(p catalog.Pattern, sc Scenario, seeds Seeds) (Cell, error) {
+func NewCell(p pattern.Pattern, sc Scenario, seeds Seeds) (Cell, error) {
 	if err := seeds.Validate(); err != nil {
 		return Cell{}, err
 	}
@@ -219,7 +220,7 @@ func NewCell(p catalog.Pattern, sc Scenario, seeds Seeds) (Cell, error) {
 }
 
 // Grid builds every pattern × scenario cell, patterns outermost.
-func Grid(patterns []catalog.Pattern, scenarios []Scenario, seeds Seeds) ([]Cell, error) {
+func Grid(patterns []pattern.Pattern, scenarios []Scenario, seeds Seeds) ([]Cell, error) {
 	var out []Cell
 	for _, p := range patterns {
 		for _, sc := range scenarios {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -134,7 +134,7 @@ func TestClaimNamesAsSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		c, err := NewCell(p, Parsed("tiny", sc, []byte("start clients=1 ttl=100ms duration=50ms\n")), Seeds{Start: 1, Count: 1})
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/internal/buildinfo"
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 // fileShard explores fenced under the scenario file at path, one shard of
@@ -19,7 +19,7 @@ func fileShard(t *testing.T, path string, sh Shard, opt Options) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := catalog.Lookup("fenced")
+	p, err := pattern.Lookup("fenced")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestReportRecordsWhatItWasMadeFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := catalog.Lookup("basic")
+	p, _ := pattern.Lookup("basic")
 	c, err := NewCell(p, b, Seeds{Start: 1, Count: 1})
 	if err != nil {
 		t.Fatal(err)

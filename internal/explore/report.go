@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 // FormatVersion marks the JSON of a Report, so that Merge can refuse
@@ -100,7 +100,7 @@ func shellQuote(s string) string {
 
 // ClaimNames names the claims of c as the simulator reports them in
 // sim.Result.Claims.
-func ClaimNames(c catalog.Claims) []string { return c.Names() }
+func ClaimNames(c pattern.Claims) []string { return c.Names() }
 
 // Cell returns the result of pattern under scenario, or nil.
 func (r *Report) Cell(pattern, scenario string) *CellResult {

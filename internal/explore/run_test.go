@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -166,11 +166,11 @@ func TestRunStopsOnCancel(t *testing.T) {
 }
 
 func TestGridRejectsBadCell(t *testing.T) {
-	p, err := catalog.Lookup("basic")
+	p, err := pattern.Lookup("basic")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Grid([]catalog.Pattern{p}, Builtins(), Seeds{Start: 1, Count: 0}); err == nil || !strings.Contains(err.Error(), "seeds") {
+	if _, err := Grid([]pattern.Pattern{p}, Builtins(), Seeds{Start: 1, Count: 0}); err == nil || !strings.Contains(err.Error(), "seeds") {
 		t.Errorf("Grid with 0 seeds: %v, want an error naming seeds", err)
 	}
 }

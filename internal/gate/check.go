@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -117,11 +117,11 @@ func gatedCells(m *Matrix, seeds int) ([]explore.Cell, error) {
 			continue
 		}
 		have[key] = true
-		p, err := catalog.Lookup(e.Pattern)
+		p, err := pattern.Lookup(e.Pattern)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", m.Source, e.Line, err)
 		}
-		sc, err := lookupScenario(e.Scenario)
+		sc, err := m.scenario(e.Scenario)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", m.Source, e.Line, err)
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -133,7 +133,7 @@ func TestCheckReportsDeviations(t *testing.T) {
 // built-in scenario as "may", except the line skip (pattern scenario).
 func fullMatrix(skip string) string {
 	var b strings.Builder
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		for _, s := range scenario.Builtins() {
 			if claims := explore.ClaimNames(p.Claims); !p.Broken && len(claims) > 0 && p.Name+" "+s.Name != skip {
 				fmt.Fprintf(&b, "%s %s may %s # test\n", p.Name, s.Name, strings.Join(claims, ","))
@@ -165,7 +165,7 @@ func TestCheckAsksEveryCorrectCellClassified(t *testing.T) {
 
 func TestCheckAsksEveryVariant(t *testing.T) {
 	res := check(t, good, standard)
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		if !p.Broken || p.Name == "basic-del" {
 			continue
 		}

@@ -12,7 +12,11 @@
 //	variant basic-del of basic
 //
 // The scenario is a built-in or one of the gate's own, in scenarios/
-// (replayed by path: internal/gate/scenarios/NAME.txt). The verdicts, over
+// (embedded, and selectable by name like a built-in: `locksim run
+// --scenario crowded-pause` works from any directory), or else a
+// scenario file's path, relative to the expectations file (ParseFile) or
+// to the working directory (Parse); its cells replay by the file's
+// absolute path. The verdicts, over
 // the cell's seeds 1..N (N is the check's --seeds, or
 // the line's seeds=N):
 //
@@ -42,7 +46,8 @@
 // cell whose runs did not complete; a claim of a correct pattern under a
 // built-in scenario that no line classifies (so that a new pattern or
 // fault is classified before the gate passes again); a broken variant of
-// the catalog with no variant line, or not caught — caught meaning that
+// the registry with no variant line (of a partial matrix: only those it
+// names), or not caught — caught meaning that
 // under some scenario S, for some claim C, the lines `V S breaks C` and
 // `P S holds C` are both seen to be true; and a fault of a cell's
 // scenario (built-in or the gate's own) that fired in none of the cell's
@@ -53,6 +58,20 @@
 // deviation carries what was
 // expected, what was seen, and a replay command (the lowest seed that
 // broke the claim, or the exploration of the cell when none did).
+//
+// # Partial matrices
+//
+// A user's file (ParseFile), or any selection of a matrix (Select: some
+// patterns, some scenarios), is Partial: the coverage rule does not
+// apply, and only the variants it names must be caught. Its unlisted
+// claims — each claim of each pattern it names, under each scenario it
+// names, that no line mentions — hold (a line Select adds, line 0), or,
+// with UnlistedSkip, are not checked. So a CI job gates "basic and fenced,
+// with our settings, under our scenarios" in a few lines:
+//
+//	basic  ci/pause.txt    breaks mutex  # our pause outlasts our TTL
+//	fenced ci/pause.txt    holds  safe-store,fencing
+//	fenced ci/restart.txt  breaks fencing  # no persistence: the counter is lost
 //
 // Every cell's seeds start at 1, and a run is deterministic in its seed,
 // so a check gives the same result on every machine and at any

@@ -5,14 +5,18 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/pattern"
 )
 
 // Verdict is what a line expects of a claim over a cell's seeds.
@@ -54,6 +58,12 @@ type Matrix struct {
 	SHA256   string // of the file's content, recorded in what the check makes
 	Expect   []Expectation
 	Variants []Variant
+	// Partial marks a matrix that is not the whole of locksim's (a user's
+	// file, or a selection): no line is asked of unlisted cells, and only
+	// the variants it names must be caught (see Select).
+	Partial bool
+	// files are the scenarios the lines name by path, by scenario name.
+	files map[string]explore.Scenario
 }
 
 //go:embed expectations.txt
@@ -69,8 +79,29 @@ func Default() (*Matrix, error) { return Parse(DefaultSource, strings.NewReader(
 func DefaultText() string { return defaultText }
 
 // Parse reads an expectations file; errors read "source:line: problem".
-func Parse(source string, r io.Reader) (*Matrix, error) {
-	p := parser{m: &Matrix{Source: source}, seen: map[string]int{}, cellSeeds: map[string]seedsAt{}, variants: map[string]int{}}
+// A scenario field that is neither a built-in's nor one of the gate's own
+// names is a scenario file's path, relative to the working directory.
+func Parse(source string, r io.Reader) (*Matrix, error) { return parse(source, ".", r) }
+
+// ParseFile reads the expectations file at path, a user's matrix: Partial,
+// its scenario paths relative to the file's directory.
+func ParseFile(path string) (*Matrix, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := parse(path, filepath.Dir(path), f)
+	if err != nil {
+		return nil, err
+	}
+	m.Partial = true
+	return m, nil
+}
+
+func parse(source, dir string, r io.Reader) (*Matrix, error) {
+	p := parser{m: &Matrix{Source: source, files: map[string]explore.Scenario{}}, dir: dir, paths: map[string]string{},
+		seen: map[string]int{}, cellSeeds: map[string]seedsAt{}, variants: map[string]int{}}
 	h := sha256.New()
 	sc := bufio.NewScanner(io.TeeReader(r, h))
 	line := 0
@@ -94,6 +125,8 @@ type seedsAt struct{ seeds, line int }
 
 type parser struct {
 	m         *Matrix
+	dir       string             // scenario paths are relative to it
+	paths     map[string]string  // scenario name of a file → its absolute path
 	seen      map[string]int     // pattern scenario claim → line
 	cellSeeds map[string]seedsAt // pattern scenario → seeds= of its first gated line
 	variants  map[string]int     // variant → line
@@ -108,7 +141,7 @@ func (p *parser) parseLine(line int, raw string) error {
 	case fields[0] == "variant":
 		return p.parseVariant(line, fields, strings.TrimSpace(why))
 	}
-	e, err := parseExpectation(fields)
+	e, err := p.parseExpectation(fields)
 	if err != nil {
 		return err
 	}
@@ -121,16 +154,16 @@ func (p *parser) parseLine(line int, raw string) error {
 }
 
 // parseExpectation reads "pattern scenario verdict claims [seeds=N]".
-func parseExpectation(f []string) (Expectation, error) {
+func (ps *parser) parseExpectation(f []string) (Expectation, error) {
 	if len(f) < 4 || len(f) > 5 {
 		return Expectation{}, fmt.Errorf("%d fields, want: pattern scenario holds|breaks|may claim[,claim] [seeds=N]", len(f))
 	}
 	e := Expectation{Pattern: f[0], Scenario: f[1], Verdict: Verdict(f[2]), Claims: strings.Split(f[3], ",")}
-	p, err := catalog.Lookup(e.Pattern)
+	p, err := pattern.Lookup(e.Pattern)
 	if err != nil {
 		return e, err
 	}
-	if _, err := lookupScenario(e.Scenario); err != nil {
+	if e.Scenario, err = ps.scenario(f[1]); err != nil {
 		return e, err
 	}
 	if e.Verdict != Holds && e.Verdict != Breaks && e.Verdict != May {
@@ -151,7 +184,7 @@ func parseExpectation(f []string) (Expectation, error) {
 }
 
 // checkClaims accepts the claims p makes, and Progress.
-func checkClaims(p catalog.Pattern, claims []string) error {
+func checkClaims(p pattern.Pattern, claims []string) error {
 	own := explore.ClaimNames(p.Claims)
 	for _, c := range claims {
 		if c != explore.Progress && !slices.Contains(own, c) {
@@ -198,11 +231,11 @@ func (p *parser) parseVariant(line int, f []string, why string) error {
 	if exempt && why == "" {
 		return fmt.Errorf("variant %s: exempt needs a comment saying why it cannot be caught here", f[1])
 	}
-	v, err := catalog.Lookup(f[1])
+	v, err := pattern.Lookup(f[1])
 	if err != nil {
 		return err
 	}
-	of, err := catalog.Lookup(f[3])
+	of, err := pattern.Lookup(f[3])
 	if err != nil {
 		return err
 	}
@@ -218,4 +251,46 @@ func (p *parser) parseVariant(line int, f []string, why string) error {
 	p.variants[v.Name] = line
 	p.m.Variants = append(p.m.Variants, Variant{Line: line, Name: v.Name, Of: of.Name, Exempt: exempt, Why: why})
 	return nil
+}
+
+// scenario resolves a line's scenario field to the scenario's name: a
+// built-in's or one of the gate's own names, or else a scenario file's path
+// (relative to the matrix's directory), whose scenario is named by its
+// scenario line or after the file. A file's name may not be a built-in's,
+// nor another file's.
+func (p *parser) scenario(field string) (string, error) {
+	sc, err := lookupScenario(field)
+	if err == nil {
+		return sc.Name, nil
+	}
+	path := field
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(p.dir, field)
+	}
+	abs, absErr := filepath.Abs(path)
+	if _, statErr := os.Stat(abs); absErr != nil || errors.Is(statErr, fs.ErrNotExist) {
+		return "", fmt.Errorf("%w; nor a scenario file (%s)", err, path)
+	}
+	file, err := explore.FromFile(abs)
+	if err != nil {
+		return "", fmt.Errorf("scenario file: %w", err)
+	}
+	if prev, ok := p.paths[file.Name]; ok && prev != abs {
+		return "", fmt.Errorf("scenario file %s: scenario %q, as %s", field, file.Name, prev)
+	}
+	if _, err := lookupScenario(file.Name); err == nil {
+		return "", fmt.Errorf("scenario file %s: scenario %q, a built-in's name (rename it in its scenario line)", field, file.Name)
+	}
+	p.paths[file.Name] = abs
+	p.m.files[file.Name] = file
+	return file.Name, nil
+}
+
+// scenario returns the scenario named name: a file the lines named, a
+// built-in or one of the gate's own.
+func (m *Matrix) scenario(name string) (explore.Scenario, error) {
+	if sc, ok := m.files[name]; ok {
+		return sc, nil
+	}
+	return lookupScenario(name)
 }

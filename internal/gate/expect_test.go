@@ -33,7 +33,7 @@ variant reentrant-nocount of reentrant exempt # no re-entry
 		Variants: []Variant{{Line: 6, Name: "basic-del", Of: "basic"},
 			{Line: 7, Name: "reentrant-nocount", Of: "reentrant", Exempt: true, Why: "no re-entry"}},
 	}
-	if diff := cmp.Diff(want, m, cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want, m, cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(Matrix{})); diff != "" {
 		t.Errorf("Parse (-want +got):\n%s", diff)
 	}
 }
@@ -87,6 +87,9 @@ func TestOwnScenariosParse(t *testing.T) {
 	var names []string
 	for _, sc := range scs {
 		names = append(names, sc.Name)
+		if own, err := lookupScenario(sc.Name); err != nil || own.Arg != sc.Name {
+			t.Errorf("scenario %s: lookup = %+v, %v; want it found, replayed by its name", sc.Name, own, err)
+		}
 		if want := ScenarioDir + "/" + sc.Name + ".txt"; sc.Arg != want {
 			t.Errorf("scenario %s replays as %q, want %q", sc.Name, sc.Arg, want)
 		}

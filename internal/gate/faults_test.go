@@ -2,25 +2,24 @@ package gate
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/sim"
 )
 
-// withScenarios makes the gate's own scenarios those of files for the
-// test's duration.
-func withScenarios(t *testing.T, files map[string]string) {
+// scenarioFile writes a scenario file for the test and returns its path,
+// which an expectations line names as its scenario.
+func scenarioFile(t *testing.T, name, text string) string {
 	t.Helper()
-	m := fstest.MapFS{}
-	for name, text := range files {
-		m["scenarios/"+name] = &fstest.MapFile{Data: []byte(text)}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	old := scenarioFiles
-	scenarioFiles = m
-	t.Cleanup(func() { scenarioFiles = old })
+	return path
 }
 
 func checkReal(t *testing.T, text string, seeds int) *Result {
@@ -39,12 +38,12 @@ func checkReal(t *testing.T, text string, seeds int) *Result {
 // A gate scenario with a fault that cannot fire (after the end of the
 // run) fails the gate, even though the claim holds.
 func TestCheckFailsOnAFaultThatNeverFires(t *testing.T) {
-	withScenarios(t, map[string]string{"dead.txt": `scenario dead
+	dead := scenarioFile(t, "dead.txt", `scenario dead
 start nodes=1 clients=2 ttl=100ms duration=1s
 pause c1 at=100ms for=10ms
 crash n1 at=5s for=10ms
-`})
-	res := checkReal(t, "fenced dead holds safe-store,fencing\n", 3)
+`)
+	res := checkReal(t, "fenced "+dead+" holds safe-store,fencing\n", 3)
 	d := lineDeviations(res)
 	if len(d) != 1 {
 		t.Fatalf("deviations %+v, want one: the crash never fired", d)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -32,7 +32,9 @@ func (r *Result) judge(m *Matrix, rep *explore.Report) {
 			}
 		}
 	}
-	r.coverage(m)
+	if !m.Partial {
+		r.coverage(m)
+	}
 	r.catches(m)
 }
 
@@ -71,6 +73,9 @@ func outcome(e Expectation, claim string, c *explore.CellResult) Outcome {
 // missed describes an outcome that is not what its line expects.
 func missed(o Outcome) Deviation {
 	d := Deviation{Line: o.Line, What: fmt.Sprintf("%s under %s %s %s", o.Pattern, o.Scenario, o.Expect, o.Claim), Replay: o.Replay()}
+	if o.Line == 0 {
+		d.What += " (" + UnlistedWhy + ")"
+	}
 	seeds := fmt.Sprintf("seeds %d..%d", o.Seeds.Start, o.Seeds.Start+uint64(o.Seeds.Count)-1)
 	if o.Expect == Holds {
 		d.Expected = fmt.Sprintf("no run of %s breaks %s", seeds, o.Claim)
@@ -99,7 +104,7 @@ func (r *Result) coverage(m *Matrix) {
 			lines[e.Pattern+" "+e.Scenario+" "+c] = true
 		}
 	}
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		if p.Broken {
 			continue
 		}
@@ -115,18 +120,22 @@ func (r *Result) coverage(m *Matrix) {
 	}
 }
 
-// catches proves every broken variant of the catalog caught: under some
-// scenario it breaks a claim that the pattern it imitates holds there.
+// catches proves every broken variant of the registry caught (of a
+// partial matrix: every variant it names): under some scenario it breaks a
+// claim that the pattern it imitates holds there.
 func (r *Result) catches(m *Matrix) {
 	of := map[string]Variant{}
 	for _, v := range m.Variants {
 		of[v.Name] = v
 	}
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		if !p.Broken {
 			continue
 		}
 		v, ok := of[p.Name]
+		if !ok && m.Partial {
+			continue
+		}
 		if !ok {
 			r.deviate(Deviation{What: fmt.Sprintf("broken variant %s is not in the matrix", p.Name),
 				Expected: fmt.Sprintf("a line in %s: variant %s of PATTERN, and a scenario where it breaks a claim PATTERN holds", m.Source, p.Name),

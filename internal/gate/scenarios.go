@@ -21,9 +21,21 @@ var embedded embed.FS
 // scenarioFiles holds scenarios/*.txt (tests replace it).
 var scenarioFiles fs.FS = embedded
 
-// ScenarioDir is where the gate's scenario files live in the repository;
-// replay commands name them by this path.
+// ScenarioDir is where the gate's scenario files live in the repository.
+// Replay commands name them by their names, which locksim run and explore
+// resolve (the files are embedded), from any directory.
 const ScenarioDir = "internal/gate/scenarios"
+
+// The gate's own scenarios are selectable by name beside the built-ins.
+func init() {
+	scs, err := Scenarios()
+	if err != nil {
+		panic(err) // embedded files, parsed by the tests
+	}
+	for _, sc := range scs {
+		explore.RegisterNamed(sc)
+	}
+}
 
 // Scenarios returns the gate's own scenarios, sorted by name.
 func Scenarios() ([]explore.Scenario, error) {
@@ -60,21 +72,4 @@ func readScenario(file string) (explore.Scenario, error) {
 
 // lookupScenario returns the built-in named name or, failing that, the
 // gate's own scenario of that name.
-func lookupScenario(name string) (explore.Scenario, error) {
-	sc, err := explore.Builtin(name)
-	if err == nil {
-		return sc, nil
-	}
-	own, ownErr := Scenarios()
-	if ownErr != nil {
-		return explore.Scenario{}, ownErr
-	}
-	var names []string
-	for _, s := range own {
-		if s.Name == name {
-			return s, nil
-		}
-		names = append(names, s.Name)
-	}
-	return explore.Scenario{}, fmt.Errorf("%w; nor one of the gate's own (%s)", err, strings.Join(names, ", "))
-}
+func lookupScenario(name string) (explore.Scenario, error) { return explore.Named(name) }

@@ -31,7 +31,11 @@ func (r *Result) WriteText(w io.Writer) error {
 		if o.FirstSeed != nil {
 			first = fmt.Sprint(*o.FirstSeed)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%d/%d\t%s\n", mark, o.Line, o.Pattern, o.Scenario, o.Expect, o.Claim, o.Broke, o.Runs, first)
+		line := "-" // a line Select added for an unlisted claim
+		if o.Line > 0 {
+			line = fmt.Sprint(o.Line)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t%s\n", mark, line, o.Pattern, o.Scenario, o.Expect, o.Claim, o.Broke, o.Runs, first)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -35,7 +35,7 @@ func reordered(t *testing.T, page []byte) []byte {
 // TestCanonicalViz draws an illegal run, then checks that the page does
 // not depend on the order porcupine found the partial linearizations in.
 func TestCanonicalViz(t *testing.T) {
-	p, _ := catalog.Lookup("basic")
+	p, _ := pattern.Lookup("basic")
 	sc, err := scenario.Lookup("gc-pause", p.Nodes)
 	if err != nil {
 		t.Fatal(err)

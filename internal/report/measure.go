@@ -10,7 +10,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -31,7 +31,7 @@ const (
 type Config struct {
 	Seeds         int                // seeds 1..Seeds of every fault scenario (default DefaultSeeds)
 	BaselineSeeds int                // seeds 1..BaselineSeeds of Baseline (default DefaultBaselineSeeds)
-	Patterns      []catalog.Pattern  // default catalog.All()
+	Patterns      []pattern.Pattern  // default pattern.All()
 	Scenarios     []scenario.Builtin // default scenario.Builtins()
 	// Workers run simulations at once (default 4 per core: a simulation
 	// spends much of its real time handing off between goroutines).
@@ -55,7 +55,7 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("report: Workers (%d) must not be negative", c.Workers)
 	}
 	if c.Patterns == nil {
-		c.Patterns = catalog.All()
+		c.Patterns = pattern.All()
 	}
 	if c.Scenarios == nil {
 		c.Scenarios = scenario.Builtins()
@@ -181,7 +181,7 @@ func newMeasurements(cfg Config) (*Measurements, [][]scenario.Scenario, error) {
 	return m, scs, nil
 }
 
-func patternInfo(p catalog.Pattern) PatternInfo {
+func patternInfo(p pattern.Pattern) PatternInfo {
 	var claims []string
 	if p.Claims.Mutex {
 		claims = append(claims, "mutex")

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -16,7 +16,7 @@ func tinyConfig(t *testing.T, seeds, workers int) Config {
 	t.Helper()
 	var cfg Config
 	for _, name := range []string{"basic", "fenced", "basic-del"} {
-		p, err := catalog.Lookup(name)
+		p, err := pattern.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestPlanPutsTheBaselineFirst(t *testing.T) {
 // TestSharedHoldersNamesExist keeps ReadWrite in step with the catalog.
 func TestSharedHoldersNamesExist(t *testing.T) {
 	for _, name := range ReadWrite {
-		p, err := catalog.Lookup(name)
+		p, err := pattern.Lookup(name)
 		if err != nil {
 			t.Errorf("ReadWrite names %s: %v", name, err)
 			continue
@@ -159,11 +159,11 @@ func TestSharedHoldersNamesExist(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"basic", "fenced", "rwlock-write"} {
-		if p, _ := catalog.Lookup(name); SharedHolders(p) {
+		if p, _ := pattern.Lookup(name); SharedHolders(p) {
 			t.Errorf("SharedHolders(%s) = true, want false: one holder at a time", name)
 		}
 	}
-	if p, _ := catalog.Lookup("semaphore"); !SharedHolders(p) {
+	if p, _ := pattern.Lookup("semaphore"); !SharedHolders(p) {
 		t.Errorf("SharedHolders(semaphore) = false, want true: it claims %d holders", p.Claims.MaxHolders)
 	}
 }

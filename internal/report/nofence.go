@@ -3,8 +3,8 @@ package report
 import (
 	"context"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 )
 
 // withoutTokens returns p with its fencing tokens withheld: every lease
@@ -12,7 +12,7 @@ import (
 // only when a request carries one) accepts every write, and the oracles
 // judge no token. The lock itself behaves exactly as p's, so the same seed
 // measures the lost updates the run would have had without fencing.
-func withoutTokens(p catalog.Pattern) catalog.Pattern {
+func withoutTokens(p pattern.Pattern) pattern.Pattern {
 	q := p
 	q.New = func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, error) {
 		l, err := p.New(nodes, key, o)

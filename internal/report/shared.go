@@ -3,11 +3,11 @@ package report
 import (
 	"slices"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 // ReadWrite names the catalog's read-write locks: their clients alternate
-// write and read leases (catalog.Alternating), and readers hold together
+// write and read leases (pattern.Alternating), and readers hold together
 // by design.
 var ReadWrite = []string{"rwlock", "rwlock-shared-count"}
 
@@ -16,6 +16,6 @@ var ReadWrite = []string{"rwlock", "rwlock-shared-count"}
 // readers. Every holder in the simulated workload writes the protected
 // counter, so such a pattern loses updates without breaking a claim, and
 // the comparisons of exclusive locks leave it out.
-func SharedHolders(p catalog.Pattern) bool {
+func SharedHolders(p pattern.Pattern) bool {
 	return p.Claims.MaxHolders > 1 || slices.Contains(ReadWrite, p.Name)
 }

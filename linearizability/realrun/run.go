@@ -8,13 +8,13 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/history"
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 )
 
 // Config describes one recorded run.
 type Config struct {
-	// Pattern is a catalog name ("basic", "reentrant", "redlock", a broken
+	// Pattern is a registered pattern's name ("basic", "reentrant", "redlock", a broken
 	// variant...). Required.
 	Pattern string
 	// Nodes are the Redis connections the pattern runs on, one per node
@@ -55,8 +55,8 @@ type Config struct {
 	IgnoreLoss bool
 }
 
-func (c *Config) defaults() (catalog.Pattern, error) {
-	p, err := catalog.Lookup(c.Pattern)
+func (c *Config) defaults() (pattern.Pattern, error) {
+	p, err := pattern.Lookup(c.Pattern)
 	if err != nil {
 		return p, fmt.Errorf("realrun: Config.Pattern: %w", err)
 	}

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/linearizability"
 	"github.com/locksim/locksim/model"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -83,9 +83,9 @@ func scenarioFor(t *testing.T, name string) scenario.Builtin {
 	return scenario.Builtin{}
 }
 
-func lookup(t *testing.T, name string) catalog.Pattern {
+func lookup(t *testing.T, name string) pattern.Pattern {
 	t.Helper()
-	p, err := catalog.Lookup(name)
+	p, err := pattern.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestBrokenVariantsCaught(t *testing.T) {
 			}
 		})
 	}
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		if p.Broken && !named[p.Name] {
 			t.Errorf("broken variant %s has no named run that the checker finds Illegal", p.Name)
 		}
@@ -144,7 +144,7 @@ func TestFindCatchingSeeds(t *testing.T) {
 	if *find == 0 {
 		t.Skip("searches only with -simcheck.find N")
 	}
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		if !p.Broken {
 			continue
 		}

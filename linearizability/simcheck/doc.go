@@ -1,6 +1,6 @@
 // Package simcheck holds the agreement test between the linearizability
 // checker and the simulator's oracles: every built-in scenario is run with
-// every pattern of the catalog, correct and broken, and each history's
+// every pattern of the registry, correct and broken, and each history's
 // verdicts (counter, register and, where no lease expires, lock models)
 // are compared with what the oracles measured in true time. The rules the
 // two must obey, and every class of legitimate disagreement, are written

@@ -87,10 +87,10 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/history"
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/linearizability"
 	"github.com/locksim/locksim/model"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -168,7 +168,7 @@ func (o outcome) String() string {
 }
 
 type job struct {
-	p    catalog.Pattern
+	p    pattern.Pattern
 	b    scenario.Builtin
 	seed uint64
 }
@@ -185,7 +185,7 @@ func plan() []job {
 		}
 	}
 	var out []job
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		for _, b := range scenario.Builtins() {
 			if b.Name == "steady" && !*sweep {
 				b = quiet
@@ -429,7 +429,7 @@ func TestPlanCovers(t *testing.T) {
 	if !*sweep {
 		scenarios["steady"] = scenarios[quiet.Name]
 	}
-	for _, p := range catalog.All() {
+	for _, p := range pattern.All() {
 		if !patterns[p.Name] {
 			t.Errorf("pattern %s has no row", p.Name)
 		}

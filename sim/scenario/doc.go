@@ -11,6 +11,7 @@
 //	scenario gc-pause
 //	summary a client pauses between its lease check and its write
 //	start nodes=1 clients=2 ttl=100ms duration=1s
+//	pattern renew-every=30ms drift=0.01 node-timeout=10ms retry-attempts=3 retry-max-delay=200ms
 //	workload work=20ms jitter=10ms think=10ms prep=0s check=yes acquire-timeout=1s retry=10ms
 //	net latency=200us jitter=300us tail=1% tail-latency=5ms loss=0% timeout=3s
 //	replicas delay=50ms
@@ -27,6 +28,19 @@
 // with probability tail a uniform[0, tail-latency]; loss per message;
 // timeout is the client-side read timeout. replicas gives every node a
 // replica fed by asynchronous replication with that delay.
+//
+// pattern sets the options every client's locker is built with
+// (locks.Options, see PatternOptions): renew-every (the watchdog's
+// period, less than ttl), drift (the drift factor, 0 < drift < 1),
+// node-timeout (each Redlock node request), retry-attempts (absent: retry
+// until acquire-timeout), retry-max-delay (the backoff cap). It also takes
+// ttl, nodes and retry-delay, which are start's ttl and nodes and
+// workload's retry, so that one line holds a team's settings:
+//
+//	pattern ttl=30s renew-every=10s retry-attempts=3 retry-delay=10ms retry-max-delay=200ms
+//
+// A field may be given on one line only. Absent fields keep the
+// pattern's defaults.
 //
 // Fault lines are described in package fault. Durations are Go durations
 // (150ms, 1.5s, 200us; a sign is allowed where it matters: by=+2s); rates

@@ -25,6 +25,7 @@ func Format(s Scenario) string {
 		b.WriteString(" reenter=yes")
 	}
 	b.WriteByte('\n')
+	b.WriteString(formatPattern(s.Pattern))
 	n := s.Net
 	fmt.Fprintf(&b, "net latency=%s jitter=%s tail=%s tail-latency=%s loss=%s timeout=%s\n",
 		fmtDur(n.Latency.Base, false), fmtDur(n.Latency.Jitter, false), fmtRate(n.Latency.TailPPM, false),

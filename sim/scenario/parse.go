@@ -14,7 +14,7 @@ func ParseString(text string) (Scenario, error) { return Parse(strings.NewReader
 
 // Parse reads a scenario. Errors name the line, the directive and the field.
 func Parse(r io.Reader) (Scenario, error) {
-	p := parser{s: Default(), seen: map[string]int{}}
+	p := parser{s: Default(), seen: map[string]int{}, shared: map[string]int{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
@@ -39,6 +39,9 @@ type parser struct {
 	s    Scenario
 	line int
 	seen map[string]int // directive → line it was first seen on
+	// shared: a field two directives can set (ttl, nodes, retry-delay) →
+	// the line that set it
+	shared map[string]int
 }
 
 func (p *parser) parseLine(raw string) error {
@@ -52,6 +55,12 @@ func (p *parser) parseLine(raw string) error {
 		return fmt.Errorf("%s: given twice (first on line %d)", dir, first)
 	}
 	p.seen[dir] = p.line
+	if err := p.checkShared(dir, args); err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	if dir == "pattern" {
+		p.s.patternLine = p.line
+	}
 	if err := p.directive(dir, args); err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
@@ -72,11 +81,13 @@ func (p *parser) directive(dir string, args []string) error {
 		return keyValues(args, p.workloadFields())
 	case "net":
 		return keyValues(args, p.netFields())
+	case "pattern":
+		return keyValues(args, p.patternFields())
 	case "replicas":
 		return keyValues(args, map[string]setter{"delay": durInto("delay", &p.s.Replicas)})
 	}
 	if !isFault(dir) {
-		return fmt.Errorf("unknown directive (known: scenario, summary, start, workload, net, replicas, and the faults %s)", faultNames())
+		return fmt.Errorf("unknown directive (known: scenario, summary, start, pattern, workload, net, replicas, and the faults %s)", faultNames())
 	}
 	f, err := parseFault(fault.Kind(dir), args)
 	if err == nil {

@@ -19,9 +19,12 @@ type Scenario struct {
 	Replicas time.Duration // replication delay; 0: no replicas
 	Workload Workload
 	Net      Net
-	Faults   []fault.Fault
+	// Pattern sets the pattern's options (the pattern directive).
+	Pattern PatternOptions
+	Faults  []fault.Fault
 
-	lines []int // source line of each fault, for error messages
+	lines       []int // source line of each fault, for error messages
+	patternLine int   // source line of the pattern directive, or 0
 }
 
 // Workload is what every client does.
@@ -77,6 +80,12 @@ func (s Scenario) Validate() error {
 	}
 	if err := s.Net.validate(); err != nil {
 		return fmt.Errorf("net: %w", err)
+	}
+	if err := s.Pattern.validate(s.TTL); err != nil {
+		if s.patternLine > 0 {
+			return fmt.Errorf("line %d: pattern: %w", s.patternLine, err)
+		}
+		return fmt.Errorf("pattern: %w", err)
 	}
 	if s.Replicas < 0 {
 		return fmt.Errorf("replicas: field delay: %v is negative", s.Replicas)

@@ -147,6 +147,11 @@ func genScenario(t *rapid.T) Scenario {
 	if rapid.Bool().Draw(t, "replicas") {
 		s.Replicas = genDur(t, "replicas", 1, time.Second)
 	}
+	if rapid.Bool().Draw(t, "pattern") {
+		s.Pattern = PatternOptions{RenewEvery: genDur(t, "renew-every", 0, s.TTL-1),
+			DriftFactor: rapid.Float64Range(0, 0.99).Draw(t, "drift"), NodeTimeout: genDur(t, "node-timeout", 0, time.Second),
+			RetryAttempts: rapid.IntRange(0, 9).Draw(t, "retry-attempts"), RetryMaxDelay: genDur(t, "retry-max-delay", 0, time.Second)}
+	}
 	for range rapid.IntRange(0, 5).Draw(t, "faults") {
 		s.Faults = append(s.Faults, genFault(t, s))
 	}
@@ -196,6 +201,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(Format(s))
 	}
 	f.Add("start\npause c1 on=write n=2 for=1ms\n")
+	f.Add("start clients=2\npattern ttl=30s renew-every=10s drift=0.01 node-timeout=50ms retry-attempts=3 retry-delay=10ms retry-max-delay=200ms nodes=5\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		s, err := ParseString(text)
 		if err != nil {

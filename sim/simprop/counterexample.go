@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -119,8 +119,8 @@ func Load(path string) (Counterexample, error) {
 // Replay runs a loaded counterexample again on the pattern it names (or
 // on another, e.g. the correct pattern a variant imitates) and returns
 // the violation the property's judge sees now, or "".
-func Replay(c Counterexample, pattern string) (string, error) {
-	p, err := catalog.Lookup(pattern)
+func Replay(c Counterexample, name string) (string, error) {
+	p, err := pattern.Lookup(name)
 	if err != nil {
 		return "", err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/scenario"
@@ -84,9 +84,9 @@ func TestLoadNamesWhatIsWrong(t *testing.T) {
 	}
 }
 
-func mustPattern(t *testing.T, name string) catalog.Pattern {
+func mustPattern(t *testing.T, name string) pattern.Pattern {
 	t.Helper()
-	p, err := catalog.Lookup(name)
+	p, err := pattern.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}

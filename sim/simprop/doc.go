@@ -88,7 +88,7 @@
 // over: the counter restarts and tokens repeat (the seed's warning).
 //
 // rw-exclusion: a writer's lease overlaps no other client's lease, read
-// or write; max-holders: at most catalog.SemaphorePermits leases at once;
+// or write; max-holders: at most pattern.SemaphorePermits leases at once;
 // fifo: a client that calls Acquire more than the latency after another
 // is not granted before it, under client clocks stepped ±2s and drifting
 // ±10% (the order must not depend on them) and node drift within ±0.5%,

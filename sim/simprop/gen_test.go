@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/network"
 	"github.com/locksim/locksim/sim/scenario"
@@ -227,7 +227,7 @@ func TestEnvelopesAreTight(t *testing.T) {
 			}
 			tc.widen(&p)
 			p.Name += "-widened"
-			pat, err := catalog.Lookup(tc.pattern)
+			pat, err := pattern.Lookup(tc.pattern)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,7 +13,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 // rapid has no per-call options: the number of checks, the seed, the
@@ -88,7 +88,7 @@ func (h Hunt) Found() bool { return h.Checks > 0 }
 // checks from rapid seed seed, then shrinking for at most shrink. Fail
 // files are not written (a hunt is expected to fail); counterexamples go
 // to dir.
-func hunt(t *testing.T, p Property, pat catalog.Pattern, maxChecks int, seed uint64, shrink time.Duration, dir string) Hunt {
+func hunt(t *testing.T, p Property, pat pattern.Pattern, maxChecks int, seed uint64, shrink time.Duration, dir string) Hunt {
 	t.Helper()
 	var h Hunt
 	n := 0

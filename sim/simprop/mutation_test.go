@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 // The mutation test: for every broken variant of the catalog, the
@@ -124,17 +124,17 @@ func huntMutation(t *testing.T, m Mutation) row {
 	return r
 }
 
-func mutationParts(t *testing.T, m Mutation) (Property, catalog.Pattern, catalog.Pattern) {
+func mutationParts(t *testing.T, m Mutation) (Property, pattern.Pattern, pattern.Pattern) {
 	t.Helper()
 	p, err := Lookup(m.Property)
 	if err != nil {
 		t.Fatal(err)
 	}
-	variant, err := catalog.Lookup(m.Variant)
+	variant, err := pattern.Lookup(m.Variant)
 	if err != nil {
 		t.Fatal(err)
 	}
-	correct, err := catalog.Lookup(m.Correct)
+	correct, err := pattern.Lookup(m.Correct)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func checkReplay(t *testing.T, c Counterexample, variant, correct string) {
 
 func nodesOf(t *testing.T, name string) int {
 	t.Helper()
-	p, err := catalog.Lookup(name)
+	p, err := pattern.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestEveryVariantIsHunted(t *testing.T) {
 			t.Errorf("%s: correct pattern %s (broken %v) does not claim %s", m.Variant, correct.Name, correct.Broken, p.Name)
 		}
 	}
-	for _, pat := range catalog.All() {
+	for _, pat := range pattern.All() {
 		if pat.Broken && !listed[pat.Name] {
 			t.Errorf("broken variant %s has no mutation: add one to Mutations", pat.Name)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/scenario"
@@ -126,9 +126,9 @@ func Properties() []Property {
 			Patterns: []string{"rwlock"},
 			Claim:    "a writer's lease overlaps no other client's lease, read or write (clients alternate write and read)",
 			Outside:  "as mutex"},
-		{Name: "max-holders", Clients: 3, Envelope: MutexEnvelope(), Judge: holdersJudge(catalog.SemaphorePermits),
+		{Name: "max-holders", Clients: 3, Envelope: MutexEnvelope(), Judge: holdersJudge(pattern.SemaphorePermits),
 			Patterns: []string{"semaphore"},
-			Claim:    fmt.Sprintf("at most %d leases are held at one instant", catalog.SemaphorePermits),
+			Claim:    fmt.Sprintf("at most %d leases are held at one instant", pattern.SemaphorePermits),
 			Outside:  "as mutex"},
 		{Name: "fifo", Clients: 2, Envelope: FIFOEnvelope(), Judge: fifoJudge,
 			Patterns: []string{"fair"},

@@ -7,8 +7,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -68,7 +68,7 @@ func (p Property) Claimed(name string) bool {
 
 // Run simulates pat (re-entered, if the property nests) under c and
 // judges the result: the violation, or "".
-func (p Property) Run(pat catalog.Pattern, c Case) (*sim.Result, string, error) {
+func (p Property) Run(pat pattern.Pattern, c Case) (*sim.Result, string, error) {
 	if p.Nested {
 		pat = Nested(pat)
 	}
@@ -92,7 +92,7 @@ type Outcome struct {
 // is the shrunk case) and fails with the file's path and the replay
 // command. A run that errors fails too. seen, if not nil, is told every
 // check's outcome.
-func (p Property) Prop(pat catalog.Pattern, dir string, seen func(Outcome)) func(*rapid.T) {
+func (p Property) Prop(pat pattern.Pattern, dir string, seen func(Outcome)) func(*rapid.T) {
 	cases := p.Cases(pat.Nodes)
 	return func(t *rapid.T) {
 		c := cases.Draw(t, "case")
@@ -148,7 +148,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // already holds — and the only way the simulator's workload, which takes
 // the lock once per section, can tell a counted re-entry from an uncounted
 // one: the inner release must leave the outer section holding the lock.
-func Nested(p catalog.Pattern) catalog.Pattern {
+func Nested(p pattern.Pattern) pattern.Pattern {
 	q := p
 	q.New = func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, error) {
 		l, err := p.New(nodes, key, o)

@@ -9,7 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/pattern"
 )
 
 // checksPer is each correct pattern's number of checks per property in a
@@ -34,7 +34,7 @@ func TestProperties(t *testing.T) {
 	for _, p := range Properties() {
 		for _, name := range p.Patterns {
 			t.Run(p.Name+"/"+name, func(t *testing.T) {
-				pat, err := catalog.Lookup(name)
+				pat, err := pattern.Lookup(name)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -53,7 +53,7 @@ func TestProperties(t *testing.T) {
 // TestEveryClaimIsChecked: each correct pattern that claims mutual
 // exclusion, a safe store or fencing has a property for it.
 func TestEveryClaimIsChecked(t *testing.T) {
-	for _, pat := range catalog.All() {
+	for _, pat := range pattern.All() {
 		if pat.Broken {
 			continue
 		}
@@ -71,7 +71,7 @@ func TestEveryClaimIsChecked(t *testing.T) {
 // the scenario file it wrote and the replay command; the file is there.
 func TestFailureMessage(t *testing.T) {
 	p, _ := Lookup("mutex")
-	pat, _ := catalog.Lookup("service-seconds")
+	pat, _ := pattern.Lookup("service-seconds")
 	dir := t.TempDir()
 	h := hunt(t, p, pat, 5, 1, shrinkDefault, dir)
 	if !h.Found() {

@@ -1,8 +1,4 @@
-// Package catalog names every lock pattern locksim can run — the correct
-// ones from package locks and the deliberately broken variants — with what
-// each claims, so that the simulator, the gate, the benchmarks and the CLI
-// select them by name.
-package catalog
+package pattern
 
 import (
 	"fmt"
@@ -53,9 +49,12 @@ type New func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, e
 
 // Pattern is one selectable pattern.
 type Pattern struct {
-	Name    string
+	// Name selects the pattern (locksim run --pattern NAME).
+	Name string
+	// Summary is one line on what the pattern does.
 	Summary string
-	Claims  Claims
+	// Claims are what the oracles hold the pattern to.
+	Claims Claims
 	// Nodes is the number of Redis nodes the pattern uses by default.
 	Nodes int
 	// Broken marks an unsafe variant kept to prove the checks catch it.
@@ -65,15 +64,38 @@ type Pattern struct {
 	// Shared marks a pattern some of whose leases are shared (read)
 	// holdings (see ReadLease): several clients may hold it at once.
 	Shared bool
-	New    New
+	// New is the constructor, called once per simulated client.
+	New New
 }
 
 var registry = map[string]Pattern{}
 
-// Register adds p; it panics on a duplicate name (a programming error).
+// Validate reports what makes p unusable: no name, a name with spaces or
+// commas (the CLI lists names with commas), no constructor, no nodes, or a
+// negative holder limit.
+func (p Pattern) Validate() error {
+	switch {
+	case p.Name == "" || strings.ContainsAny(p.Name, " \t\n,#"):
+		return fmt.Errorf("pattern: Name (%q) must be non-empty, without spaces, commas or #", p.Name)
+	case p.New == nil:
+		return fmt.Errorf("pattern %s: New is nil, want a constructor", p.Name)
+	case p.Nodes < 1:
+		return fmt.Errorf("pattern %s: Nodes (%d) must be at least 1", p.Name, p.Nodes)
+	case p.Claims.MaxHolders < 0:
+		return fmt.Errorf("pattern %s: Claims.MaxHolders (%d) must not be negative", p.Name, p.Claims.MaxHolders)
+	}
+	return nil
+}
+
+// Register adds p to the registry, typically from an init function. It
+// panics on a pattern that does not Validate or on a duplicate name
+// (programming errors).
 func Register(p Pattern) {
+	if err := p.Validate(); err != nil {
+		panic(err.Error())
+	}
 	if _, dup := registry[p.Name]; dup {
-		panic("catalog: duplicate pattern " + p.Name)
+		panic("pattern: duplicate pattern " + p.Name)
 	}
 	registry[p.Name] = p
 }
@@ -105,7 +127,9 @@ func Lookup(name string) (Pattern, error) {
 	return Pattern{}, fmt.Errorf("unknown pattern %q (known: %s)", name, strings.Join(names, ", "))
 }
 
-func one(f func(r locks.Redis, key string, o locks.Options) (locks.Locker, error)) New {
+// Single adapts the constructor of a one-node pattern to New: it refuses
+// any other number of nodes.
+func Single(f func(r locks.Redis, key string, o locks.Options) (locks.Locker, error)) New {
 	return func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, error) {
 		if len(nodes) != 1 {
 			return nil, fmt.Errorf("pattern needs exactly 1 node, got %d", len(nodes))
@@ -117,23 +141,23 @@ func one(f func(r locks.Redis, key string, o locks.Options) (locks.Locker, error
 func init() {
 	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "SET NX PX + owner-checked Lua release; safe while the holder finishes within its validity",
-		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, k, o) })})
+		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, k, o) })})
 	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "hash {owner: count}; the owner re-enters; TTL refreshed on re-entry and partial release",
-		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewReentrant(r, k, o)
 		})})
 	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "SET NX PX renewed every TTL/3 while held; the holder learns of loss",
-		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewWatchdog(r, k, o)
 		})})
 	Register(Pattern{Name: "service", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "reentrant + watchdog + retry with backoff + context + metrics",
-		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })})
+		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })})
 	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true},
 		Summary: "SET NX PX + INCR of a never-expiring fence counter in one script; a checking store rejects stale holders",
-		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) })})
+		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) })})
 	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true},
 		Summary: "quorum of N independent nodes in parallel; validity = TTL - elapsed - drift",
 		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {

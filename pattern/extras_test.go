@@ -1,4 +1,4 @@
-package catalog
+package pattern_test
 
 import (
 	"context"
@@ -9,7 +9,9 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	_ "github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 )
 
 func extrasClient(t *testing.T, m *miniredis.Miniredis) locks.Redis {
@@ -32,7 +34,7 @@ func TestExtrasRegistered(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Lookup(tc.name)
+			p, err := pattern.Lookup(tc.name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +65,7 @@ func TestExtrasRegistered(t *testing.T) {
 
 // TestSemaphoreClaim: the catalog's semaphore admits exactly MaxHolders.
 func TestSemaphoreClaim(t *testing.T) {
-	p, _ := Lookup("semaphore")
+	p, _ := pattern.Lookup("semaphore")
 	m := miniredis.RunT(t)
 	ctx := context.Background()
 	var granted int
@@ -92,14 +94,14 @@ func TestAlternating(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alt := Alternating(rw.Writer(), rw.Reader())
+	alt := pattern.Alternating(rw.Writer(), rw.Reader())
 	for i, wantRead := range []bool{false, true, false, true} {
 		l, err := alt.Acquire(ctx)
 		if err != nil {
 			t.Fatalf("acquisition %d: %v", i+1, err)
 		}
-		if ReadLease(l) != wantRead {
-			t.Errorf("acquisition %d: ReadLease = %v, want %v", i+1, ReadLease(l), wantRead)
+		if pattern.ReadLease(l) != wantRead {
+			t.Errorf("acquisition %d: ReadLease = %v, want %v", i+1, pattern.ReadLease(l), wantRead)
 		}
 		if err := alt.Release(ctx, l); err != nil {
 			t.Errorf("acquisition %d: Release = %v", i+1, err)

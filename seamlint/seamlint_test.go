@@ -1,6 +1,11 @@
 package seamlint
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // TestCatches proves the lint by feeding it code that breaks each rule.
 func TestCatches(t *testing.T) {
@@ -29,5 +34,33 @@ func TestCatches(t *testing.T) {
 	}
 	if _, err := Source("broken.go", []byte("package")); err == nil {
 		t.Errorf("unparsable source: no error")
+	}
+}
+
+// TestTree: the walk checks subdirectories and skips testdata and hidden
+// ones, as "./..." does.
+func TestTree(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ok.go", `package x`)
+	write("sub/bad.go", `package sub; func f() { go f() }`)
+	write("sub/bad_test.go", `package sub; func g() { go g() }`)
+	write("testdata/bad.go", `package td; func f() { go f() }`)
+	write(".hidden/bad.go", `package h; func f() { go f() }`)
+	v, checked, err := Tree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked != 2 || len(v) != 1 || !strings.Contains(v[0], filepath.Join("sub", "bad.go")) {
+		t.Errorf("Tree = %v (%d files checked), want one violation in sub/bad.go of 2 files", v, checked)
 	}
 }

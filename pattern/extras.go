@@ -1,4 +1,4 @@
-package catalog
+package pattern
 
 import (
 	"context"
@@ -21,16 +21,16 @@ import (
 // and lets read leases overlap each other; every other pair of
 // overlapping sections is an overlap, as for any Mutex pattern.
 
-// SemaphorePermits is the N the catalog's "semaphore" is built with.
+// SemaphorePermits is the N the registry's "semaphore" is built with.
 const SemaphorePermits = 2
 
 func init() {
 	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
-		New:     one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, k, o) })})
+		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, k, o) })})
 	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true}, Shared: true,
 		Summary: "read-write lock, clients alternating write/read; owned, expiring readers; a waiting writer holds off new readers",
-		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := locks.NewRWLock(r, k, o)
 			if err != nil {
 				return nil, err
@@ -39,7 +39,7 @@ func init() {
 		})})
 	Register(Pattern{Name: "rwlock-write", Nodes: 1, Claims: Claims{Mutex: true},
 		Summary: "the read-write lock's write side only: writers exclude each other",
-		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := locks.NewRWLock(r, k, o)
 			if err != nil {
 				return nil, err
@@ -48,7 +48,7 @@ func init() {
 		})})
 	Register(Pattern{Name: "semaphore", Nodes: 1, Claims: Claims{MaxHolders: SemaphorePermits},
 		Summary: "at most N=2 holders; each permit owned and expiring on its own; owner-checked release",
-		New: one(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewSemaphore(r, k, SemaphorePermits, o)
 		})})
 }

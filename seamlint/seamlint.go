@@ -1,9 +1,16 @@
 // Package seamlint finds Go code that escapes the seams the simulator
 // controls: direct reads of the wall clock, real sleeps and timers, context
 // deadlines not made by a clock.Clock, global randomness, math/rand (v1),
-// and bare go statements. Lock code (package locks, internal/broken) must
-// use clock.Clock and locks.Rand instead; each package's lint test runs
-// Dir over its own files.
+// and bare go statements. Lock code that is to run in the simulator (package
+// locks, the broken variants, and any user's pattern) must use clock.Clock
+// and locks.Rand instead; each package's lint test runs Dir over its own
+// files, and Tree (or locksimtest.Lint) checks a whole module.
+//
+// The lint is syntactic: it reads the files, not their types, so it sees a
+// call through a renamed import but not one made by a helper in another
+// package. It is a guard, not a proof; the simulator's own checks (a
+// goroutine that blocks outside the seams fails the run, naming it) are
+// the second line.
 package seamlint
 
 import (
@@ -11,6 +18,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +72,28 @@ func Source(name string, src []byte) ([]string, error) {
 		return true
 	})
 	return out, nil
+}
+
+// Tree checks every non-test .go file in root and the directories below it
+// (as go's "./..." does: skipping testdata, vendor and directories whose
+// names start with "." or "_"); it returns the violations and how many
+// files it checked.
+func Tree(root string) (violations []string, checked int, err error) {
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); path != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		v, n, err := Dir(path)
+		violations, checked = append(violations, v...), checked+n
+		return err
+	})
+	return violations, checked, err
 }
 
 // Dir checks every non-test .go file in dir; it returns the violations and

@@ -1,0 +1,39 @@
+// Package pattern is the public registry of lock patterns: what the
+// simulator (sim.Run), the test harness (locksimtest), the gate and the CLI
+// select by name. A Pattern is a name, the claims it makes, its node count,
+// whether its holdings may be shared, and a constructor over the seams:
+//
+//	pattern.Register(pattern.Pattern{
+//		Name:    "mylock",
+//		Summary: "SET NX PX + fence, renewed by a watchdog loop on the Clock",
+//		Nodes:   1,
+//		Claims:  pattern.Claims{Mutex: true},
+//		New: pattern.Single(func(r locks.Redis, key string, o locks.Options) (locks.Locker, error) {
+//			return mylock.New(r, key, o)
+//		}),
+//	})
+//
+// The constructor is called once per simulated client with that client's
+// connections (one locks.Redis per node), the lock key and locks.Options,
+// whose Clock (clock.Clock) and Rand (locks.Rand) are the client's own: in
+// the simulator they are virtual. A pattern that is to run in the
+// simulator must observe and spend time only through o.Clock (Now, Since,
+// Sleep, WithTimeout, WithCancel, Go, Parallel), talk to Redis only
+// through the locks.Redis it is given, and draw tokens and jitter from
+// o.Rand: a bare go statement, time.Sleep, a plain channel or a
+// sync.WaitGroup escapes the simulator, which then fails the run with an
+// error naming the goroutine.
+//
+// Claims are what the oracles judge: Mutex (no two holders at one instant
+// of true time), SafeStore (a store that checks fencing tokens loses no
+// update), Fencing (tokens strictly increase), MaxHolders (at most N
+// holders). Every pattern is also judged on progress (no client stuck).
+//
+// A shared (read) holding is a lease for which ReadLease reports true:
+// one that locks.IsReadLease recognises, or whose Key ends in ":read". A
+// pattern with such holdings sets Shared.
+//
+// The deliberately broken variants that prove locksim's checks can fail
+// register themselves here too, from an internal package that the CLI and
+// the tests import; All lists correct patterns before broken ones.
+package pattern
