@@ -1,0 +1,166 @@
+// Package safefile writes the CLI's output files so that no input is
+// ever an output and no file is ever left half written.
+//
+// Every file is written to a temporary name in its own directory and
+// renamed into place once complete: a reader sees the old file or the new
+// one, and a failed, refused or interrupted write leaves the old file
+// intact. Paths checks every output path against every input and every
+// other output, after resolving them (absolute, symlinks, hard links),
+// before any work starts.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// File is an output being written under a temporary name; Commit renames
+// it into place, Abort removes it. After either, the other does nothing.
+type File struct {
+	*os.File
+	path string
+	done bool
+}
+
+// Create starts writing path: a temporary file in path's directory that
+// takes path's name on Commit. The file gets path's mode when path
+// exists, else 0644.
+func Create(path string) (*File, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		mode = st.Mode().Perm()
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	return &File{File: tmp, path: path}, nil
+}
+
+// Commit flushes the file to disk and renames it to its final path.
+func (f *File) Commit() error {
+	if f.done {
+		return nil
+	}
+	f.done = true
+	err := f.File.Sync()
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.File.Name(), f.path)
+	}
+	if err != nil {
+		os.Remove(f.File.Name())
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	return nil
+}
+
+// Abort drops the temporary file; path is untouched.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.File.Close()
+	os.Remove(f.File.Name())
+}
+
+// Write writes path through write, atomically: on any error path is left
+// as it was.
+func Write(path string, write func(io.Writer) error) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Abort()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
+}
+
+// WritePath is Write for code that writes a file by name (a plot
+// library's Save): write gets the temporary path to create.
+func WritePath(path string, write func(tmp string) error) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	tmp := f.File.Name()
+	f.File.Close()
+	if err := write(tmp); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ErrNotWritable marks an output path that cannot be written.
+var ErrNotWritable = errors.New("not writable")
+
+// CheckWritable reports whether a file can be written at path: its
+// directory exists and takes a new file, and path is not a directory. It
+// creates and removes a temporary file in that directory, nothing else.
+func CheckWritable(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s: %w: it is a directory", path, ErrNotWritable)
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w: directory %s: %w", path, ErrNotWritable, dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s: %w: %s is not a directory", path, ErrNotWritable, dir)
+	}
+	return probe(path, dir)
+}
+
+// CheckWritableDir reports whether dir can hold new files: it is a
+// directory that takes a new file, or it is missing and its parent is
+// such a directory (it would be created).
+func CheckWritableDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("%s: %w: it is a file, not a directory", dir, ErrNotWritable)
+	case errors.Is(err, fs.ErrNotExist):
+		parent := filepath.Dir(filepath.Clean(dir))
+		if pst, perr := os.Stat(parent); perr != nil || !pst.IsDir() {
+			return fmt.Errorf("%s: %w: its parent %s is not a directory", dir, ErrNotWritable, parent)
+		}
+		return probe(dir, parent)
+	case err != nil:
+		return fmt.Errorf("%s: %w: %w", dir, ErrNotWritable, err)
+	}
+	return probe(dir, dir)
+}
+
+// probe creates and removes a file in dir; path is what the error names.
+func probe(path, dir string) error {
+	tmp, err := os.CreateTemp(dir, ".locksim-probe-*")
+	if err != nil {
+		return fmt.Errorf("%s: %w: %w", path, ErrNotWritable, err)
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
+}
