@@ -11,6 +11,7 @@ import (
 
 	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/sim/scenario"
 )
 
 // Verdict is what a line expects of a claim over a cell's seeds.
@@ -66,13 +67,21 @@ func Default() (*Matrix, error) { return Parse(DefaultSource, strings.NewReader(
 func DefaultText() string { return defaultText }
 
 // Parse reads an expectations file; errors read "source:line: problem".
+// A UTF-8 byte order mark before the first line is skipped.
 func Parse(source string, r io.Reader) (*Matrix, error) {
 	p := parser{m: &Matrix{Source: source}, seen: map[string]int{}, cellSeeds: map[string]seedsAt{}, variants: map[string]int{}}
 	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
 		line++
-		if err := p.parseLine(line, sc.Text()); err != nil {
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // a UTF-8 byte order mark
+		}
+		if !scenario.IsText(text) {
+			return nil, fmt.Errorf("%s:%d: not a text expectations file (bytes that are not UTF-8 text)", source, line)
+		}
+		if err := p.parseLine(line, text); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", source, line, err)
 		}
 	}
