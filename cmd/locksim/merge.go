@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/internal/safefile"
 )
 
 func init() { commands = append(commands, newMergeCmd) }
@@ -24,18 +25,28 @@ combined report. With all n shards it is exactly the report of one
 unsharded explore run (the same JSON, byte for byte); with some of them,
 the report says which shards it holds.
 
-Exits 2 when a file cannot be read, is not an exploration report, is of
-another grid or shard count, or repeats a shard.`,
+Exits 2 when a file cannot be read, is not an exploration report, is
+partial (an interrupted explore), is of another grid or shard count, or
+repeats a shard, and when --out is one of the shards or cannot be written
+(checked before anything is read).`,
 		Example: `  for i in 0 1 2 3; do locksim explore --pattern all --scenario all --seeds 4000 --shard $i/4 --json --out shard$i.json & done; wait
   locksim merge shard*.json
   locksim merge --json --out all.json shard*.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
+			var paths safefile.Paths
+			for i, f := range files {
+				paths.Input(fmt.Sprintf("shard %d", i+1), f)
+			}
+			paths.Output("--out", out)
+			if err := checkPaths(&paths); err != nil {
+				return err
+			}
 			rep, err := mergeFiles(files)
 			if err != nil {
 				return err
 			}
-			return writeReport(cmd.OutOrStdout(), out, func(w io.Writer) error {
+			return writeOutput(cmd.OutOrStdout(), "--out", out, func(w io.Writer) error {
 				if asJSON {
 					return rep.WriteJSON(w)
 				}
