@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 
@@ -113,8 +114,10 @@ func loadMatrix(path string) (*gate.Matrix, error) {
 		return m, nil
 	}
 	file, err := os.Open(path)
-	if err != nil {
-		return nil, usagef("--expect: %v", err)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("--expect %s: no such file", path)
+	} else if err != nil {
+		return nil, usagef("--expect %s: %v", path, err)
 	}
 	defer file.Close()
 	m, err := gate.Parse(path, file)

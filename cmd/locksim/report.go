@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -67,13 +68,11 @@ the benchmark's own date). Progress goes to stderr.`,
 }
 
 func runReport(cmd *cobra.Command, f reportFlags) error {
-	switch {
-	case f.seeds < 1:
-		return usagef("--seeds %d: want at least 1", f.seeds)
-	case f.baselineSeeds < 1:
-		return usagef("--baseline-seeds %d: want at least 1", f.baselineSeeds)
-	case f.parallel < 0:
-		return usagef("--parallel %d: want 0 (4 per core) or more", f.parallel)
+	if err := errors.Join(checkCount("--seeds", f.seeds, maxSeeds), checkCount("--baseline-seeds", f.baselineSeeds, maxSeeds)); err != nil {
+		return err
+	}
+	if f.parallel < 0 || f.parallel > maxParallel {
+		return usagef("--parallel %d: want 0 (4 per core) to %d", f.parallel, maxParallel)
 	}
 	cfg, err := reportConfig(f)
 	if err != nil {
