@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets a test run this binary's main as locksim itself: with
+// LOCKSIM_TEST_MAIN=1 the test binary is the command.
+func TestMain(m *testing.M) {
+	if os.Getenv("LOCKSIM_TEST_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// locksimCmd is locksim with args as a process of its own.
+func locksimCmd(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "LOCKSIM_TEST_MAIN=1")
+	return cmd
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// An output that cannot be written is a failure of the environment
+// (exit 3), not bad usage.
+func TestWriteFailureExits3(t *testing.T) {
+	for _, args := range [][]string{
+		{"list"},
+		{"list", "--json"},
+		{"run", "--pattern", "fenced", "--scenario", "gc-pause", "--json"},
+		{"explore", "--pattern", "basic", "--scenario", "gc-pause", "--seeds", "2"},
+		{"check", "--print"},
+		{"version"},
+	} {
+		root := newRoot()
+		root.SetArgs(args)
+		root.SetOut(failWriter{})
+		root.SetErr(&bytes.Buffer{})
+		err := root.Execute()
+		if code := exitCode(err); code != exitRuntime {
+			t.Errorf("locksim %s into a full stdout: exit %d (%v), want %d", strings.Join(args, " "), code, err, exitRuntime)
+		}
+	}
+	cmd := locksimCmd("list")
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	cmd.Stdout = full
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitRuntime {
+		t.Errorf("locksim list > /dev/full: %v, want exit %d", err, exitRuntime)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want int
+	}{
+		{nil, exitOK},
+		{violationError{"x"}, exitViolation},
+		{usagef("bad"), exitUsage},
+		{runtimef("down"), exitRuntime},
+		{errors.New("unclassified"), exitRuntime},
+		{interruptError{errors.New("stopped")}, exitInterrupt},
+	} {
+		if got := exitCode(c.err); got != c.want {
+			t.Errorf("exitCode(%v) = %d, want %d", c.err, got, c.want)
+		}
+	}
+}
+
+// interrupt starts locksim with args, signals it once it has run a
+// while, and returns its stdout, stderr and exit code.
+func interrupt(t *testing.T, sig os.Signal, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := locksimCmd(args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("locksim %s did not stop within 2 minutes of %v", strings.Join(args, " "), sig)
+	}
+	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+}
+
+// On SIGINT explore prints the runs that finished, marked partial, and
+// exits 130.
+func TestExploreInterruptedPrintsPartial(t *testing.T) {
+	out, stderr, code := interrupt(t, os.Interrupt, "explore", "--pattern", "basic", "--scenario", "gc-pause",
+		"--seeds", "100000000", "--parallel", "1", "--json")
+	if code != exitInterrupt {
+		t.Fatalf("explore after SIGINT: exit %d, want %d; stderr:\n%s", code, exitInterrupt, stderr)
+	}
+	var rep struct {
+		Format  string
+		Partial *struct{ Done, Total int }
+		Cells   []struct{ Runs int }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("explore --json after SIGINT printed no JSON: %v\n%s", err, out)
+	}
+	if rep.Partial == nil || rep.Partial.Done == 0 || rep.Partial.Total != 100000000 || len(rep.Cells) != 1 || rep.Cells[0].Runs != rep.Partial.Done {
+		t.Errorf("explore after SIGINT: %+v, want the finished runs marked partial", rep)
+	}
+	if !strings.Contains(stderr, "partial") {
+		t.Errorf("stderr does not say the result is partial:\n%s", stderr)
+	}
+}
+
+// On SIGTERM check prints the checks of the cells that finished, marked
+// partial and without a verdict, and exits 130.
+func TestCheckInterruptedPrintsPartial(t *testing.T) {
+	expect := writeFile(t, "e.txt", "fenced gc-pause holds safe-store seeds=2\nbasic steady breaks mutex # wrong, but never judged: the cell does not finish\n")
+	out, stderr, code := interrupt(t, syscall.SIGTERM, "check", "--expect", expect, "--seeds", "100000000", "--parallel", "1")
+	if code != exitInterrupt {
+		t.Fatalf("check after SIGTERM: exit %d, want %d; stderr:\n%s", code, exitInterrupt, stderr)
+	}
+	for _, want := range []string{"check: PARTIAL: stopped after ", "of 100000002 runs", "1 checks of the cells that finished", "fenced", "0/2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output after SIGTERM lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "check: ok") || strings.Contains(out, "check: FAILED") || strings.Contains(out, "DEVIATION") {
+		t.Errorf("a partial check gives a verdict:\n%s", out)
+	}
+}
