@@ -15,6 +15,9 @@ import (
 const (
 	maxSeeds    = 1_000_000_000 // seeds per cell (--seeds, --baseline-seeds)
 	maxParallel = 4096          // runs at once (--parallel)
+	// maxReportSeeds bounds report's seeds: it keeps every run's result
+	// in memory until the cells are tallied.
+	maxReportSeeds = 10_000
 )
 
 // checkCount refuses a count outside [1, max], naming the flag and the
