@@ -66,6 +66,26 @@ func TestWriteFailureExits3(t *testing.T) {
 	}
 }
 
+// bench's bad flags are usage errors, an unreachable Redis an
+// environment failure.
+func TestBenchExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"bench", "--clients", "1,x"}, exitUsage},
+		{[]string{"bench", "--reps", "0"}, exitUsage},
+		{[]string{"bench", "--no-such-flag"}, exitUsage},
+		{[]string{"bench", "--redis", "127.0.0.1:1", "--clients", "1", "--keys", "distinct", "--families", "single",
+			"--duration", "10ms", "--warmup", "1ms", "--reps", "1", "--quiet"}, exitRuntime},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if got := exitCode(err); got != c.want {
+			t.Errorf("locksim %s: exit %d (%v), want %d", strings.Join(c.args, " "), got, err, c.want)
+		}
+	}
+}
+
 func TestExitCodes(t *testing.T) {
 	for _, c := range []struct {
 		err  error

@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 
+	"github.com/locksim/locksim/bench/benchcmd"
 	"github.com/locksim/locksim/internal/buildinfo"
 )
 
@@ -160,7 +161,7 @@ func exitCode(err error) int {
 		return exitInterrupt
 	case errors.As(err, &ve):
 		return exitViolation
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), benchcmd.IsUsage(err):
 		return exitUsage
 	}
 	return exitRuntime
