@@ -62,9 +62,9 @@ var commands []func() *cobra.Command
 const exitCodesHelp = `
 
 Exit status: 0 clean; 1 a violation or a failed gate; 2 bad usage (a flag,
-file or value: nothing was run); 3 the environment failed (Redis
-unreachable, an I/O error such as a full disk); 130 interrupted (SIGINT or
-SIGTERM), after writing what had finished.`
+file or value); 3 the environment failed (Redis unreachable, an I/O error
+such as a full disk); 130 interrupted (SIGINT or SIGTERM), after writing
+what had finished.`
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{

@@ -120,3 +120,15 @@ func TestCommittedReportHasItsManifest(t *testing.T) {
 		t.Errorf("reports/%s lists %v,\nreports/ holds %v", manifestName, rd.owned, want)
 	}
 }
+
+// TestReportProgressIsPlainOffATerminal: into a file or pipe, report's
+// progress is lines, without a bar's carriage returns.
+func TestReportProgressIsPlainOffATerminal(t *testing.T) {
+	_, stderr, err := runCLI(t, reportArgs(t.TempDir(), "basic")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stderr, "\r") || !strings.Contains(stderr, "report: 1/1 runs (100%)") {
+		t.Errorf("report's progress into a buffer: %q, want plain lines ending with report: 1/1 runs (100%%)", stderr)
+	}
+}

@@ -57,12 +57,15 @@ The scenario is a built-in name (see locksim list) or a scenario file
 (format: go doc github.com/locksim/locksim/sim/scenario). A built-in uses
 the pattern's node count.
 
-Exit status: 0 when nothing the pattern claims was violated, 1 when
-something was (the seed and a replay command are printed), 2 on bad usage.
-The verdict goes to stdout (--json for machines); --trace writes the
-readable trace, --history the history for 'locksim check' and porcupine,
+It exits 1 when something the pattern claims was violated (the seed and a
+replay command are printed). The verdict goes to stdout (--json for
+machines); --trace writes the readable trace (- for stdout, not with
+--json: the two would interleave), --history the history for porcupine,
 --viz porcupine's HTML visualisation of the history's check, with the
-faults on the timeline.`,
+faults on the timeline. Every output path is checked before the run: it
+must be writable, and neither the scenario file nor another output. Each
+file is written aside and renamed into place, so a failed run leaves the
+old one.`,
 		Example: `  locksim run --pattern basic --scenario gc-pause --seed 1
   locksim run --pattern basic --scenario gc-pause --seed 1 --viz basic-gc-pause.html
   locksim run --pattern fenced --scenario gc-pause --seed 1 --trace - | less
