@@ -171,3 +171,24 @@ func TestCheckInterruptedPrintsPartial(t *testing.T) {
 		t.Errorf("a partial check gives a verdict:\n%s", out)
 	}
 }
+
+// On SIGINT a long run exits 130 at once, and the trace file it was
+// writing keeps its old content, with no temporary file beside it.
+func TestRunInterruptedKeepsOldTrace(t *testing.T) {
+	dir := t.TempDir()
+	long := writeFile(t, "long.txt", "start nodes=1 clients=8 ttl=100ms duration=24h\n")
+	trace := dir + "/trace.txt"
+	if err := os.WriteFile(trace, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := interrupt(t, os.Interrupt, "run", "--pattern", "basic", "--scenario", long, "--trace", trace)
+	if code != exitInterrupt {
+		t.Fatalf("run after SIGINT: exit %d, want %d; stderr:\n%s", code, exitInterrupt, stderr)
+	}
+	if data, err := os.ReadFile(trace); err != nil || string(data) != "old" {
+		t.Errorf("the trace after an interrupted run: %q, %v; want the old content", data, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files beside the trace: %v", entries)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -103,10 +104,10 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 		return err
 	}
 	start := time.Now()
-	res, err := sim.Run(cfg)
+	res, err := simulate(cmd.Context(), cfg)
 	if err != nil {
 		trace.Abort()
-		return runtimeError{err}
+		return err
 	}
 	if err := trace.Commit(); err != nil {
 		return runtimef("--trace: %w", err)
@@ -122,6 +123,32 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 		fmt.Fprintf(out, "replay    %s\n", replayCmd(f))
 	}
 	return verdict(res, f)
+}
+
+// simulate runs cfg. On SIGINT or SIGTERM it returns at once with an
+// interrupt (the run has no partial result: nothing is written); the
+// simulation is left to end with the process.
+func simulate(parent context.Context, cfg sim.Config) (*sim.Result, error) {
+	ctx, stop := interruptible(parent)
+	defer stop()
+	type outcome struct {
+		res *sim.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := sim.Run(cfg)
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return nil, runtimeError{o.err}
+		}
+		return o.res, nil
+	case <-ctx.Done():
+		return nil, interruptError{fmt.Errorf("interrupted: no output written")}
+	}
 }
 
 // writeRunFiles writes --history and --viz, each atomically.
