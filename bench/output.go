@@ -4,11 +4,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/locksim/locksim/internal/safefile"
 )
 
 // rowColumns are the CSV header of WriteCSV, in order.
@@ -138,14 +139,7 @@ func WriteReport(dir string, res *Result) error {
 	return errors.Join(errs...)
 }
 
+// writeFile writes path atomically: a failed write leaves the old file.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return f.Close()
+	return safefile.Write(path, write)
 }

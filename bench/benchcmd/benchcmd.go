@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/internal/safefile"
 )
 
 // UsageError marks bad flags or values (the CLI exits 2 on it).
@@ -101,6 +101,9 @@ func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.
 	if err != nil {
 		return err
 	}
+	if err := f.checkPaths(); err != nil {
+		return err
+	}
 	if !f.quiet {
 		cfg.Progress = stderr
 	}
@@ -126,6 +129,21 @@ func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.
 	return f.write(res, stdout, stderr)
 }
 
+// checkPaths refuses, before anything runs, an output path that is
+// another output or cannot be written.
+func (f flags) checkPaths() error {
+	var paths safefile.Paths
+	if f.out != "" {
+		paths.OutputDir("--out", f.out)
+	}
+	paths.Output("--cpuprofile", f.cpuProfile)
+	paths.Output("--blockprofile", f.blockProfile)
+	if err := paths.Check(); err != nil {
+		return UsageError{err}
+	}
+	return nil
+}
+
 // startProfiles starts the CPU and block profiles the flags ask for; the
 // returned function stops them and writes the files.
 func (f flags) startProfiles() (func() error, error) {
@@ -138,15 +156,15 @@ func (f flags) startProfiles() (func() error, error) {
 		return errors.Join(errs...)
 	}
 	if f.cpuProfile != "" {
-		pf, err := os.Create(f.cpuProfile)
+		pf, err := safefile.Create(f.cpuProfile)
 		if err != nil {
 			return nil, err
 		}
 		if err := pprof.StartCPUProfile(pf); err != nil {
-			pf.Close()
+			pf.Abort()
 			return nil, err
 		}
-		stops = append(stops, func() error { pprof.StopCPUProfile(); return pf.Close() })
+		stops = append(stops, func() error { pprof.StopCPUProfile(); return pf.Commit() })
 	}
 	if f.blockProfile != "" {
 		runtime.SetBlockProfileRate(1)
@@ -158,16 +176,9 @@ func (f flags) startProfiles() (func() error, error) {
 	return stop, nil
 }
 
+// writeFile writes path atomically: a failed write leaves the old file.
 func writeFile(path string, write func(io.Writer) error) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(out); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return safefile.Write(path, write)
 }
 
 func (f flags) write(res *bench.Result, stdout, stderr io.Writer) error {

@@ -192,3 +192,12 @@ func TestRunInterruptedKeepsOldTrace(t *testing.T) {
 		t.Errorf("files beside the trace: %v", entries)
 	}
 }
+
+// bench's output paths are checked before it measures anything.
+func TestBenchRefusesBadOutputs(t *testing.T) {
+	dir := t.TempDir()
+	p := dir + "/cpu.prof"
+	refused(t, "--cpuprofile "+p+" and --blockprofile "+p, []string{p}, "bench", "--cpuprofile", p, "--blockprofile", p)
+	refused(t, "--out /proc/x", nil, "bench", "--out", "/proc/x")
+	refused(t, "--cpuprofile "+dir+"/no/cpu.prof", nil, "bench", "--cpuprofile", dir+"/no/cpu.prof")
+}

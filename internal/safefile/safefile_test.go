@@ -53,7 +53,12 @@ func TestWritePathAbortsOnError(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("a failed WritePath left %v", entries)
 	}
-	if err := WritePath(path, func(tmp string) error { return os.WriteFile(tmp, []byte("png"), 0o644) }); err != nil {
+	if err := WritePath(path, func(tmp string) error {
+		if filepath.Ext(tmp) != ".png" {
+			t.Errorf("temporary name %s lost the extension .png", tmp)
+		}
+		return os.WriteFile(tmp, []byte("png"), 0o644)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(path); string(data) != "png" {

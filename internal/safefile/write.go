@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // File is an output being written under a temporary name; Commit renames
@@ -34,7 +35,10 @@ func Create(path string) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	// The temporary name keeps the extension: libraries that write by name
+	// pick the format from it.
+	ext := filepath.Ext(base)
+	tmp, err := os.CreateTemp(dir, "."+strings.TrimSuffix(base, ext)+".tmp-*"+ext)
 	if err != nil {
 		return nil, err
 	}
