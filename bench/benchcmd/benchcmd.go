@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
@@ -104,8 +105,12 @@ func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.
 	if err := f.checkPaths(); err != nil {
 		return err
 	}
-	if !f.quiet {
+	switch {
+	case f.quiet:
+	case isTerminal(stderr):
 		cfg.Progress = stderr
+	default:
+		cfg.OnProgress = progressLines(stderr)
 	}
 	t, stop, err := f.target(slicesMax(cfg.QuorumNodes))
 	if err != nil {
@@ -127,6 +132,29 @@ func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.
 		return err
 	}
 	return f.write(res, stdout, stderr)
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressLines is the progress off a terminal: a plain line every 10s
+// and at the end, no carriage returns.
+func progressLines(w io.Writer) func(done, total int) {
+	start := time.Now()
+	last := start
+	return func(done, total int) {
+		if now := time.Now(); done == total || now.Sub(last) >= 10*time.Second {
+			last = now
+			fmt.Fprintf(w, "bench: %d/%d runs in %v\n", done, total, now.Sub(start).Round(time.Second))
+		}
+	}
 }
 
 // checkPaths refuses, before anything runs, an output path that is
