@@ -104,11 +104,19 @@ func WriteSamplesCSV(w io.Writer, res *Result) error {
 	return cw.Error()
 }
 
-// WriteJSON writes the whole result: settings, rows and samples.
+// FormatJSON names the JSON WriteJSON writes and its version, in its
+// first field, format.
+const FormatJSON = "locksim-bench/1"
+
+// WriteJSON writes the whole result: its format, settings, rows and
+// samples.
 func WriteJSON(w io.Writer, res *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(res)
+	return enc.Encode(struct {
+		Format string `json:"format"`
+		*Result
+	}{FormatJSON, res})
 }
 
 // The files WriteReport writes into its directory (plots add theirs).

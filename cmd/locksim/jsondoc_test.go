@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/bench"
 )
 
 // docFields reads docs/json.md: per section heading (the command), the
@@ -57,6 +59,8 @@ func TestJSONOutputsMatchTheirDoc(t *testing.T) {
 		{"`locksim explore --json` and `locksim merge --json`", formatExplore, append([]string{"merge", "--json"}, shards...)},
 		{"`locksim check --json`", formatCheck, []string{"check", "--expect", expect, "--seeds", "2", "--json"}},
 		{"`locksim list --json`", formatList, []string{"list", "--json"}},
+		{"`locksim bench --json`", bench.FormatJSON, []string{"bench", "--clients", "1", "--keys", "distinct", "--families", "single",
+			"--subjects", "basic", "--duration", "20ms", "--warmup", "5ms", "--reps", "1", "--quiet", "--json"}},
 	} {
 		doc, ok := docs[c.section]
 		if !ok || len(doc) == 0 {
