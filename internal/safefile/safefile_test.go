@@ -139,3 +139,39 @@ func TestCheckWritable(t *testing.T) {
 		t.Errorf("the checks left files: %v", entries)
 	}
 }
+
+// A device is written, not replaced; a symlink's target is replaced and
+// the link kept.
+func TestWriteDeviceAndSymlink(t *testing.T) {
+	for _, write := range []func() error{
+		func() error { return Write(os.DevNull, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }) },
+		func() error {
+			return WritePath(os.DevNull, func(tmp string) error { return os.WriteFile(tmp, []byte("x"), 0o644) })
+		},
+	} {
+		if err := write(); err != nil {
+			t.Fatalf("write to %s: %v", os.DevNull, err)
+		}
+		if st, err := os.Stat(os.DevNull); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+			t.Fatalf("%s is no longer a device after a write: %v %v", os.DevNull, st.Mode(), err)
+		}
+	}
+	if err := CheckWritable(os.DevNull); err != nil {
+		t.Errorf("CheckWritable(%s) = %v", os.DevNull, err)
+	}
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "target.txt"), filepath.Join(dir, "link.txt")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(link, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Lstat(link)
+	if data, _ := os.ReadFile(target); err != nil || st.Mode()&os.ModeSymlink == 0 || string(data) != "new" {
+		t.Errorf("after writing through a symlink: link mode %v (%v), target %q; want the link kept and the target new", st.Mode(), err, data)
+	}
+}

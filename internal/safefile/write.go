@@ -21,30 +21,39 @@ import (
 
 // File is an output being written under a temporary name; Commit renames
 // it into place, Abort removes it. After either, the other does nothing.
+// An existing path that is not a regular file (a terminal, /dev/null, a
+// pipe) is written directly instead: there is nothing to keep intact and
+// it must not be replaced.
 type File struct {
 	*os.File
-	path string
-	done bool
+	path   string
+	direct bool
+	done   bool
 }
 
 // Create starts writing path: a temporary file in path's directory that
-// takes path's name on Commit. The file gets path's mode when path
-// exists, else 0644.
+// takes path's name on Commit. A symlink is followed: its target is
+// replaced, the link kept. The file gets path's mode when path exists,
+// else 0644.
 func Create(path string) (*File, error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
 	}
-	// The temporary name keeps the extension: libraries that write by name
-	// pick the format from it.
-	ext := filepath.Ext(base)
-	tmp, err := os.CreateTemp(dir, "."+strings.TrimSuffix(base, ext)+".tmp-*"+ext)
-	if err != nil {
-		return nil, err
+	st, err := os.Stat(path)
+	if err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		out, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &File{File: out, path: path, direct: true}, nil
 	}
 	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+	if err == nil && st.Mode().IsRegular() {
 		mode = st.Mode().Perm()
+	}
+	tmp, err := createTemp(filepath.Dir(path), filepath.Base(path))
+	if err != nil {
+		return nil, err
 	}
 	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
@@ -54,12 +63,25 @@ func Create(path string) (*File, error) {
 	return &File{File: tmp, path: path}, nil
 }
 
+// createTemp makes a new file in dir named after base. The name keeps
+// base's extension: libraries that write by name pick the format from it.
+func createTemp(dir, base string) (*os.File, error) {
+	ext := filepath.Ext(base)
+	return os.CreateTemp(dir, "."+strings.TrimSuffix(base, ext)+".tmp-*"+ext)
+}
+
 // Commit flushes the file to disk and renames it to its final path.
 func (f *File) Commit() error {
 	if f.done {
 		return nil
 	}
 	f.done = true
+	if f.direct {
+		if err := f.File.Close(); err != nil {
+			return fmt.Errorf("write %s: %w", f.path, err)
+		}
+		return nil
+	}
 	err := f.File.Sync()
 	if cerr := f.File.Close(); err == nil {
 		err = cerr
@@ -81,7 +103,9 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.File.Close()
-	os.Remove(f.File.Name())
+	if !f.direct {
+		os.Remove(f.File.Name())
+	}
 }
 
 // Write writes path through write, atomically: on any error path is left
@@ -99,11 +123,15 @@ func Write(path string, write func(io.Writer) error) error {
 }
 
 // WritePath is Write for code that writes a file by name (a plot
-// library's Save): write gets the temporary path to create.
+// library's Save): write gets the temporary path to create, which keeps
+// path's extension.
 func WritePath(path string, write func(tmp string) error) error {
 	f, err := Create(path)
 	if err != nil {
 		return err
+	}
+	if f.direct {
+		return writeThrough(f, write)
 	}
 	tmp := f.File.Name()
 	f.File.Close()
@@ -111,22 +139,49 @@ func WritePath(path string, write func(tmp string) error) error {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := os.Rename(tmp, f.path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
 
+// writeThrough has write make a temporary file elsewhere and copies it
+// into f, a file that is not renamed into place (a device, a pipe).
+func writeThrough(f *File, write func(tmp string) error) error {
+	defer f.Abort()
+	tmp, err := createTemp(os.TempDir(), filepath.Base(f.path))
+	if err != nil {
+		return err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	if err := write(tmp.Name()); err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	in, err := os.Open(tmp.Name())
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if _, err := io.Copy(f.File, in); err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	return f.Commit()
+}
+
 // ErrNotWritable marks an output path that cannot be written.
 var ErrNotWritable = errors.New("not writable")
 
 // CheckWritable reports whether a file can be written at path: its
-// directory exists and takes a new file, and path is not a directory. It
-// creates and removes a temporary file in that directory, nothing else.
+// directory exists and takes a new file, and path is not a directory (an
+// existing device or pipe passes). It creates and removes a temporary
+// file in that directory, nothing else.
 func CheckWritable(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("%s: %w: it is a directory", path, ErrNotWritable)
+	} else if err == nil && !st.Mode().IsRegular() {
+		return nil // a device or a pipe, written directly
 	}
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
