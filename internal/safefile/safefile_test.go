@@ -144,7 +144,9 @@ func TestCheckWritable(t *testing.T) {
 // the link kept.
 func TestWriteDeviceAndSymlink(t *testing.T) {
 	for _, write := range []func() error{
-		func() error { return Write(os.DevNull, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }) },
+		func() error {
+			return Write(os.DevNull, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err })
+		},
 		func() error {
 			return WritePath(os.DevNull, func(tmp string) error { return os.WriteFile(tmp, []byte("x"), 0o644) })
 		},
