@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -200,4 +201,28 @@ func TestBenchRefusesBadOutputs(t *testing.T) {
 	refused(t, "--cpuprofile "+p+" and --blockprofile "+p, []string{p}, "bench", "--cpuprofile", p, "--blockprofile", p)
 	refused(t, "--out /proc/x", nil, "bench", "--out", "/proc/x")
 	refused(t, "--cpuprofile "+dir+"/no/cpu.prof", nil, "bench", "--cpuprofile", dir+"/no/cpu.prof")
+}
+
+// On SIGINT report exits 130 and leaves the earlier report as it was.
+func TestReportInterruptedKeepsEarlierReport(t *testing.T) {
+	out := t.TempDir()
+	if _, _, err := runCLI(t, reportArgs(out, "basic")...); err != nil {
+		t.Fatal(err)
+	}
+	before, err := listFiles(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := mustRead(t, out+"/"+manifestName)
+	_, stderr, code := interrupt(t, os.Interrupt, "report", "--out", out, "--seeds", "1000", "--bench", out+"/no-bench", "--commit=false")
+	if code != exitInterrupt {
+		t.Fatalf("report after SIGINT: exit %d, want %d; stderr:\n%s", code, exitInterrupt, stderr)
+	}
+	after, err := listFiles(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(before, after) || mustRead(t, out+"/"+manifestName) != manifest {
+		t.Errorf("an interrupted report changed the directory: before %v, after %v", before, after)
+	}
 }

@@ -145,6 +145,34 @@ func run(args []string) int {
 	return exitCode(err)
 }
 
+// untilInterrupted runs fn (work that cannot be stopped half way). Its
+// error is an environment failure; on SIGINT or SIGTERM it returns at
+// once with an interrupt saying what (nothing written, say), and fn is
+// left to end with the process.
+func untilInterrupted[T any](parent context.Context, what string, fn func() (T, error)) (T, error) {
+	ctx, stop := interruptible(parent)
+	defer stop()
+	type outcome struct {
+		v   T
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		v, err := fn()
+		done <- outcome{v, err}
+	}()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return o.v, runtimeError{o.err}
+		}
+		return o.v, nil
+	case <-ctx.Done():
+		var zero T
+		return zero, interruptError{fmt.Errorf("interrupted: %s", what)}
+	}
+}
+
 // exitCode maps a command's error to the exit status. An error not
 // marked as bad usage, a violation or an interrupt is a failure of the
 // environment (exit 3), never bad usage.

@@ -108,9 +108,11 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	}
 	start := time.Now()
 	cfg.OnProgress = progressReporter(cmd.ErrOrStderr(), false, "report")
-	m, err := report.Measure(cfg)
+	m, err := untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measurements, error) {
+		return report.Measure(cfg)
+	})
 	if err != nil {
-		return runtimeError{err}
+		return err
 	}
 	if err := writeReportDir(rd, m, b, f); err != nil {
 		return err

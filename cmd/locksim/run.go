@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -104,7 +103,7 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 		return err
 	}
 	start := time.Now()
-	res, err := simulate(cmd.Context(), cfg)
+	res, err := untilInterrupted(cmd.Context(), "no output written", func() (*sim.Result, error) { return sim.Run(cfg) })
 	if err != nil {
 		trace.Abort()
 		return err
@@ -123,32 +122,6 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 		fmt.Fprintf(out, "replay    %s\n", replayCmd(f))
 	}
 	return verdict(res, f)
-}
-
-// simulate runs cfg. On SIGINT or SIGTERM it returns at once with an
-// interrupt (the run has no partial result: nothing is written); the
-// simulation is left to end with the process.
-func simulate(parent context.Context, cfg sim.Config) (*sim.Result, error) {
-	ctx, stop := interruptible(parent)
-	defer stop()
-	type outcome struct {
-		res *sim.Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := sim.Run(cfg)
-		done <- outcome{res, err}
-	}()
-	select {
-	case o := <-done:
-		if o.err != nil {
-			return nil, runtimeError{o.err}
-		}
-		return o.res, nil
-	case <-ctx.Done():
-		return nil, interruptError{fmt.Errorf("interrupted: no output written")}
-	}
 }
 
 // writeRunFiles writes --history and --viz, each atomically.
