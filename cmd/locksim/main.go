@@ -81,7 +81,8 @@ func newRoot() *cobra.Command {
 			return cmd.Help()
 		},
 	}
-	root.SetVersionTemplate(buildinfo.String() + "\n")
+	cobra.AddTemplateFunc("buildinfo", buildinfo.String) // asked only when --version is given
+	root.SetVersionTemplate("{{buildinfo}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	for _, mk := range commands {
 		root.AddCommand(mk())
