@@ -53,6 +53,19 @@ func TestWriteFailureExits3(t *testing.T) {
 			t.Errorf("locksim %s into a full stdout: exit %d (%v), want %d", strings.Join(args, " "), code, err, exitRuntime)
 		}
 	}
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	for _, args := range [][]string{
+		{"explore", "--pattern", "basic", "--scenario", "gc-pause", "--seeds", "2", "--json", "--out", "/dev/full"},
+		{"run", "--pattern", "fenced", "--scenario", "gc-pause", "--history", "/dev/full"},
+		{"run", "--pattern", "fenced", "--scenario", "gc-pause", "--trace", "/dev/full"},
+	} {
+		_, _, err := runCLI(t, args...)
+		if code := exitCode(err); code != exitRuntime || !strings.Contains(err.Error(), "no space left on device") {
+			t.Errorf("locksim %s (a full disk): exit %d (%v), want %d naming the error", strings.Join(args, " "), code, err, exitRuntime)
+		}
+	}
 	cmd := locksimCmd("list")
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {

@@ -173,6 +173,10 @@ func TestRunStopsOnCancel(t *testing.T) {
 	if runs != int(n) || rep.Partial.Done != int(n) || rep.Partial.Total != 1000*len(cells) {
 		t.Errorf("partial report: %d runs in cells, partial %+v; want %d done of %d", runs, *rep.Partial, n, 1000*len(cells))
 	}
+	var text strings.Builder
+	if err := rep.WriteText(&text); err != nil || !strings.HasPrefix(text.String(), fmt.Sprintf("PARTIAL: stopped after %d of %d runs", n, 1000*len(cells))) {
+		t.Errorf("text of a partial report (%v):\n%s", err, text.String())
+	}
 	if _, err := Merge(rep); err == nil || !strings.Contains(err.Error(), "partial") {
 		t.Errorf("Merge of a partial report = %v, want it refused as partial", err)
 	}
