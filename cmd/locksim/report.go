@@ -44,7 +44,6 @@ steady, with --baseline-seeds), and writes into --out:
   plots/*.png, *.svg       violation-rate grids, fencing, baseline liveness
   viz/*.html               porcupine's visualisation of the first violating
                            seed of every cell with a violation
-
   manifest.txt             the files above that this report wrote
 
 The benchmark comes from --bench (results.json, else results.csv, as
