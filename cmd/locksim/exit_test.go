@@ -239,3 +239,23 @@ func TestReportInterruptedKeepsEarlierReport(t *testing.T) {
 		t.Errorf("an interrupted report changed the directory: before %v, after %v", before, after)
 	}
 }
+
+// The JSON of an interrupted check carries partial, and no verdict.
+func TestCheckInterruptedJSONIsPartial(t *testing.T) {
+	expect := writeFile(t, "e.txt", "fenced gc-pause holds safe-store seeds=2\nbasic steady breaks mutex # never finishes\n")
+	out, stderr, code := interrupt(t, os.Interrupt, "check", "--expect", expect, "--seeds", "100000000", "--parallel", "1", "--json")
+	if code != exitInterrupt {
+		t.Fatalf("check --json after SIGINT: exit %d, want %d; stderr:\n%s", code, exitInterrupt, stderr)
+	}
+	var res struct {
+		Format  string
+		Partial *struct{ Done, Total int }
+		Checks  []struct{ Line int }
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("check --json after SIGINT printed no JSON: %v\n%s", err, out)
+	}
+	if res.Format != formatCheck || res.Partial == nil || res.Partial.Total != 100000002 || len(res.Checks) != 1 || res.Checks[0].Line != 1 {
+		t.Errorf("check --json after SIGINT: %+v; want format %s, partial of 100000002 runs, the check of line 1 only", res, formatCheck)
+	}
+}
