@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -111,6 +113,7 @@ func TestExitCodes(t *testing.T) {
 		{runtimef("down"), exitRuntime},
 		{errors.New("unclassified"), exitRuntime},
 		{interruptError{errors.New("stopped")}, exitInterrupt},
+		{fmt.Errorf("bench: basic: %w", context.Canceled), exitInterrupt},
 	} {
 		if got := exitCode(c.err); got != c.want {
 			t.Errorf("exitCode(%v) = %d, want %d", c.err, got, c.want)

@@ -186,7 +186,8 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ie):
+	case errors.As(err, &ie), errors.Is(err, context.Canceled):
+		// Only a signal cancels a command's context (see interruptible).
 		return exitInterrupt
 	case errors.As(err, &ve):
 		return exitViolation
