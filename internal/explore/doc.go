@@ -27,6 +27,12 @@
 // of different shard counts, or holding the same shard twice; a merge of
 // only some shards says which it holds.
 //
+// # Stopping
+//
+// When ctx is done, Run lets the runs in flight finish and returns ctx's
+// error with the report of the runs that finished, marked Partial (done
+// of total runs). Merge refuses a partial report.
+//
 // # Claims
 //
 // A run violates the claims the simulator names in sim.Result.Violated
