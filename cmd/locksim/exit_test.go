@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -121,8 +122,34 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
-// interrupt starts locksim with args, signals it once it has run a
-// while, and returns its stdout, stderr and exit code.
+// waitBusy returns once process pid has spent a second of CPU: well past
+// its start-up and its signal handling, into the work. Without /proc it
+// waits two seconds.
+func waitBusy(t *testing.T, pid int) {
+	t.Helper()
+	const ticks = 100 // a second at the usual USER_HZ of 100
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			time.Sleep(2 * time.Second)
+			return
+		}
+		// Fields after the command name (which ends with ") "): utime and
+		// stime are the 12th and 13th.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		utime, _ := strconv.Atoi(fields[11])
+		stime, _ := strconv.Atoi(fields[12])
+		if utime+stime >= ticks {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("process %d used less than a second of CPU in a minute", pid)
+}
+
+// interrupt starts locksim with args, signals it once it is busy with its
+// work, and returns its stdout, stderr and exit code.
 func interrupt(t *testing.T, sig os.Signal, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := locksimCmd(args...)
@@ -131,7 +158,7 @@ func interrupt(t *testing.T, sig os.Signal, args ...string) (stdout, stderr stri
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second)
+	waitBusy(t, cmd.Process.Pid)
 	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
