@@ -4,11 +4,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/locksim/locksim/internal/safefile"
 )
 
 // rowColumns are the CSV header of WriteCSV, in order.
@@ -103,11 +104,19 @@ func WriteSamplesCSV(w io.Writer, res *Result) error {
 	return cw.Error()
 }
 
-// WriteJSON writes the whole result: settings, rows and samples.
+// FormatJSON names the JSON WriteJSON writes and its version, in its
+// first field, format.
+const FormatJSON = "locksim-bench/1"
+
+// WriteJSON writes the whole result: its format, settings, rows and
+// samples.
 func WriteJSON(w io.Writer, res *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(res)
+	return enc.Encode(struct {
+		Format string `json:"format"`
+		*Result
+	}{FormatJSON, res})
 }
 
 // The files WriteReport writes into its directory (plots add theirs).
@@ -138,14 +147,7 @@ func WriteReport(dir string, res *Result) error {
 	return errors.Join(errs...)
 }
 
+// writeFile writes path atomically: a failed write leaves the old file.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return f.Close()
+	return safefile.Write(path, write)
 }

@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/locksim/locksim/internal/safefile"
 )
 
 // WritePlots draws the sweep into dir, each plot as PNG and SVG:
@@ -52,7 +54,8 @@ func keyTitle(k KeyMode) string {
 
 func savePlot(p *plot.Plot, dir, name string) error {
 	for _, ext := range []string{".png", ".svg"} {
-		if err := p.Save(18*vg.Centimeter, 11*vg.Centimeter, filepath.Join(dir, name+ext)); err != nil {
+		save := func(tmp string) error { return p.Save(18*vg.Centimeter, 11*vg.Centimeter, tmp) }
+		if err := safefile.WritePath(filepath.Join(dir, name+ext), save); err != nil {
 			return fmt.Errorf("plot %s%s: %w", name, ext, err)
 		}
 	}

@@ -32,6 +32,9 @@ type Config struct {
 	Reps int
 	// Progress, if set, receives a progress bar.
 	Progress io.Writer
+	// OnProgress, if set, is called after each run with the runs done and
+	// the total, from the goroutine that called Run.
+	OnProgress func(done, total int)
 }
 
 // Defaults for a Config's zero fields.
@@ -170,6 +173,9 @@ func Run(ctx context.Context, t *Target, subjects []Subject, cfg Config) (*Resul
 		}
 		res.Samples = append(res.Samples, s)
 		_ = bar.Add(1)
+		if cfg.OnProgress != nil {
+			cfg.OnProgress(i+1, len(jobs))
+		}
 	}
 	_ = bar.Finish()
 	res.Rows = aggregate(res.Samples)

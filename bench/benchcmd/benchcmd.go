@@ -22,6 +22,7 @@ import (
 
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/internal/safefile"
 )
 
 // UsageError marks bad flags or values (the CLI exits 2 on it).
@@ -126,8 +127,15 @@ func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	if !f.quiet {
+	if err := f.checkPaths(); err != nil {
+		return err
+	}
+	switch {
+	case f.quiet:
+	case isTerminal(stderr):
 		cfg.Progress = stderr
+	default:
+		cfg.OnProgress = progressLines(stderr)
 	}
 	t, stop, err := f.target(slicesMax(cfg.QuorumNodes))
 	if err != nil {
@@ -165,6 +173,44 @@ func interrupted(ctx context.Context, err error) error {
 	return err
 }
 
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressLines is the progress off a terminal: a plain line every 10s
+// and at the end, no carriage returns.
+func progressLines(w io.Writer) func(done, total int) {
+	start := time.Now()
+	last := start
+	return func(done, total int) {
+		if now := time.Now(); done == total || now.Sub(last) >= 10*time.Second {
+			last = now
+			fmt.Fprintf(w, "bench: %d/%d runs in %v\n", done, total, now.Sub(start).Round(time.Second))
+		}
+	}
+}
+
+// checkPaths refuses, before anything runs, an output path that is
+// another output or cannot be written.
+func (f flags) checkPaths() error {
+	var paths safefile.Paths
+	if f.out != "" {
+		paths.OutputDir("--out", f.out)
+	}
+	paths.Output("--cpuprofile", f.cpuProfile)
+	paths.Output("--blockprofile", f.blockProfile)
+	if err := paths.Check(); err != nil {
+		return UsageError{err}
+	}
+	return nil
+}
+
 // startProfiles starts the CPU and block profiles the flags ask for; the
 // returned function stops them and writes the files.
 func (f flags) startProfiles() (func() error, error) {
@@ -177,15 +223,15 @@ func (f flags) startProfiles() (func() error, error) {
 		return errors.Join(errs...)
 	}
 	if f.cpuProfile != "" {
-		pf, err := os.Create(f.cpuProfile)
+		pf, err := safefile.Create(f.cpuProfile)
 		if err != nil {
 			return nil, err
 		}
 		if err := pprof.StartCPUProfile(pf); err != nil {
-			pf.Close()
+			pf.Abort()
 			return nil, err
 		}
-		stops = append(stops, func() error { pprof.StopCPUProfile(); return pf.Close() })
+		stops = append(stops, func() error { pprof.StopCPUProfile(); return pf.Commit() })
 	}
 	if f.blockProfile != "" {
 		runtime.SetBlockProfileRate(1)
@@ -197,16 +243,9 @@ func (f flags) startProfiles() (func() error, error) {
 	return stop, nil
 }
 
+// writeFile writes path atomically: a failed write leaves the old file.
 func writeFile(path string, write func(io.Writer) error) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(out); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return safefile.Write(path, write)
 }
 
 func (f flags) write(res *bench.Result, stdout, stderr io.Writer) error {

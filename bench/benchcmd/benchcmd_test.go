@@ -49,6 +49,9 @@ func TestTinyRun(t *testing.T) {
 	if !strings.Contains(stderr.String(), "libraries not linked") {
 		t.Errorf("stderr lacks the library note: %s", stderr.String())
 	}
+	if strings.Contains(stderr.String(), "\r") || !strings.Contains(stderr.String(), "bench: 2/2 runs") {
+		t.Errorf("progress off a terminal: %q, want plain lines (no carriage return) ending with bench: 2/2 runs", stderr.String())
+	}
 	for _, name := range []string{"results.csv", "results.json", "README.md", "throughput-distinct.png"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("report file %s: %v", name, err)

@@ -22,8 +22,8 @@ func newBenchCmd() *cobra.Command {
 
 // benchError marks bench's error with locksim's exit status: bad usage
 // (2), or a failing environment (3): a server unreachable, one that
-// stopped answering, an I/O error — and an interrupt, after the servers
-// bench started are stopped.
+// stopped answering, an I/O error. An interrupt (its error wraps
+// context.Canceled) exits 130 after the servers bench started are stopped.
 func benchError(err error) error {
 	switch {
 	case err == nil:

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"os/signal"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -51,7 +52,9 @@ Each cell runs seeds 1..N (N = --seeds unless its line says seeds=N).
 Every deviation is printed with what was expected, what was seen and a
 replay command. Exit 0 when all is as expected, 1 on any deviation, 2 on
 bad usage (a bad flag, or an expectations file that does not parse: the
-message names the line).`,
+message names the line). On SIGINT or SIGTERM it stops, prints the checks
+of the cells that finished as a result marked partial (text and JSON), and
+exits 130: a partial check is no verdict.`,
 		Example: `  locksim check
   locksim check --seeds 200 --parallel 8
   locksim check --json > check.json
@@ -74,14 +77,13 @@ message names the line).`,
 
 func runCheck(cmd *cobra.Command, f checkFlags) error {
 	if f.print {
-		_, err := io.WriteString(cmd.OutOrStdout(), gate.DefaultText())
-		return err
+		return writeOutput(cmd.OutOrStdout(), "", "", func(w io.Writer) error {
+			_, err := io.WriteString(w, gate.DefaultText())
+			return err
+		})
 	}
-	switch {
-	case f.seeds <= 0:
-		return usagef("--seeds %d: want at least 1", f.seeds)
-	case f.parallel <= 0:
-		return usagef("--parallel %d: want at least 1", f.parallel)
+	if err := errors.Join(checkCount("--seeds", f.seeds, maxSeeds), checkCount("--parallel", f.parallel, maxParallel)); err != nil {
+		return err
 	}
 	m, err := loadMatrix(f.expect)
 	if err != nil {
@@ -90,22 +92,27 @@ func runCheck(cmd *cobra.Command, f checkFlags) error {
 	if m, err = f.sel.apply(m); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	ctx, stop := interruptible(cmd.Context())
 	defer stop()
 	opt := gate.Options{Seeds: f.seeds, Parallel: f.parallel, Progress: progressReporter(cmd.ErrOrStderr(), f.progress, "check")}
-	res, err := gate.Check(ctx, m, opt)
-	if err != nil {
+	res, runErr := gate.Check(ctx, m, opt)
+	if res == nil {
+		return runtimeError{runErr}
+	}
+	err = writeOutput(cmd.OutOrStdout(), "", "", func(w io.Writer) error {
+		if f.asJSON {
+			return writeJSON(w, checkJSON{Format: formatCheck, Result: res})
+		}
+		return res.WriteText(w)
+	})
+	switch {
+	case err != nil:
 		return err
-	}
-	if f.asJSON {
-		err = res.WriteJSON(cmd.OutOrStdout())
-	} else {
-		err = res.WriteText(cmd.OutOrStdout())
-	}
-	if err != nil {
-		return err
-	}
-	if !res.OK() {
+	case res.Partial != nil:
+		return interruptError{fmt.Errorf("check interrupted after %d of %d runs: the result above is partial, no verdict", res.Partial.Done, res.Partial.Total)}
+	case runErr != nil:
+		return runtimeError{runErr}
+	case !res.OK():
 		return violationError{fmt.Sprintf("check: %d deviations from %s", len(res.Deviations), res.Source)}
 	}
 	return nil
@@ -119,6 +126,11 @@ func loadMatrix(path string) (*gate.Matrix, error) {
 			return nil, fmt.Errorf("embedded expectations: %w", err)
 		}
 		return m, nil
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("--expect %s: no such file", path)
+	} else if err != nil {
+		return nil, usagef("--expect %s: %v", path, err)
 	}
 	m, err := gate.ParseFile(path)
 	if err != nil {

@@ -71,7 +71,7 @@ func TestCheckBadUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"check", "--expect", bad}, "--expect: " + bad + `:2: claim "fencing": basic claims mutex`},
-		{[]string{"check", "--expect", filepath.Join(t.TempDir(), "none.txt")}, "--expect: open"},
+		{[]string{"check", "--expect", filepath.Join(t.TempDir(), "none.txt")}, "none.txt: no such file"},
 		{[]string{"check", "--seeds", "0"}, "--seeds 0"},
 		{[]string{"check", "--parallel", "-1"}, "--parallel -1"},
 		{[]string{"check", "extra"}, "unknown command"},

@@ -1,17 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/internal/safefile"
 )
 
 func init() { commands = append(commands, newExploreCmd) }
@@ -45,9 +47,12 @@ are absolute: --seed-start 10 --seeds 4 --shard 0/2 runs seeds 10 and 12).
 Run the n shards anywhere with --json and combine them with
 'locksim merge': the result is the report of one unsharded run.
 
-explore reports; it is not a gate: it exits 0 whatever it finds (2 on bad
-usage). Progress goes to stderr: a bar on a terminal (or with --progress),
-plain lines otherwise.`,
+explore reports; it is not a gate: it exits 0 whatever it finds. On SIGINT
+or SIGTERM it stops, prints the runs that finished as a result marked
+partial (text and JSON; merge refuses it) and exits 130. Every path is
+checked before anything runs: --out must be writable and no scenario file.
+Progress goes to stderr: a bar on a terminal (or with --progress), plain
+lines otherwise.`,
 		Example: `  locksim explore --pattern basic --scenario gc-pause --seeds 200
   locksim explore --pattern all --scenario all --seeds 50 --parallel 2
   locksim explore --pattern redlock --scenario my-faults.txt --seeds 1000 --json --out redlock.json
@@ -73,22 +78,33 @@ func runExplore(cmd *cobra.Command, f exploreFlags) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	ctx, stop := interruptible(cmd.Context())
 	defer stop()
 	opt.Progress = progressReporter(cmd.ErrOrStderr(), f.progress, "explore")
-	rep, err := explore.Run(ctx, cells, opt)
-	if err != nil {
-		return err
+	rep, runErr := explore.Run(ctx, cells, opt)
+	if rep == nil {
+		return runtimeError{runErr}
 	}
-	return writeReport(cmd.OutOrStdout(), f.out, func(w io.Writer) error {
+	err = writeOutput(cmd.OutOrStdout(), "--out", f.out, func(w io.Writer) error {
 		if f.asJSON {
 			return rep.WriteJSON(w)
 		}
 		return rep.WriteText(w)
 	})
+	if err != nil {
+		return err
+	}
+	if rep.Partial != nil {
+		return interruptError{fmt.Errorf("interrupted: the result above is partial (%d of %d runs)", rep.Partial.Done, rep.Partial.Total)}
+	}
+	if runErr != nil {
+		return runtimeError{runErr}
+	}
+	return nil
 }
 
-// explorePlan checks the flags and builds the cells and options.
+// explorePlan checks the flags and paths and builds the cells and
+// options, before anything runs.
 func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
 	var opt explore.Options
 	switch {
@@ -96,10 +112,9 @@ func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
 		return nil, opt, usagef("--pattern is required (a name, comma-separated names, or all)")
 	case f.scenario == "":
 		return nil, opt, usagef("--scenario is required (a built-in name, a file, or all)")
-	case f.seeds <= 0:
-		return nil, opt, usagef("--seeds %d: want at least 1", f.seeds)
-	case f.parallel <= 0:
-		return nil, opt, usagef("--parallel %d: want at least 1", f.parallel)
+	}
+	if err := errors.Join(checkCount("--seeds", f.seeds, maxSeeds), checkCount("--parallel", f.parallel, maxParallel)); err != nil {
+		return nil, opt, err
 	}
 	seeds := explore.Seeds{Start: f.seedStart, Count: f.seeds}
 	if err := seeds.Validate(); err != nil {
@@ -116,6 +131,9 @@ func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
 	if err != nil {
 		return nil, opt, usagef("--pattern: %v", err)
 	}
+	if err := checkExplorePaths(f); err != nil {
+		return nil, opt, err
+	}
 	scenarios, err := explore.ResolveScenarios(f.scenario)
 	if err != nil {
 		return nil, opt, usagef("--scenario: %v", err)
@@ -126,6 +144,26 @@ func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
 	}
 	opt.Parallel = f.parallel
 	return cells, opt, nil
+}
+
+// checkExplorePaths refuses a missing scenario file, and an --out that is
+// a scenario file or cannot be written.
+func checkExplorePaths(f exploreFlags) error {
+	var paths safefile.Paths
+	if f.scenario != "all" {
+		for _, arg := range strings.Split(f.scenario, ",") {
+			arg = strings.TrimSpace(arg)
+			isFile, err := scenarioFile("--scenario", arg)
+			if err != nil {
+				return err
+			}
+			if isFile {
+				paths.Input("--scenario", arg)
+			}
+		}
+	}
+	paths.Output("--out", f.out)
+	return checkPaths(&paths)
 }
 
 // progressReporter shows progress on stderr: a bar when stderr is a
@@ -163,23 +201,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// writeReport writes through write to path, or to stdout when path is "".
-func writeReport(stdout io.Writer, path string, write func(io.Writer) error) error {
-	if path == "" {
-		return write(stdout)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return usagef("--out: %v", err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	return nil
 }

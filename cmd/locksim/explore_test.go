@@ -71,7 +71,7 @@ func TestExploreBadUsage(t *testing.T) {
 	}{
 		{[]string{"explore", "--scenario", "gc-pause"}, "--pattern"},
 		{[]string{"explore", "--pattern", "nope", "--scenario", "gc-pause"}, `--pattern: unknown pattern "nope"`},
-		{[]string{"explore", "--pattern", "basic", "--scenario", "nope"}, `--scenario: unknown scenario "nope"`},
+		{[]string{"explore", "--pattern", "basic", "--scenario", "nope"}, "--scenario nope: no such file, and no built-in scenario of that name"},
 		{[]string{"explore", "--pattern", "basic", "--scenario", "gc-pause", "--seeds", "0"}, "--seeds 0"},
 		{[]string{"explore", "--pattern", "basic", "--scenario", "gc-pause", "--seeds", "-4"}, "--seeds -4"},
 		{[]string{"explore", "--pattern", "basic", "--scenario", "gc-pause", "--shard", "3/2"}, `--shard: shard "3/2"`},

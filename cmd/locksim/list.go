@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -16,6 +15,7 @@ func init() { commands = append(commands, newListCmd) }
 
 // listing is what `locksim list --json` prints.
 type listing struct {
+	Format    string        `json:"format"`
 	Patterns  []patternInfo `json:"patterns"`
 	Broken    []patternInfo `json:"broken"`
 	Scenarios []namedInfo   `json:"scenarios"`
@@ -52,9 +52,7 @@ func newListCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			l := buildListing()
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(l)
+				return writeJSON(cmd.OutOrStdout(), l)
 			}
 			return printListing(cmd.OutOrStdout(), l)
 		},
@@ -64,7 +62,7 @@ func newListCmd() *cobra.Command {
 }
 
 func buildListing() listing {
-	var l listing
+	l := listing{Format: formatList}
 	for _, p := range pattern.All() {
 		info := patternInfo{Name: p.Name, Nodes: p.Nodes, Claims: p.Claims.Names(), Summary: p.Summary, Pitfall: p.Pitfall}
 		if p.Broken {

@@ -7,9 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/bench/benchcmd"
+	"github.com/locksim/locksim/internal/buildinfo"
 )
 
 // Exit codes.
@@ -38,6 +43,13 @@ func (e runtimeError) Unwrap() error { return e.err }
 
 func runtimef(format string, a ...any) error { return runtimeError{fmt.Errorf(format, a...)} }
 
+// interruptError marks a run stopped by SIGINT or SIGTERM, after what
+// had finished was written: exit 130.
+type interruptError struct{ err error }
+
+func (e interruptError) Error() string { return e.err.Error() }
+func (e interruptError) Unwrap() error { return e.err }
+
 // violationError marks a completed run that found a violation: exit 1.
 type violationError struct{ msg string }
 
@@ -46,18 +58,71 @@ func (e violationError) Error() string { return e.msg }
 // commands registers each subcommand; files add theirs in init.
 var commands []func() *cobra.Command
 
+// exitCodesHelp ends every command's --help.
+const exitCodesHelp = `
+
+Exit status: 0 clean; 1 a violation or a failed gate; 2 bad usage (a flag,
+file or value); 3 the environment failed (Redis unreachable, an I/O error
+such as a full disk); 130 interrupted (SIGINT or SIGTERM), after writing
+what had finished.`
+
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "locksim",
 		Short:         "Test Redis distributed-lock patterns under faults, check them, benchmark them",
+		Version:       buildinfo.Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q for %q (see locksim --help)", args[0], cmd.CommandPath())
+			}
+			return cmd.Help()
+		},
 	}
+	cobra.AddTemplateFunc("buildinfo", buildinfo.String) // asked only when --version is given
+	root.SetVersionTemplate("{{buildinfo}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	for _, mk := range commands {
 		root.AddCommand(mk())
 	}
+	for _, c := range root.Commands() {
+		usageArgs(c)
+	}
+	root.Long = root.Short + "." + exitCodesHelp
 	return root
+}
+
+// usageArgs makes the argument errors of c and its subcommands usage
+// errors (exit 2), and ends their help with the exit codes.
+func usageArgs(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err}
+			}
+			return nil
+		}
+	}
+	if c.Long == "" {
+		c.Long = c.Short + "."
+	}
+	c.Long += exitCodesHelp
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
+}
+
+// interruptible is parent, done on the first SIGINT or SIGTERM; a second
+// signal takes its default action (the process ends at once).
+func interruptible(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
 }
 
 // quietLogger drops go-redis's internal log lines (dial retries of a node
@@ -81,18 +146,53 @@ func run(args []string) int {
 	return exitCode(err)
 }
 
-// exitCode maps a command's error to the exit status.
+// untilInterrupted runs fn (work that cannot be stopped half way). Its
+// error is an environment failure; on SIGINT or SIGTERM it returns at
+// once with an interrupt saying what (nothing written, say), and fn is
+// left to end with the process.
+func untilInterrupted[T any](parent context.Context, what string, fn func() (T, error)) (T, error) {
+	ctx, stop := interruptible(parent)
+	defer stop()
+	type outcome struct {
+		v   T
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		v, err := fn()
+		done <- outcome{v, err}
+	}()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return o.v, runtimeError{o.err}
+		}
+		return o.v, nil
+	case <-ctx.Done():
+		var zero T
+		return zero, interruptError{fmt.Errorf("interrupted: %s", what)}
+	}
+}
+
+// exitCode maps a command's error to the exit status. An error not
+// marked as bad usage, a violation or an interrupt is a failure of the
+// environment (exit 3), never bad usage.
 func exitCode(err error) int {
-	if err == nil {
+	var (
+		ve violationError
+		ue usageError
+		ie interruptError
+	)
+	switch {
+	case err == nil:
 		return exitOK
-	}
-	var ve violationError
-	if errors.As(err, &ve) {
+	case errors.As(err, &ie), errors.Is(err, context.Canceled):
+		// Only a signal cancels a command's context (see interruptible).
+		return exitInterrupt
+	case errors.As(err, &ve):
 		return exitViolation
+	case errors.As(err, &ue), benchcmd.IsUsage(err):
+		return exitUsage
 	}
-	var re runtimeError
-	if errors.As(err, &re) {
-		return exitRuntime
-	}
-	return exitUsage
+	return exitRuntime
 }

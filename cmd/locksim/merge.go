@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/internal/safefile"
 )
 
 func init() { commands = append(commands, newMergeCmd) }
@@ -32,19 +33,29 @@ the field and both values, and shards whose counts do not add up (a
 cell's runs are not its seeds in the shard, or some count exceeds the
 runs).
 
-Exits 2 when a file cannot be read, is not an exploration report, is of
-another grid, shard count, scenario content or locksim build, has counts
-that do not add up, or repeats a shard.`,
+Exits 2 when a file cannot be read, is not an exploration report, is
+partial (an interrupted explore), is of another grid, shard count,
+scenario content or locksim build, has counts that do not add up, or
+repeats a shard, and when --out is one of the shards or cannot be
+written (checked before anything is read).`,
 		Example: `  for i in 0 1 2 3; do locksim explore --pattern all --scenario all --seeds 4000 --shard $i/4 --json --out shard$i.json & done; wait
   locksim merge shard*.json
   locksim merge --json --out all.json shard*.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
+			var paths safefile.Paths
+			for i, f := range files {
+				paths.Input(fmt.Sprintf("shard %d", i+1), f)
+			}
+			paths.Output("--out", out)
+			if err := checkPaths(&paths); err != nil {
+				return err
+			}
 			rep, err := mergeFiles(files)
 			if err != nil {
 				return err
 			}
-			return writeReport(cmd.OutOrStdout(), out, func(w io.Writer) error {
+			return writeOutput(cmd.OutOrStdout(), "--out", out, func(w io.Writer) error {
 				if asJSON {
 					return rep.WriteJSON(w)
 				}

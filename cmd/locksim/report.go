@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/locksim/locksim/internal/buildinfo"
 	"github.com/locksim/locksim/internal/report"
+	"github.com/locksim/locksim/internal/safefile"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -21,7 +24,7 @@ type reportFlags struct {
 	seeds, baselineSeeds int
 	parallel             int
 	patterns, scenarios  string
-	commit               bool
+	commit, force        bool
 }
 
 func newReportCmd() *cobra.Command {
@@ -41,12 +44,22 @@ steady, with --baseline-seeds), and writes into --out:
   plots/*.png, *.svg       violation-rate grids, fencing, baseline liveness
   viz/*.html               porcupine's visualisation of the first violating
                            seed of every cell with a violation
+  manifest.txt             the files above that this report wrote
 
 The benchmark comes from --bench (results.json, else results.csv, as
 'locksim bench' writes them); without it the report says so. The report is
 deterministic: the same code, flags and benchmark files give the same bytes
 (it shows the git commit when there is one, and no other clock reading than
-the benchmark's own date). Progress goes to stderr.`,
+the benchmark's own date). Progress goes to stderr: a bar on a terminal,
+plain lines otherwise.
+
+--out writes only the files the report owns: the report is written aside,
+then each file is moved into place; the files the earlier report listed in
+manifest.txt and this one does not write are removed, nothing else is. A
+directory that is not empty and holds no earlier report (no manifest.txt)
+is refused, as is one whose README.md or report.html no report wrote,
+unless --force. --out and --bench must differ; both are checked before
+anything runs.`,
 		Example: `  locksim report
   locksim report --seeds 5 --baseline-seeds 1 --out /tmp/report
   locksim report --seeds 100 --baseline-seeds 5 --bench reports/bench
@@ -63,19 +76,28 @@ the benchmark's own date). Progress goes to stderr.`,
 	fl.StringVar(&f.patterns, "patterns", "all", "comma-separated pattern names (see locksim list), or all")
 	fl.StringVar(&f.scenarios, "scenarios", "all", "comma-separated built-in scenario names, or all")
 	fl.BoolVar(&f.commit, "commit", true, "show the git commit of the source in the report")
+	fl.BoolVar(&f.force, "force", false, "write into a directory that holds other files and no earlier report (it lists the files it writes in "+manifestName+")")
 	return cmd
 }
 
 func runReport(cmd *cobra.Command, f reportFlags) error {
-	switch {
-	case f.seeds < 1:
-		return usagef("--seeds %d: want at least 1", f.seeds)
-	case f.baselineSeeds < 1:
-		return usagef("--baseline-seeds %d: want at least 1", f.baselineSeeds)
-	case f.parallel < 0:
-		return usagef("--parallel %d: want 0 (4 per core) or more", f.parallel)
+	if err := errors.Join(checkCount("--seeds", f.seeds, maxReportSeeds), checkCount("--baseline-seeds", f.baselineSeeds, maxReportSeeds)); err != nil {
+		return err
+	}
+	if f.parallel < 0 || f.parallel > maxParallel {
+		return usagef("--parallel %d: want 0 (4 per core) to %d", f.parallel, maxParallel)
 	}
 	cfg, err := reportConfig(f)
+	if err != nil {
+		return err
+	}
+	var paths safefile.Paths
+	paths.Input("--bench", f.bench)
+	paths.OutputDir("--out", f.out)
+	if err := checkPaths(&paths); err != nil {
+		return err
+	}
+	rd, err := openReportDir(f.out, f.force)
 	if err != nil {
 		return err
 	}
@@ -84,22 +106,41 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		return usagef("--bench: %v", err)
 	}
 	start := time.Now()
-	cfg.Progress = cmd.ErrOrStderr()
-	m, err := report.Measure(cfg)
+	cfg.OnProgress = progressReporter(cmd.ErrOrStderr(), false, "report")
+	m, err := untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measurements, error) {
+		return report.Measure(cfg)
+	})
 	if err != nil {
 		return err
 	}
-	opt := report.Options{Command: commandLine(f)}
-	if f.commit {
-		opt.Commit = buildinfo.Commit()
-	}
-	if err := report.Write(f.out, m, b, opt); err != nil {
+	if err := writeReportDir(rd, m, b, f); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %d simulations and the report in %v\n", m.Runs, time.Since(start).Round(time.Second))
 	fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(f.out, report.FileMarkdown))
 	fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(f.out, report.FileHTML))
 	return nil
+}
+
+// writeReportDir writes the report into a staging directory, then moves
+// it into place: an interrupted or failed report leaves the earlier one.
+func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, f reportFlags) error {
+	staging, err := rd.stage()
+	if err != nil {
+		return runtimef("report: %w", err)
+	}
+	defer os.RemoveAll(staging)
+	opt := report.Options{Command: commandLine(f)}
+	if f.commit {
+		opt.Commit = buildinfo.Commit()
+	}
+	if b != nil {
+		opt.BenchLink = report.BenchLink(f.out, b.Dir)
+	}
+	if err := report.Write(staging, m, b, opt); err != nil {
+		return runtimeError{err}
+	}
+	return rd.install(staging)
 }
 
 // reportConfig resolves the pattern and scenario lists.

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -13,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/internal/safefile"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
@@ -60,12 +58,15 @@ The scenario is a built-in name (see locksim list) or a scenario file
 (format: go doc github.com/locksim/locksim/sim/scenario). A built-in uses
 the pattern's node count.
 
-Exit status: 0 when nothing the pattern claims was violated, 1 when
-something was (the seed and a replay command are printed), 2 on bad usage.
-The verdict goes to stdout (--json for machines); --trace writes the
-readable trace, --history the history for 'locksim check' and porcupine,
+It exits 1 when something the pattern claims was violated (the seed and a
+replay command are printed). The verdict goes to stdout (--json for
+machines); --trace writes the readable trace (- for stdout, not with
+--json: the two would interleave), --history the history for porcupine,
 --viz porcupine's HTML visualisation of the history's check, with the
-faults on the timeline.`,
+faults on the timeline. Every output path is checked before the run: it
+must be writable, and neither the scenario file nor another output. Each
+file is written aside and renamed into place, so a failed run leaves the
+old one.`,
 		Example: `  locksim run --pattern basic --scenario gc-pause --seed 1
   locksim run --pattern basic --scenario gc-pause --seed 1 --viz basic-gc-pause.html
   locksim run --pattern fenced --scenario gc-pause --seed 1 --trace - | less
@@ -98,31 +99,25 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 		return scenario.Write(out, sc)
 	}
 	cfg := sim.Config{Pattern: p, Scenario: sc, Seed: f.seed, Backend: node.Backend(f.backend)}
-	closeTrace, err := openTrace(&cfg, f.trace, out)
+	trace, err := openTrace(&cfg, f.trace, out)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	res, err := sim.Run(cfg)
-	if cerr := closeTrace(); err == nil && cerr != nil {
-		err = cerr
-	}
+	res, err := untilInterrupted(cmd.Context(), "no output written", func() (*sim.Result, error) { return sim.Run(cfg) })
 	if err != nil {
+		trace.Abort()
 		return err
+	}
+	if err := trace.Commit(); err != nil {
+		return runtimef("--trace: %w", err)
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: simulated %v in %v\n", sc.Duration, time.Since(start).Round(time.Millisecond))
-	if err := writeHistory(res, f.historyFile); err != nil {
+	if err := writeRunFiles(cmd, res, f); err != nil {
 		return err
-	}
-	if f.viz != "" {
-		v, err := writeViz(f.viz, res.History)
-		if err != nil {
-			return usagef("--viz: %v", err)
-		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "locksim: checker %s; visualisation in %s\n", v, f.viz)
 	}
 	if err := printResult(out, res, f.asJSON); err != nil {
-		return err
+		return runtimef("write stdout: %w", err)
 	}
 	if len(res.Violated) > 0 && !f.asJSON {
 		fmt.Fprintf(out, "replay    %s\n", replayCmd(f))
@@ -130,7 +125,31 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 	return verdict(res, f)
 }
 
-// resolveRun checks the flags and finds the pattern and the scenario.
+// writeRunFiles writes --history and --viz, each atomically.
+func writeRunFiles(cmd *cobra.Command, res *sim.Result, f runFlags) error {
+	if f.historyFile != "" {
+		if err := safefile.Write(f.historyFile, res.History.Encode); err != nil {
+			return runtimef("--history: %w", err)
+		}
+	}
+	if f.viz == "" {
+		return nil
+	}
+	var v string
+	err := safefile.WritePath(f.viz, func(tmp string) error {
+		var err error
+		v, err = writeViz(tmp, res.History)
+		return err
+	})
+	if err != nil {
+		return runtimef("--viz: %w", err)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: checker %s; visualisation in %s\n", v, f.viz)
+	return nil
+}
+
+// resolveRun checks the flags and the paths and finds the pattern and the
+// scenario, before anything runs.
 func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 	if f.pattern == "" {
 		return pattern.Pattern{}, scenario.Scenario{}, usagef("--pattern is required (see locksim list)")
@@ -141,33 +160,61 @@ func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 	if f.backend != string(node.BackendNative) && f.backend != string(node.BackendMini) {
 		return pattern.Pattern{}, scenario.Scenario{}, usagef("--backend %q: want native or mini", f.backend)
 	}
+	if f.trace == "-" && f.asJSON {
+		return pattern.Pattern{}, scenario.Scenario{}, usagef("--trace - and --json both write to stdout: give --trace a file")
+	}
 	p, err := pattern.Lookup(f.pattern)
 	if err != nil {
 		return p, scenario.Scenario{}, usagef("--pattern: %v", err)
 	}
-	sc, err := loadScenario(f.scenario, p.Nodes)
+	isFile, err := scenarioFile("--scenario", f.scenario)
+	if err != nil {
+		return p, scenario.Scenario{}, err
+	}
+	if err := checkRunPaths(f, isFile); err != nil {
+		return p, scenario.Scenario{}, err
+	}
+	sc, err := loadScenario(f.scenario, isFile, p.Nodes)
 	return p, sc, err
+}
+
+// checkRunPaths refuses an output that is the scenario file or another
+// output, or cannot be written.
+func checkRunPaths(f runFlags, isFile bool) error {
+	var paths safefile.Paths
+	if isFile {
+		paths.Input("--scenario", f.scenario)
+	}
+	if !f.show {
+		if f.trace != "-" {
+			paths.Output("--trace", f.trace)
+		}
+		paths.Output("--history", f.historyFile)
+		paths.Output("--viz", f.viz)
+	}
+	return checkPaths(&paths)
 }
 
 // loadScenario reads a built-in or one of the gate's own scenarios by
 // name, or else a file.
-func loadScenario(name string, nodes int) (scenario.Scenario, error) {
-	sc, lookupErr := scenario.Lookup(name, nodes)
-	if lookupErr == nil {
+func loadScenario(name string, isFile bool, nodes int) (scenario.Scenario, error) {
+	if !isFile {
+		own, err := explore.Named(name)
+		if err != nil {
+			return scenario.Scenario{}, usagef("--scenario: %v", err)
+		}
+		sc, err := own.Resolve(nodes)
+		if err != nil {
+			return sc, usagef("--scenario %s: %v", name, err)
+		}
 		return sc, nil
 	}
-	if own, err := explore.Named(name); err == nil {
-		return own.Resolve(nodes)
-	}
 	file, err := os.Open(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return sc, usagef("--scenario: %v", lookupErr)
-	}
 	if err != nil {
-		return sc, usagef("--scenario: %v", err)
+		return scenario.Scenario{}, usagef("--scenario: %v", err)
 	}
 	defer file.Close()
-	sc, err = scenario.Parse(file)
+	sc, err := scenario.Parse(file)
 	if err == nil {
 		sc, err = sc.Resolve(nodes)
 	}
@@ -180,42 +227,43 @@ func loadScenario(name string, nodes int) (scenario.Scenario, error) {
 	return sc, nil
 }
 
-func openTrace(cfg *sim.Config, path string, stdout io.Writer) (func() error, error) {
-	switch path {
-	case "":
-		return func() error { return nil }, nil
-	case "-":
-		cfg.Trace = stdout
-		return func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, usagef("--trace: %v", err)
-	}
-	cfg.Trace = f
-	return f.Close, nil
-}
+// output is a file being written, or nothing (stdout, no flag).
+type output struct{ f *safefile.File }
 
-func writeHistory(res *sim.Result, path string) error {
-	if path == "" {
+// Commit renames the file into place.
+func (o output) Commit() error {
+	if o.f == nil {
 		return nil
 	}
-	f, err := os.Create(path)
+	return o.f.Commit()
+}
+
+// Abort drops the file: the old one, if any, stays.
+func (o output) Abort() {
+	if o.f != nil {
+		o.f.Abort()
+	}
+}
+
+func openTrace(cfg *sim.Config, path string, stdout io.Writer) (output, error) {
+	switch path {
+	case "":
+		return output{}, nil
+	case "-":
+		cfg.Trace = stdout
+		return output{}, nil
+	}
+	f, err := safefile.Create(path)
 	if err != nil {
-		return usagef("--history: %v", err)
+		return output{}, runtimef("--trace: %w", err)
 	}
-	if err := res.History.Encode(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	cfg.Trace = f
+	return output{f}, nil
 }
 
 func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(w, runJSON{Format: formatRun, Result: res})
 	}
 	s, l := res.Safety, res.Liveness
 	fmt.Fprintf(w, "pattern   %s (claims: %s)\n", res.Pattern, orNone(res.Claims))

@@ -46,6 +46,11 @@
 // lowest such seed (FaultCount); the text report has a FAULT NOT FIRED
 // line for every fault that missed some run, and CellResult.NeverFired
 // lists those that fired in none.
+// # Stopping
+//
+// When ctx is done, Run lets the runs in flight finish and returns ctx's
+// error with the report of the runs that finished, marked Partial (done
+// of total runs). Merge refuses a partial report.
 //
 // # Claims
 //

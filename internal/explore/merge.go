@@ -50,6 +50,9 @@ func mergeShards(reps []*Report) (*ShardSet, error) {
 		if r.Format != FormatVersion {
 			return nil, fmt.Errorf("merge: report %d: format %q, want %q", i+1, r.Format, FormatVersion)
 		}
+		if r.Partial != nil {
+			return nil, fmt.Errorf("merge: report %d is partial (stopped after %d of %d runs): run its shard again", i+1, r.Partial.Done, r.Partial.Total)
+		}
 		if r.Shard == nil {
 			return nil, fmt.Errorf("merge: report %d holds every seed already; merge only shards (--shard i/n)", i+1)
 		}

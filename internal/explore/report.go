@@ -18,8 +18,17 @@ type Report struct {
 	// Made says what made the report (Merge refuses a mismatch).
 	Made Provenance `json:"made_from"`
 	// Shard says which shards the report holds; nil: every seed.
-	Shard *ShardSet    `json:"shard,omitempty"`
-	Cells []CellResult `json:"cells"`
+	Shard *ShardSet `json:"shard,omitempty"`
+	// Partial is set when the run was stopped before every run was done:
+	// the cells hold the runs that finished.
+	Partial *Partial     `json:"partial,omitempty"`
+	Cells   []CellResult `json:"cells"`
+}
+
+// Partial says how much of a stopped exploration finished.
+type Partial struct {
+	Done  int `json:"done"`  // runs that finished
+	Total int `json:"total"` // runs planned
 }
 
 // ShardSet is the shards (of N) a report holds.

@@ -73,8 +73,9 @@ func (j jobs) at(k int) job {
 }
 
 // Run runs every cell's seeds (of Options.Shard) and returns the report.
-// It stops early, returning ctx's error, when ctx is done; every goroutine
-// it started has ended when it returns.
+// It stops early when ctx is done, returning ctx's error and, beside it,
+// the report of the runs that finished, marked Partial; every goroutine it
+// started has ended when it returns.
 func Run(ctx context.Context, cells []Cell, opt Options) (*Report, error) {
 	if err := opt.Shard.Validate(); err != nil {
 		return nil, fmt.Errorf("explore: shard %s: %w", opt.Shard, err)
@@ -108,10 +109,11 @@ func Run(ctx context.Context, cells []Cell, opt Options) (*Report, error) {
 			opt.Progress(n, js.total())
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("explore: stopped after %d of %d runs: %w", n, js.total(), err)
-	}
 	rep.finish()
+	if err := ctx.Err(); err != nil && n < js.total() {
+		rep.Partial = &Partial{Done: n, Total: js.total()}
+		return rep, fmt.Errorf("explore: stopped after %d of %d runs: %w", n, js.total(), err)
+	}
 	return rep, nil
 }
 

@@ -151,7 +151,7 @@ func TestRunStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var calls atomic.Int64
-	_, err := Run(ctx, cells, Options{Parallel: 2, Run: func(cfg sim.Config) (*sim.Result, error) {
+	rep, err := Run(ctx, cells, Options{Parallel: 2, Run: func(cfg sim.Config) (*sim.Result, error) {
 		if calls.Add(1) == 10 {
 			cancel()
 		}
@@ -160,8 +160,26 @@ func TestRunStopsOnCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run after cancel = %v, want context.Canceled", err)
 	}
-	if n := calls.Load(); n > 20 {
+	n := calls.Load()
+	if n > 20 {
 		t.Errorf("%d runs after cancelling at the 10th, want it to stop", n)
+	}
+	if rep == nil || rep.Partial == nil {
+		t.Fatalf("Run after cancel returned report %+v, want the finished runs marked partial", rep)
+	}
+	runs := 0
+	for _, c := range rep.Cells {
+		runs += c.Runs
+	}
+	if runs != int(n) || rep.Partial.Done != int(n) || rep.Partial.Total != 1000*len(cells) {
+		t.Errorf("partial report: %d runs in cells, partial %+v; want %d done of %d", runs, *rep.Partial, n, 1000*len(cells))
+	}
+	var text strings.Builder
+	if err := rep.WriteText(&text); err != nil || !strings.HasPrefix(text.String(), fmt.Sprintf("PARTIAL: stopped after %d of %d runs", n, 1000*len(cells))) {
+		t.Errorf("text of a partial report (%v):\n%s", err, text.String())
+	}
+	if _, err := Merge(rep); err == nil || !strings.Contains(err.Error(), "partial") {
+		t.Errorf("Merge of a partial report = %v, want it refused as partial", err)
 	}
 }
 

@@ -13,6 +13,9 @@ import (
 // for every cell that violated a claim and the first error of every cell
 // whose runs did not complete.
 func (r *Report) WriteText(w io.Writer) error {
+	if r.Partial != nil {
+		fmt.Fprintf(w, "PARTIAL: stopped after %d of %d runs; the cells hold the runs that finished\n\n", r.Partial.Done, r.Partial.Total)
+	}
 	if r.Shard != nil {
 		fmt.Fprintf(w, "shards %s of %d (each cell's seeds with seed %% %d in that set)\n\n", joinInts(r.Shard.Have), r.Shard.N, r.Shard.N)
 	}

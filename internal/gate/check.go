@@ -78,13 +78,18 @@ type Result struct {
 	Checks     []Outcome          `json:"checks"`
 	Variants   []Catch            `json:"variants"`
 	Deviations []Deviation        `json:"deviations"`
+	// Partial is set when the check was stopped: only the lines whose
+	// cells ran every seed are judged, and the result is no verdict.
+	Partial *explore.Partial `json:"partial,omitempty"`
 }
 
-// OK reports whether nothing deviated.
-func (r *Result) OK() bool { return len(r.Deviations) == 0 }
+// OK reports whether nothing deviated in a complete check.
+func (r *Result) OK() bool { return len(r.Deviations) == 0 && r.Partial == nil }
 
 // Check runs every gated cell of m and compares what it sees with m. The
 // error is for a check that could not run; deviations are in the Result.
+// Stopped by ctx, it returns ctx's error and, beside it, a Partial result
+// that judges the lines whose cells finished.
 func Check(ctx context.Context, m *Matrix, opt Options) (*Result, error) {
 	if opt.Seeds < 1 {
 		return nil, fmt.Errorf("gate: seeds %d, want at least 1", opt.Seeds)
@@ -95,15 +100,16 @@ func Check(ctx context.Context, m *Matrix, opt Options) (*Result, error) {
 	}
 	rep, err := explore.Run(ctx, cells, explore.Options{Parallel: opt.Parallel, Progress: opt.Progress, Run: opt.Run,
 		Expectations: &explore.File{Path: m.Source, SHA256: m.SHA256}})
-	if err != nil {
+	if rep == nil {
 		return nil, err
 	}
-	res := &Result{Made: rep.Made, Source: m.Source, Seeds: opt.Seeds, Cells: len(cells), Checks: []Outcome{}, Variants: []Catch{}, Deviations: []Deviation{}}
+	res := &Result{Made: rep.Made, Source: m.Source, Seeds: opt.Seeds, Cells: len(cells), Checks: []Outcome{}, Variants: []Catch{}, Deviations: []Deviation{},
+		Partial: rep.Partial}
 	for _, c := range rep.Cells {
 		res.Runs += c.Runs
 	}
 	res.judge(m, rep)
-	return res, nil
+	return res, err
 }
 
 // gatedCells builds one cell per pattern × scenario of the holds and

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -191,5 +192,40 @@ func TestCheckExemptVariant(t *testing.T) {
 	d := lineDeviations(res)
 	if len(d) != 1 || d[0].What != "broken variant basic-del is marked exempt but is caught" || d[0].Line != 4 {
 		t.Errorf("an exempt variant that is caught: deviations %+v, want one on line 4 saying so", d)
+	}
+}
+
+// A check stopped part way judges the cells that ran every seed, and no
+// more: no coverage or variant deviations from the cells it never ran.
+func TestCheckStoppedIsPartial(t *testing.T) {
+	m, err := Parse("x.txt", strings.NewReader(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	run := func(cfg sim.Config) (*sim.Result, error) {
+		if calls++; calls == 8 {
+			cancel()
+		}
+		return standard.run(cfg)
+	}
+	res, err := Check(ctx, m, Options{Seeds: 6, Parallel: 1, Run: run})
+	if !errors.Is(err, context.Canceled) || res == nil {
+		t.Fatalf("Check stopped at the 8th run = %v, %v; want a partial result and context.Canceled", res, err)
+	}
+	if res.Partial == nil || res.Partial.Done != 8 || res.Partial.Total != 18 || res.OK() {
+		t.Fatalf("partial = %+v, OK %v; want 8 of 18 runs and not OK", res.Partial, res.OK())
+	}
+	if len(res.Checks) != 1 || res.Checks[0].Line != 1 || !res.Checks[0].OK || len(res.Deviations) != 0 {
+		t.Errorf("checks %+v, deviations %+v; want line 1 (the one finished cell) judged ok, nothing else", res.Checks, res.Deviations)
+	}
+	var text strings.Builder
+	if err := res.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "check: PARTIAL: stopped after 8 of 18 runs") || strings.Contains(text.String(), "check: ok") {
+		t.Errorf("text of a partial check:\n%s", text.String())
 	}
 }

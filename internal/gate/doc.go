@@ -76,4 +76,8 @@
 // Every cell's seeds start at 1, and a run is deterministic in its seed,
 // so a check gives the same result on every machine and at any
 // parallelism.
+//
+// A check stopped by its context returns a Partial result beside the
+// context's error: the lines whose cells ran every seed are judged, the
+// coverage and the variants are not, and OK is false: it is no verdict.
 package gate

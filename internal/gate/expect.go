@@ -17,6 +17,7 @@ import (
 
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim/scenario"
 )
 
 // Verdict is what a line expects of a claim over a cell's seeds.
@@ -80,7 +81,8 @@ func DefaultText() string { return defaultText }
 
 // Parse reads an expectations file; errors read "source:line: problem".
 // A scenario field that is neither a built-in's nor one of the gate's own
-// names is a scenario file's path, relative to the working directory.
+// names is a scenario file's path, relative to the working directory. A
+// UTF-8 byte order mark before the first line is skipped.
 func Parse(source string, r io.Reader) (*Matrix, error) { return parse(source, ".", r) }
 
 // ParseFile reads the expectations file at path, a user's matrix: Partial,
@@ -107,7 +109,14 @@ func parse(source, dir string, r io.Reader) (*Matrix, error) {
 	line := 0
 	for sc.Scan() {
 		line++
-		if err := p.parseLine(line, sc.Text()); err != nil {
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // a UTF-8 byte order mark
+		}
+		if !scenario.IsText(text) {
+			return nil, fmt.Errorf("%s:%d: not a text expectations file (bytes that are not UTF-8 text)", source, line)
+		}
+		if err := p.parseLine(line, text); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", source, line, err)
 		}
 	}

@@ -101,3 +101,22 @@ func TestOwnScenariosParse(t *testing.T) {
 		t.Errorf("lookupScenario(no-such) = %v, want it to list the gate's own", err)
 	}
 }
+
+func TestParseSkipsByteOrderMark(t *testing.T) {
+	text := "basic gc-pause breaks mutex # no fencing\n"
+	plain, err := Parse("x.txt", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bom, err := Parse("x.txt", strings.NewReader("\ufeff"+text))
+	if err != nil {
+		t.Fatalf("Parse with a UTF-8 byte order mark: %v", err)
+	}
+	if diff := cmp.Diff(plain, bom, cmpopts.IgnoreUnexported(Matrix{}), cmpopts.IgnoreFields(Matrix{}, "SHA256")); diff != "" {
+		t.Errorf("with and without a BOM (-without +with):\n%s", diff)
+	}
+	_, err = Parse("x.bin", strings.NewReader("\x7fELF\x02\x01\x00\x00"))
+	if err == nil || !strings.Contains(err.Error(), "x.bin:1: not a text expectations file") || strings.Contains(err.Error(), "ELF") {
+		t.Errorf("Parse of binary input = %v, want 'not a text expectations file' without the bytes", err)
+	}
+}

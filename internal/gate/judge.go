@@ -11,7 +11,8 @@ import (
 
 // judge compares the report with the matrix: every gated claim, every
 // run that did not complete, the matrix's coverage of the correct
-// patterns, and the catch of every broken variant.
+// patterns, and the catch of every broken variant. Of a partial report it
+// judges only the claims of cells that ran every seed.
 func (r *Result) judge(m *Matrix, rep *explore.Report) {
 	judged := map[string]bool{}
 	for _, e := range m.Expect {
@@ -20,6 +21,9 @@ func (r *Result) judge(m *Matrix, rep *explore.Report) {
 			continue
 		}
 		c := rep.Cell(e.Pattern, e.Scenario)
+		if rep.Partial != nil && c.Runs < c.Seeds.Count {
+			continue
+		}
 		if key := e.Pattern + " " + e.Scenario; !judged[key] {
 			judged[key] = true
 			r.judgeCell(e, c)
@@ -32,10 +36,12 @@ func (r *Result) judge(m *Matrix, rep *explore.Report) {
 			}
 		}
 	}
-	if !m.Partial {
-		r.coverage(m)
+	if rep.Partial == nil {
+		if !m.Partial {
+			r.coverage(m)
+		}
+		r.catches(m)
 	}
-	r.catches(m)
 }
 
 func (r *Result) deviate(d Deviation) { r.Deviations = append(r.Deviations, d) }

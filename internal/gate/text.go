@@ -44,6 +44,11 @@ func (r *Result) WriteText(w io.Writer) error {
 	for _, d := range r.Deviations {
 		r.writeDeviation(w, d)
 	}
+	if r.Partial != nil {
+		_, err := fmt.Fprintf(w, "\ncheck: PARTIAL: stopped after %d of %d runs; %d checks of the cells that finished, %d deviations; no verdict\n",
+			r.Partial.Done, r.Partial.Total, len(r.Checks), len(r.Deviations))
+		return err
+	}
 	if r.OK() {
 		rest := ""
 		if r.caught() < len(r.Variants) {

@@ -37,6 +37,10 @@ type Config struct {
 	// spends much of its real time handing off between goroutines).
 	Workers  int
 	Progress io.Writer // a progress bar, if set
+	// OnProgress, if set, is called after each run with the runs done and
+	// the total, from the goroutine that called Measure, instead of the
+	// bar on Progress.
+	OnProgress func(done, total int)
 }
 
 func (c Config) withDefaults() (Config, error) {
@@ -132,7 +136,12 @@ func Measure(cfg Config) (*Measurements, error) {
 	}
 	jobs := m.plan()
 	bar := newBar(cfg.Progress, len(jobs))
-	results := runJobs(cfg, jobs, scs, func() { _ = bar.Add(1) })
+	tick := func() { _ = bar.Add(1) }
+	if cfg.OnProgress != nil {
+		n := 0
+		tick = func() { n++; cfg.OnProgress(n, len(jobs)) }
+	}
+	results := runJobs(cfg, jobs, scs, tick)
 	_ = bar.Finish()
 	for i, r := range results {
 		if r.err != nil {

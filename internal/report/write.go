@@ -33,8 +33,8 @@ func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 		return err
 	}
 	opt.Plots = plots
-	if b != nil {
-		opt.BenchLink = benchLink(dir, b.Dir)
+	if b != nil && opt.BenchLink == "" {
+		opt.BenchLink = BenchLink(dir, b.Dir)
 	}
 	d := Build(m, b, opt)
 	return errors.Join(
@@ -42,9 +42,11 @@ func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 		writeFile(filepath.Join(dir, FileHTML), func(w io.Writer) error { return WriteHTML(w, d) }))
 }
 
-// benchLink is the benchmark directory as a link from the report's: a
-// relative slash path when there is one, else the directory as given.
-func benchLink(dir, benchDir string) string {
+// BenchLink is the benchmark directory as a link from the report's
+// directory dir: a relative slash path when there is one, else the
+// directory as given. Write computes it unless Options.BenchLink is set
+// (a report written elsewhere and moved into dir).
+func BenchLink(dir, benchDir string) string {
 	absDir, err1 := filepath.Abs(dir)
 	absBench, err2 := filepath.Abs(benchDir)
 	if err1 != nil || err2 != nil {

@@ -2,9 +2,11 @@ package scenario
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/locksim/locksim/sim/fault"
 )
@@ -12,18 +14,34 @@ import (
 // ParseString parses a scenario from text.
 func ParseString(text string) (Scenario, error) { return Parse(strings.NewReader(text)) }
 
-// Parse reads a scenario. Errors name the line, the directive and the field.
+// ErrNotText is the error of input that holds bytes no scenario file
+// has: invalid UTF-8 or control characters. The message does not repeat
+// the bytes.
+var ErrNotText = errors.New("not a text scenario file")
+
+// Parse reads a scenario. Errors name the line, the directive and the
+// field. A UTF-8 byte order mark before the first line is skipped; input
+// that is not text fails with ErrNotText.
 func Parse(r io.Reader) (Scenario, error) {
 	p := parser{s: Default(), seen: map[string]int{}, shared: map[string]int{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
 		p.line++
-		if err := p.parseLine(sc.Text()); err != nil {
+		text := sc.Text()
+		if p.line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		if !IsText(text) {
+			return Scenario{}, fmt.Errorf("line %d: %w (bytes that are not UTF-8 text)", p.line, ErrNotText)
+		}
+		if err := p.parseLine(text); err != nil {
 			return Scenario{}, fmt.Errorf("line %d: %w", p.line, err)
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return Scenario{}, fmt.Errorf("line %d: %w (a line longer than 1 MiB)", p.line+1, ErrNotText)
+	} else if err != nil {
 		return Scenario{}, fmt.Errorf("line %d: %w", p.line+1, err)
 	}
 	if p.seen["start"] == 0 {
@@ -33,6 +51,20 @@ func Parse(r io.Reader) (Scenario, error) {
 		return Scenario{}, err
 	}
 	return p.s, nil
+}
+
+// IsText reports whether line is valid UTF-8 without control characters
+// other than tab and carriage return.
+func IsText(line string) bool {
+	if !utf8.ValidString(line) {
+		return false
+	}
+	for _, r := range line {
+		if (r < 0x20 && r != '\t' && r != '\r') || r == 0x7f || r == '\ufeff' {
+			return false
+		}
+	}
+	return true
 }
 
 type parser struct {
