@@ -174,6 +174,8 @@ func realDo(ctx context.Context, c *redis.Client, o op) Reply {
 
 func fromGoRedis(v any, err error) Reply {
 	switch {
+	case v == nil && err == nil:
+		return Nil()
 	case err == redis.Nil:
 		return Nil()
 	case err != nil:
