@@ -13,7 +13,7 @@ type Backend string
 
 // Backends.
 const (
-	BackendNative Backend = "native" // Native, moving to miniredis on the first unknown script
+	BackendNative Backend = "native" // Native with twins and the Lua engine, moving to miniredis on the first command it lacks
 	BackendMini   Backend = "mini"   // miniredis from the start
 )
 
