@@ -46,9 +46,9 @@ type luaEngine struct {
 // scriptCall is the state of one script execution.
 type scriptCall struct {
 	sha     string
-	ro      bool                 // EVAL_RO / EVALSHA_RO
-	exec    func([]string) Reply // runs one redis.call on the node's store
-	errLine string               // line of the last error raised by redis.call
+	ro      bool                           // EVAL_RO / EVALSHA_RO
+	exec    func([]string, *cmdInfo) Reply // runs one redis.call on the node's store
+	errLine string                         // line of the last error raised by redis.call
 }
 
 // chunkName is what Redis calls every script in its error messages.
@@ -187,6 +187,10 @@ func (e *luaEngine) compile(sha, src string) (*lua.FunctionProto, Reply, bool) {
 	if err != nil {
 		return nil, Error("ERR Error compiling script (new function): " + compileMessage(err)), false
 	}
+	// The main chunk is vararg, and gopher-lua's Lua 5.1 compatibility gives
+	// such a function an "arg" table at every call; the main chunk has no
+	// local of that name, so the table is garbage: do not build it.
+	p.IsVarArg &^= lua.VarArgNeedsArg
 	e.protos[sha] = p
 	return p, Reply{}, true
 }
@@ -201,7 +205,7 @@ func compileMessage(err error) string {
 
 // Run executes the script (src, known by sha) with keys and argv; exec
 // runs each redis.call. ro refuses write commands (EVAL_RO).
-func (e *luaEngine) Run(sha, src string, keys, argv []string, ro bool, exec func([]string) Reply) Reply {
+func (e *luaEngine) Run(sha, src string, keys, argv []string, ro bool, exec func([]string, *cmdInfo) Reply) Reply {
 	p, r, ok := e.compile(sha, src)
 	if !ok {
 		return r

@@ -51,18 +51,19 @@ var notInScripts = map[string]bool{"EVAL": true, "EVALSHA": true, "EVAL_RO": tru
 // redisCall is redis.call (raise) and redis.pcall (return the error).
 func (e *luaEngine) redisCall(L *lua.LState, raise bool) int {
 	args, msg := callArgs(L)
+	var c *cmdInfo
 	if msg == "" {
-		name := Upper(args[0])
+		c = lookupCmdInfo(args[0])
 		switch {
-		case notInScripts[name]:
+		case c.notAllowed:
 			msg = "ERR This Redis command is not allowed from script"
-		case e.call.ro && !scriptReadOnly(name):
+		case e.call.ro && !c.readOnly:
 			msg = "ERR Write commands are not allowed from read-only scripts."
 		}
 	}
 	var r Reply
 	if msg == "" {
-		r = e.call.exec(args)
+		r = e.call.exec(args, c)
 		if r.IsError() && strings.HasPrefix(r.Str, "ERR unknown command") {
 			r = Error("ERR Unknown Redis command called from script")
 		}

@@ -187,7 +187,7 @@ func (n *Node) eval(args []string, bySHA bool) Reply {
 		return Error("ERR Number of keys can't be greater than number of args")
 	}
 	keys, argv := args[3:3+nk], args[3+nk:]
-	sha, src := strings.ToLower(args[1]), args[1]
+	sha, src := lowerSHA(args[1]), args[1]
 	if bySHA {
 		if src, ok = n.scripts[sha]; !ok {
 			n.stats.NoScript++

@@ -148,7 +148,7 @@ type engineStore struct {
 func newEngineStore() *engineStore { return &engineStore{Native: NewNative(), e: newLuaEngine()} }
 
 func (s *engineStore) Eval(now int64, src string, keys, args []string) Reply {
-	return s.e.Run(sha1hex(src), src, keys, args, false, func(a []string) Reply {
+	return s.e.Run(sha1hex(src), src, keys, args, false, func(a []string, _ *cmdInfo) Reply {
 		if !s.Supports(a) {
 			s.unsupported = append(s.unsupported, strings.Join(a, " "))
 		}
