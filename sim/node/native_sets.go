@@ -1,18 +1,16 @@
 package node
 
 import (
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 )
 
-// The native store's sets and sorted sets, and the few string and key
-// commands beyond those the core scripts use: what the fair lock, the
-// read-write lock, the semaphore and the reference libraries' scripts call
-// (SADD, SREM, SMEMBERS, SISMEMBER, SCARD, ZADD, ZSCORE, ZRANGE, ZRANK, ZREM,
-// ZCARD, TYPE, GETRANGE). Members come back sorted (scores, then bytes, for
-// sorted sets), so a run never depends on map order. Options these do not
+// The native store's sets (SADD, SREM, SMEMBERS, SISMEMBER, SCARD; sorted
+// sets are in native_zsets.go) and the few string and key commands beyond
+// those the core scripts use (TYPE, GETRANGE): what the fair lock, the
+// read-write lock, the semaphore and the reference libraries' scripts call.
+// Members come back sorted (scores, then bytes, for sorted sets), so a run
+// never depends on map order. Options these do not
 // implement (ZADD NX/GT/CH/..., ZRANGE BYSCORE/REV/LIMIT) send the node to
 // miniredis, like any unknown command.
 
@@ -60,21 +58,6 @@ func (n *Native) setOf(now int64, key string, create bool) (map[string]struct{},
 		return nil, errWrongType, false
 	}
 	return e.set, Reply{}, true
-}
-
-// zsetOf is setOf for sorted sets.
-func (n *Native) zsetOf(now int64, key string, create bool) (map[string]float64, Reply, bool) {
-	e := n.get(now, key)
-	switch {
-	case e == nil && create:
-		e = &entry{zset: map[string]float64{}}
-		n.keys[key] = e
-	case e == nil:
-		return nil, Reply{}, true
-	case e.zset == nil:
-		return nil, errWrongType, false
-	}
-	return e.zset, Reply{}, true
 }
 
 // dropEmpty deletes key if its collection has no members left, as Redis does.
@@ -162,119 +145,6 @@ func cmdSCard(n *Native, now int64, args []string) Reply {
 	return Int(int64(len(s)))
 }
 
-func cmdZAdd(n *Native, now int64, args []string) Reply {
-	if len(args) < 4 {
-		return errArgs("zadd")
-	}
-	if len(args)%2 != 0 {
-		return errSyntax
-	}
-	scores := make([]float64, 0, (len(args)-2)/2)
-	for i := 2; i < len(args); i += 2 {
-		f, ok := parseScore(args[i])
-		if !ok {
-			return Error("ERR value is not a valid float")
-		}
-		scores = append(scores, f)
-	}
-	z, r, ok := n.zsetOf(now, args[1], true)
-	if !ok {
-		return r
-	}
-	var c int64
-	for i, f := range scores {
-		m := args[3+2*i]
-		if _, in := z[m]; !in {
-			c++
-		}
-		z[m] = f
-	}
-	return Int(c)
-}
-
-func cmdZScore(n *Native, now int64, args []string) Reply {
-	if len(args) != 3 {
-		return errArgs("zscore")
-	}
-	z, r, ok := n.zsetOf(now, args[1], false)
-	if !ok {
-		return r
-	}
-	if f, in := z[args[2]]; in {
-		return Bulk(formatScore(f))
-	}
-	return Nil()
-}
-
-func cmdZRange(n *Native, now int64, args []string) Reply {
-	if len(args) != 4 && len(args) != 5 {
-		return errArgs("zrange")
-	}
-	start, ok1 := parseInt(args[2])
-	stop, ok2 := parseInt(args[3])
-	if !ok1 || !ok2 {
-		return errNotInt
-	}
-	z, r, ok := n.zsetOf(now, args[1], false)
-	if !ok {
-		return r
-	}
-	ms := sortedByScore(z)
-	lo, hi := rangeIndexes(start, stop, int64(len(ms)))
-	out := []Reply{}
-	for _, m := range ms[lo:hi] {
-		out = append(out, Bulk(m))
-		if len(args) == 5 {
-			out = append(out, Bulk(formatScore(z[m])))
-		}
-	}
-	return Array(out...)
-}
-
-func cmdZRank(n *Native, now int64, args []string) Reply {
-	if len(args) != 3 {
-		return errArgs("zrank")
-	}
-	z, r, ok := n.zsetOf(now, args[1], false)
-	if !ok {
-		return r
-	}
-	if _, in := z[args[2]]; !in {
-		return Nil()
-	}
-	return Int(int64(slices.Index(sortedByScore(z), args[2])))
-}
-
-func cmdZRem(n *Native, now int64, args []string) Reply {
-	if len(args) < 3 {
-		return errArgs("zrem")
-	}
-	z, r, ok := n.zsetOf(now, args[1], false)
-	if !ok || z == nil {
-		return zeroUnlessError(r)
-	}
-	var c int64
-	for _, m := range args[2:] {
-		if _, in := z[m]; in {
-			delete(z, m)
-			c++
-		}
-	}
-	n.dropEmpty(args[1])
-	return Int(c)
-}
-
-func cmdZCard(n *Native, now int64, args []string) Reply {
-	if len(args) != 2 {
-		return errArgs("zcard")
-	}
-	z, r, ok := n.zsetOf(now, args[1], false)
-	if !ok {
-		return r
-	}
-	return Int(int64(len(z)))
-}
-
 func cmdType(n *Native, now int64, args []string) Reply {
 	if len(args) != 2 {
 		return errArgs("type")
@@ -333,71 +203,12 @@ func substr(s string, start, end int64) string {
 	return s[start : end+1]
 }
 
-// rangeIndexes turns Redis's inclusive start/stop (negative from the end)
-// into a half-open slice range clamped to size.
-func rangeIndexes(start, stop, size int64) (int64, int64) {
-	if start < 0 {
-		start = max(size+start, 0)
-	}
-	if stop < 0 {
-		stop = size + stop
-	}
-	stop = min(stop, size-1)
-	if start > stop || start >= size {
-		return 0, 0
-	}
-	return start, stop + 1
-}
-
-// parseScore parses a sorted-set score as Redis does (inf and -inf too).
-func parseScore(s string) (float64, bool) {
-	switch strings.ToLower(s) {
-	case "inf", "+inf":
-		return math.Inf(1), true
-	case "-inf":
-		return math.Inf(-1), true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, false
-	}
-	return f, true
-}
-
-// formatScore writes a score as Redis 7.0 does (%.17g, inf, -inf).
-func formatScore(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(f, 'g', 17, 64)
-}
-
 func sortedMembers(s map[string]struct{}) []string {
 	out := make([]string, 0, len(s))
 	for m := range s {
 		out = append(out, m)
 	}
 	slices.Sort(out)
-	return out
-}
-
-func sortedByScore(z map[string]float64) []string {
-	out := make([]string, 0, len(z))
-	for m := range z {
-		out = append(out, m)
-	}
-	slices.SortFunc(out, func(a, b string) int {
-		if z[a] != z[b] {
-			if z[a] < z[b] {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
 	return out
 }
 
