@@ -37,8 +37,8 @@ import (
 // forever hangs the simulation) and RESP3 replies.
 type luaEngine struct {
 	L       *lua.LState
-	globals *lua.LTable                   // the real globals (behind a read-only proxy)
-	protos  map[string]*lua.FunctionProto // compiled scripts by SHA1
+	globals *lua.LTable               // the real globals (behind a read-only proxy)
+	chunks  map[string]*lua.LFunction // compiled scripts by SHA1, each called again and again
 	rng     *rand.PCG
 	call    scriptCall // the call in progress
 }
@@ -56,7 +56,7 @@ const chunkName = "user_script"
 
 func newLuaEngine() *luaEngine {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
-	e := &luaEngine{L: L, globals: L.G.Global, protos: map[string]*lua.FunctionProto{},
+	e := &luaEngine{L: L, globals: L.G.Global, chunks: map[string]*lua.LFunction{},
 		rng: rand.NewPCG(0, 0)}
 	e.openLibs()
 	e.protect()
@@ -175,9 +175,11 @@ func (e *luaEngine) randomseed(L *lua.LState) int {
 }
 
 // compile returns the cached chunk of sha, compiling src on first use.
-func (e *luaEngine) compile(sha, src string) (*lua.FunctionProto, Reply, bool) {
-	if p, ok := e.protos[sha]; ok {
-		return p, Reply{}, true
+// The chunk is one function value for every call: it has no upvalues, and
+// its environment is the read-only globals.
+func (e *luaEngine) compile(sha, src string) (*lua.LFunction, Reply, bool) {
+	if fn, ok := e.chunks[sha]; ok {
+		return fn, Reply{}, true
 	}
 	chunk, err := parse.Parse(strings.NewReader(src), chunkName)
 	if err != nil {
@@ -191,8 +193,9 @@ func (e *luaEngine) compile(sha, src string) (*lua.FunctionProto, Reply, bool) {
 	// such a function an "arg" table at every call; the main chunk has no
 	// local of that name, so the table is garbage: do not build it.
 	p.IsVarArg &^= lua.VarArgNeedsArg
-	e.protos[sha] = p
-	return p, Reply{}, true
+	fn := e.L.NewFunctionFromProto(p)
+	e.chunks[sha] = fn
+	return fn, Reply{}, true
 }
 
 func compileMessage(err error) string {
@@ -206,7 +209,7 @@ func compileMessage(err error) string {
 // Run executes the script (src, known by sha) with keys and argv; exec
 // runs each redis.call. ro refuses write commands (EVAL_RO).
 func (e *luaEngine) Run(sha, src string, keys, argv []string, ro bool, exec func([]string, *cmdInfo) Reply) Reply {
-	p, r, ok := e.compile(sha, src)
+	fn, r, ok := e.compile(sha, src)
 	if !ok {
 		return r
 	}
@@ -215,7 +218,7 @@ func (e *luaEngine) Run(sha, src string, keys, argv []string, ro bool, exec func
 	e.globals.RawSetString("KEYS", e.strings(keys))
 	e.globals.RawSetString("ARGV", e.strings(argv))
 	e.rng.Seed(0, 0)
-	e.L.Push(e.L.NewFunctionFromProto(p))
+	e.L.Push(fn)
 	if err := e.L.PCall(0, 1, nil); err != nil {
 		return e.errorReply(err)
 	}
