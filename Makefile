@@ -12,6 +12,7 @@ help:
 	@echo "make lint   gofmt + go vet"
 	@echo "make ci     what CI runs: install redis-server if missing, lint, race, the gate"
 	@echo "make check  the correctness gate; make explore, make report, make bench, make rapid-deep"
+	@echo "make bench-long  the benchmark sweep with longer, repeated runs (95% intervals); make bench-sim  the simulator's seeds/min"
 
 build:
 	$(GO) build -o locksim ./cmd/locksim
@@ -70,9 +71,27 @@ rapid-deep:
 # loopback ports): the sweep into reports/bench/ (about 5 minutes; tune with
 # BENCH_DURATION, BENCH_WARMUP, BENCH_REPS), and the go test -bench per-call
 # costs in benchstat format into reports/bench/micro.txt.
-.PHONY: bench bench-micro
+.PHONY: bench bench-micro bench-long bench-sim
 bench:
 	bash scripts/bench.sh
+
+# bench-long: the same sweep, longer and quieter — 8 repetitions (enough for
+# 95% intervals of every median and ratio) of 2s runs after 300ms of warm-up
+# (about an hour on 2 cores; run it on an otherwise idle machine).
+BENCH_LONG_REPS     ?= 8
+BENCH_LONG_DURATION ?= 2s
+BENCH_LONG_WARMUP   ?= 300ms
+bench-long:
+	BENCH_REPS=$(BENCH_LONG_REPS) BENCH_DURATION=$(BENCH_LONG_DURATION) BENCH_WARMUP=$(BENCH_LONG_WARMUP) \
+		bash scripts/bench.sh
+
+# bench-sim: the simulator's own speed, seeds/min per pattern at steady on
+# one core (GOMAXPROCS 1), BENCH_SIM_REPS repetitions of BENCH_SIM_SEEDS
+# seeds, into reports/bench/sim.md and sim.csv (a few minutes).
+BENCH_SIM_SEEDS ?= 20
+BENCH_SIM_REPS  ?= 6
+bench-sim:
+	$(GO) run ./bench/cmd/simbench --out reports/bench --seeds $(BENCH_SIM_SEEDS) --reps $(BENCH_SIM_REPS)
 
 bench-micro:
 	bash scripts/bench.sh micro

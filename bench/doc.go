@@ -27,7 +27,11 @@
 // The machine is shared and its speed drifts. Within a cell the subjects run
 // one after another and the order rotates every repetition; a row reports
 // the median rate over repetitions and the median of per-repetition ratios
-// to its reference, each paired with a reference run moments apart.
+// to its reference, each paired with a reference run moments apart, each
+// with a distribution-free confidence interval (Interval: benchstat's
+// method, 95% from 6 repetitions on). A goal is met when the interval of
+// its measure lies at or above the threshold, missed when it lies wholly
+// below, and within noise when it straddles it.
 //
 // # Output
 //
@@ -48,5 +52,7 @@
 // server that hangs mid-run is an error, never a row of 0 cycles/s.
 //
 // The bench/benchcmd package is the `locksim bench` command; the
-// bench/refs module adds the library subjects to it.
+// bench/refs module adds the library subjects to it. Package bench/simbench
+// measures the simulator itself (seeds per minute per pattern; `make
+// bench-sim`).
 package bench

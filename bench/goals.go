@@ -11,7 +11,10 @@ import (
 type Goal struct {
 	Goal     string `json:"goal"`
 	Measured string `json:"measured"`
-	// Status is "met", "missed" or "not measured".
+	// Status is "met", "missed", "within noise" or "not measured", from
+	// the confidence intervals of the measured ratios, not their medians:
+	// met when every interval lies at or above the goal's threshold,
+	// missed when one lies wholly below it, within noise otherwise.
 	Status string `json:"status"`
 }
 
@@ -19,6 +22,7 @@ type Goal struct {
 const (
 	Met         = "met"
 	Missed      = "missed"
+	WithinNoise = "within noise"
 	NotMeasured = "not measured"
 )
 
@@ -64,58 +68,53 @@ func Goals(res *Result) []Goal {
 }
 
 // ratios returns, per client count with data, the paired ratio of a to b
-// on distinct keys with n nodes.
-func (ix sampleIndex) ratios(clients []int, a, b string, fam Family, n int) map[int]float64 {
-	out := map[int]float64{}
+// on distinct keys with n nodes, with its interval.
+func (ix sampleIndex) ratios(clients []int, a, b string, fam Family, n int) map[int]Interval {
+	out := map[int]Interval{}
 	for _, c := range clients {
 		cell := Cell{Family: fam, Nodes: n, Clients: c, Keys: Distinct}
 		sa, sb := ix[rowKey{cell, a}], ix[rowKey{cell, b}]
-		if r, ok := pairedRatio(sa, sb); ok {
-			out[c] = r
+		if iv, ok := pairedInterval(sa, sb); ok {
+			out[c] = iv
 		}
 	}
 	return out
 }
 
-// describe lists ratios by client count and returns the smallest.
-func describe(rs map[int]float64) (string, float64) {
+// describe lists ratios by client count ("0.97 [0.93, 1.01]@8") and
+// returns their combined verdict against min.
+func describe(rs map[int]Interval, min float64) (string, string) {
 	if len(rs) == 0 {
-		return "no such cells in this run", 0
+		return "no such cells in this run", NotMeasured
 	}
 	cs := make([]int, 0, len(rs))
 	for c := range rs {
 		cs = append(cs, c)
 	}
 	slices.Sort(cs)
-	var parts []string
-	lo := 0.0
-	for i, c := range cs {
-		parts = append(parts, fmt.Sprintf("%.2f@%d", rs[c], c))
-		if i == 0 || rs[c] < lo {
-			lo = rs[c]
-		}
+	var parts, verdicts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("%s@%d", rs[c], c))
+		verdicts = append(verdicts, rs[c].Verdict(min))
 	}
-	return strings.Join(parts, " "), lo
+	return strings.Join(parts, " "), worst(verdicts)
 }
 
-func status(measured bool, ok bool) string {
-	switch {
-	case !measured:
+// status is the verdict, or not measured when cells are missing.
+func status(measured bool, verdict string) string {
+	if !measured {
 		return NotMeasured
-	case ok:
-		return Met
-	default:
-		return Missed
 	}
+	return verdict
 }
 
 func floorGoal(ix sampleIndex, clients []int, name string, min float64) Goal {
 	rs := ix.ratios(clients, name, "floor", Single, 1)
-	text, lo := describe(rs)
+	text, v := describe(rs, min)
 	return Goal{
 		Goal:     fmt.Sprintf("%s acquire+release ≥ %.0f%% of the floor at every client count (distinct keys)", name, min*100),
 		Measured: "ratio@clients: " + text,
-		Status:   status(len(rs) == len(clients), lo >= min),
+		Status:   status(len(rs) == len(clients), v),
 	}
 }
 
@@ -125,16 +124,16 @@ func levelGoal(ix sampleIndex, clients []int, pattern string, fam Family, libs [
 		g.Measured, g.Status = "library references not linked into this binary (run the bench/refs module)", NotMeasured
 		return g
 	}
-	ok, measured := true, true
-	var parts []string
+	measured := true
+	var parts, verdicts []string
 	for _, lib := range libs {
 		rs := ix.ratios(clients, pattern, lib, fam, nodes)
-		text, lo := describe(rs)
+		text, v := describe(rs, 1)
 		measured = measured && len(rs) > 0
-		ok = ok && lo >= 1
+		verdicts = append(verdicts, v)
 		parts = append(parts, fmt.Sprintf("vs %s: %s", lib, text))
 	}
-	g.Measured, g.Status = strings.Join(parts, "; "), status(measured, ok)
+	g.Measured, g.Status = strings.Join(parts, "; "), status(measured, worst(verdicts))
 	return g
 }
 
@@ -147,11 +146,11 @@ func orNone(libs []string) string {
 
 func fanOutGoal(ix sampleIndex, clients []int, nodes int) Goal {
 	rs := ix.ratios(clients, "redlock", "fanout", Quorum, nodes)
-	text, lo := describe(rs)
+	text, v := describe(rs, 0.95)
 	return Goal{
 		Goal:     fmt.Sprintf("redlock over %d nodes ≥ 95%% of the hand-written parallel fan-out (distinct keys)", nodes),
 		Measured: "ratio@clients: " + text,
-		Status:   status(len(rs) > 0, lo >= 0.95),
+		Status:   status(len(rs) > 0, v),
 	}
 }
 
@@ -166,11 +165,14 @@ func hotKeyGoal(ix sampleIndex, clients int) Goal {
 		return g
 	}
 	a, b := summarise(sv), summarise(fl)
-	speed, ok := pairedRatio(sv, fl)
-	wait := ratio(b.AcquireP99, a.AcquireP99)
-	g.Measured = fmt.Sprintf("service %.0f/s vs floor %.0f/s (×%.2f); p99 wait %s vs %s (floor/service %.2f)",
+	speed, ok := pairedInterval(sv, fl)
+	wait := MedianInterval(pairedValues(sv, fl, func(x, y Sample) (float64, bool) {
+		p := x.Acquire.Quantile(0.99)
+		return ratio(float64(y.Acquire.Quantile(0.99)), float64(p)), p > 0
+	}))
+	g.Measured = fmt.Sprintf("service %.0f/s vs floor %.0f/s (×%s); p99 wait %s vs %s (floor/service, per repetition: %s)",
 		a.CyclesPerSec, b.CyclesPerSec, speed, fmtUS(a.AcquireP99), fmtUS(b.AcquireP99), wait)
-	g.Status = status(ok && a.AcquireP99 > 0, speed >= 3 && wait >= 5)
+	g.Status = status(ok && a.AcquireP99 > 0, worst([]string{speed.Verdict(3), wait.Verdict(5)}))
 	return g
 }
 

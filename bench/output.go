@@ -20,6 +20,7 @@ var rowColumns = []string{
 	"acquire_p50_us", "acquire_p99_us", "acquire_p999_us",
 	"cycle_p50_us", "cycle_p99_us", "cycle_p999_us",
 	"ratio_floor", "reference", "ratio_reference",
+	"cycles_per_sec_lo", "cycles_per_sec_hi", "ratio_reference_lo", "ratio_reference_hi", "ci_level",
 }
 
 func (r Row) record(target string) []string {
@@ -32,6 +33,7 @@ func (r Row) record(target string) []string {
 		f(r.AcquireP50), f(r.AcquireP99), f(r.AcquireP999),
 		f(r.CycleP50), f(r.CycleP99), f(r.CycleP999),
 		f(r.RatioFloor), r.Reference, f(r.RatioReference),
+		f(r.CyclesPerSecLo), f(r.CyclesPerSecHi), f(r.RatioReferenceLo), f(r.RatioReferenceHi), f(r.CILevel),
 	}
 }
 

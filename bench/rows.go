@@ -20,6 +20,11 @@ type Row struct {
 	CyclesPerSec    float64 `json:"cycles_per_sec"`
 	CyclesPerSecMin float64 `json:"cycles_per_sec_min"`
 	CyclesPerSecMax float64 `json:"cycles_per_sec_max"`
+	// CyclesPerSecLo and Hi bound the median's confidence interval (see
+	// Interval), whose level is CILevel.
+	CyclesPerSecLo float64 `json:"cycles_per_sec_lo"`
+	CyclesPerSecHi float64 `json:"cycles_per_sec_hi"`
+	CILevel        float64 `json:"ci_level"`
 	// FailedPerSec is the median rate of attempts that found the lock taken.
 	FailedPerSec float64 `json:"failed_per_sec"`
 	// Errors is the total of other failures; FirstError shows one.
@@ -46,6 +51,9 @@ type Row struct {
 	// RatioReference the median of per-repetition ratios to it.
 	Reference      string  `json:"reference"`
 	RatioReference float64 `json:"ratio_reference"`
+	// RatioReferenceLo and Hi bound its confidence interval (level CILevel).
+	RatioReferenceLo float64 `json:"ratio_reference_lo"`
+	RatioReferenceHi float64 `json:"ratio_reference_hi"`
 }
 
 type rowKey struct {
@@ -112,6 +120,8 @@ func summarise(ss []Sample) Row {
 	}
 	r.CyclesPerSec, r.FailedPerSec = median(rates), median(fails)
 	r.CyclesPerSecMin, r.CyclesPerSecMax = slices.Min(rates), slices.Max(rates)
+	iv := MedianInterval(rates)
+	r.CyclesPerSecLo, r.CyclesPerSecHi, r.CILevel = iv.Lo, iv.Hi, iv.Level
 	if acquired > 0 {
 		r.RoundTripsPerCycle = float64(rts) / float64(acquired)
 	}
@@ -136,7 +146,8 @@ func percentilesUS(h *Histogram) (p50, p99, p999 float64) {
 func addRatios(r *Row, groups map[rowKey][]Sample) {
 	cell := Cell{Family: r.Family, Nodes: r.Nodes, Clients: r.Clients, Keys: r.Keys}
 	own := groups[rowKey{cell, r.Subject}]
-	r.RatioReference, _ = pairedRatio(own, groups[rowKey{cell, r.Reference}])
+	iv, _ := pairedInterval(own, groups[rowKey{cell, r.Reference}])
+	r.RatioReference, r.RatioReferenceLo, r.RatioReferenceHi = iv.Median, iv.Lo, iv.Hi
 	if r.Family == Single {
 		r.RatioFloor = r.RatioReference
 		return
@@ -151,17 +162,34 @@ func addRatios(r *Row, groups map[rowKey][]Sample) {
 // the same repetition; false (and 0) when no repetition has both with b's
 // rate positive.
 func pairedRatio(a, b []Sample) (float64, bool) {
-	byRep := map[int]float64{}
+	iv, ok := pairedInterval(a, b)
+	return iv.Median, ok
+}
+
+// pairedInterval is pairedRatio with its confidence interval.
+func pairedInterval(a, b []Sample) (Interval, bool) {
+	rs := pairedValues(a, b, func(x, y Sample) (float64, bool) {
+		den := y.PerSecond()
+		return x.PerSecond() / den, den > 0
+	})
+	return MedianInterval(rs), len(rs) > 0
+}
+
+// pairedValues applies f to a's and b's samples of the same repetition.
+func pairedValues(a, b []Sample, f func(x, y Sample) (float64, bool)) []float64 {
+	byRep := map[int]Sample{}
 	for _, s := range b {
-		byRep[s.Rep] = s.PerSecond()
+		byRep[s.Rep] = s
 	}
-	var rs []float64
+	var out []float64
 	for _, s := range a {
-		if den, ok := byRep[s.Rep]; ok && den > 0 {
-			rs = append(rs, s.PerSecond()/den)
+		if y, ok := byRep[s.Rep]; ok {
+			if v, ok := f(s, y); ok {
+				out = append(out, v)
+			}
 		}
 	}
-	return median(rs), len(rs) > 0
+	return out
 }
 
 func rates(ss []Sample) []float64 {

@@ -44,6 +44,37 @@ func writeHeader(b *strings.Builder, res *Result) {
 		"run moments apart; latencies are percentiles over every cycle of every repetition (log-bucketed histogram, <1%% error). "+
 		"A client retries at once when a one-shot subject finds the lock taken (the tight retry loop); "+
 		"service blocks with its own backoff, and the quorum subjects retry with jitter.\n\n")
+	writeIntervalNote(b, c.Reps)
+}
+
+// writeIntervalNote says how the intervals are made and what they cover
+// with this many repetitions.
+func writeIntervalNote(b *strings.Builder, reps int) {
+	fmt.Fprintf(b, "Intervals: distribution-free confidence intervals of the median over the repetitions "+
+		"(benchstat's method, from order statistics), aiming at %.0f%%; a goal is met when its interval lies at or "+
+		"above the threshold, missed when wholly below, within noise otherwise.", ConfidenceLevel*100)
+	if lvl := coverage(reps, 1); reps > 1 && lvl < ConfidenceLevel {
+		fmt.Fprintf(b, " With %d repetitions even [min, max] covers only %.1f%%: run `make bench-long` "+
+			"(6 or more repetitions) for %.0f%% intervals.", reps, lvl*100, ConfidenceLevel*100)
+	}
+	b.WriteString("\n\n")
+}
+
+// fmtSpread is the rate interval's larger half-width, in percent: " ±6%".
+func fmtSpread(r Row) string {
+	if r.CyclesPerSec <= 0 || r.CyclesPerSecHi == r.CyclesPerSecLo {
+		return ""
+	}
+	w := max(r.CyclesPerSecHi-r.CyclesPerSec, r.CyclesPerSec-r.CyclesPerSecLo) / r.CyclesPerSec
+	return fmt.Sprintf(" ±%.0f%%", w*100)
+}
+
+// fmtRatioCI is the ratio to the reference with its interval.
+func fmtRatioCI(r Row) string {
+	if r.RatioReference == 0 || r.RatioReferenceLo == r.RatioReferenceHi {
+		return fmtRatio(r.RatioReference)
+	}
+	return fmt.Sprintf("%.2f [%.2f–%.2f]", r.RatioReference, r.RatioReferenceLo, r.RatioReferenceHi)
 }
 
 func writeGoals(b *strings.Builder, goals []Goal) {
@@ -64,7 +95,7 @@ func writeFamilyTable(b *strings.Builder, res *Result, fam Family, nodes int, ke
 	}
 	clients := res.Config.Clients
 	top := slices.Max(clients)
-	fmt.Fprintf(b, "## %s\n\ncycles/s (ratio to %s) by clients; round trips per cycle, p99 acquire wait and p99 cycle at %d clients.\n\n",
+	fmt.Fprintf(b, "## %s\n\ncycles/s ±half-width of its interval (ratio to %s [interval]) by clients; round trips per cycle, p99 acquire wait and p99 cycle at %d clients.\n\n",
 		tableTitle(fam, nodes, keys), referenceOf(fam), top)
 	b.WriteString("| subject |")
 	for _, c := range clients {
@@ -76,7 +107,7 @@ func writeFamilyTable(b *strings.Builder, res *Result, fam Family, nodes int, ke
 		fmt.Fprintf(b, "| %s |", name)
 		for _, c := range clients {
 			if r, ok := findRow(rows, name, c); ok {
-				fmt.Fprintf(b, " %s (%s) |", fmtRate(r.CyclesPerSec), fmtRatio(r.RatioReference))
+				fmt.Fprintf(b, " %s%s (%s) |", fmtRate(r.CyclesPerSec), fmtSpread(r), fmtRatioCI(r))
 			} else {
 				b.WriteString(" – |")
 			}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"time"
 
@@ -30,7 +31,9 @@ type Config struct {
 	Timing
 	// Reps is the number of repetitions of every run (default 3).
 	Reps int
-	// Progress, if set, receives a progress bar.
+	// Progress, if set, receives a progress bar — when it is a terminal;
+	// a file or pipe that is not gets nothing (no bar redrawn into a log).
+	// A writer that is not an *os.File (a test's buffer) always gets it.
 	Progress io.Writer
 	// OnProgress, if set, is called after each run with the runs done and
 	// the total, from the goroutine that called Run.
@@ -257,7 +260,7 @@ func settings(cfg Config, subjects []Subject) Settings {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func newBar(w io.Writer, n int) *progressbar.ProgressBar {
-	if w == nil {
+	if w == nil || !isTerminal(w) {
 		w = io.Discard
 	}
 	return progressbar.NewOptions(n,
@@ -268,6 +271,16 @@ func newBar(w io.Writer, n int) *progressbar.ProgressBar {
 		progressbar.OptionThrottle(200*time.Millisecond),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
 	)
+}
+
+// isTerminal reports whether w is a terminal, or not a file at all.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return true
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func randomID() string {

@@ -1,7 +1,10 @@
 package bench
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -133,5 +136,41 @@ func TestConfigValidation(t *testing.T) {
 	c, err := Config{}.withDefaults(5)
 	if err != nil || c.Reps != 3 || c.Duration != time.Second || len(c.Clients) != 4 {
 		t.Errorf("defaults = %+v, %v", c, err)
+	}
+}
+
+// TestProgressOnlyOnTerminal: a regular file or a pipe gets no progress
+// bar; a terminal would (a char device), and so does a plain writer.
+func TestProgressOnlyOnTerminal(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "progress")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for _, tc := range []struct {
+		name string
+		w    io.Writer
+		want bool
+	}{{"file", f, false}, {"pipe", w, false}, {"buffer", &bytes.Buffer{}, true}} {
+		if got := isTerminal(tc.w); got != tc.want {
+			t.Errorf("isTerminal(%s) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+		defer tty.Close()
+		if !isTerminal(tty) {
+			t.Error("isTerminal(/dev/tty) = false, want true")
+		}
+	}
+	bar := newBar(f, 3)
+	_ = bar.Add(3)
+	if st, _ := f.Stat(); st.Size() != 0 {
+		t.Errorf("a progress bar wrote %d bytes to a regular file", st.Size())
 	}
 }

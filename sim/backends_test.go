@@ -7,11 +7,14 @@ import (
 	"github.com/locksim/locksim/sim/node"
 )
 
-// TestBackendsAgree runs the core patterns on native nodes and on
-// miniredis nodes: the traces — every command, reply and verdict — must be
-// identical. An end-to-end differential test of the native store.
+// TestBackendsAgree runs the patterns on native nodes and on miniredis
+// nodes: the traces — every command, reply and verdict — must be
+// identical. An end-to-end differential test of the native store, its
+// twins and (fair, rwlock, semaphore, the broken variants' own scripts)
+// its Lua engine.
 func TestBackendsAgree(t *testing.T) {
-	for _, pn := range []string{"basic", "reentrant", "watchdog", "service", "fenced", "redlock"} {
+	for _, pn := range []string{"basic", "reentrant", "watchdog", "service", "fenced", "redlock",
+		"fair", "rwlock", "semaphore", "fair-clock-queue", "rwlock-shared-count"} {
 		p := lookupPattern(t, pn)
 		for _, scen := range []string{"gc-pause", "node-clock-jump", "failover-async-replication", "node-restart-without-persistence", "partition"} {
 			s := builtin(t, scen, p)

@@ -85,7 +85,7 @@ old one.`,
 	fl.StringVar(&f.trace, "trace", "", "write the readable trace to this file (- for stdout)")
 	fl.StringVar(&f.historyFile, "history", "", "write the history (JSON) to this file")
 	fl.StringVar(&f.viz, "viz", "", "write porcupine's HTML visualisation of the history's check to this file")
-	fl.StringVar(&f.backend, "backend", string(node.BackendNative), "Redis node store: native (miniredis for unknown scripts) or mini")
+	fl.StringVar(&f.backend, "backend", string(node.BackendNative), "Redis node store: native (Lua engine for scripts, miniredis for commands it lacks) or mini")
 	return cmd
 }
 

@@ -1,6 +1,8 @@
 package node
 
 import (
+	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/locksim/locksim/locks"
@@ -30,5 +32,51 @@ func BenchmarkAcquireRelease(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkScripts runs one call of each script of locks.Scripts() (with
+// arguments drawn as the differential tests draw them, the same sequence
+// for every engine) on a native node by its twin where it has one
+// ("twin"), on the node's Lua engine ("lua") and on miniredis ("mini"):
+// what a twin still saves over the engine, and the engine over miniredis.
+func BenchmarkScripts(b *testing.B) {
+	for _, name := range scriptNamesSorted() {
+		engines := []string{"lua", "mini"}
+		if _, ok := nativeByName[name]; ok {
+			engines = append([]string{"twin"}, engines...)
+		}
+		for _, eng := range engines {
+			b.Run(name+"/"+eng, func(b *testing.B) { benchScript(b, name, eng) })
+		}
+	}
+}
+
+func benchScript(b *testing.B, name, eng string) {
+	be := BackendNative
+	if eng == "mini" {
+		be = BackendMini
+	}
+	n, err := New(Config{Name: "n1", Backend: be}, sched.New())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer n.Close()
+	n.noTwins = eng == "lua"
+	src := locks.Scripts()[name]
+	sha := n.Exec([]string{"SCRIPT", "LOAD", src}).Str
+	g := &gen{r: rand.New(rand.NewPCG(1, 2))}
+	calls := make([][]string, 64)
+	for i := range calls {
+		keys, argv := scriptSpecs[name](g)
+		calls[i] = append(append([]string{"EVALSHA", sha, strconv.Itoa(len(keys))}, keys...), argv...)
+	}
+	i := 0
+	for b.Loop() {
+		n.Exec(calls[i%len(calls)])
+		i++
+	}
+	if eng != "mini" && n.Stats().Backend != string(BackendNative) {
+		b.Fatalf("%s moved the node to miniredis", name)
 	}
 }

@@ -141,6 +141,75 @@ func TestNativeMatchesRedisServer(t *testing.T) {
 	}
 }
 
+// TestScriptsMatchMiniredis holds the Lua engine (over the native store)
+// equal to miniredis on every script of locks.Scripts() and the commands
+// beside them, with time moving; the native twins run the same steps and
+// must agree too. Any command a script sends that the native store lacks
+// fails the test (the node would leave the native store for it).
+func TestScriptsMatchMiniredis(t *testing.T) {
+	for seed := range uint64(150) {
+		r := rand.New(rand.NewPCG(seed, 3))
+		eng, nat := newEngineStore(), NewNative()
+		mini, err := NewMini(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var now int64
+		for i, o := range genAllOps(r, 80, true) {
+			now += o.advance
+			got, want := apply(eng, now, o), apply(mini, now, o)
+			if !got.Equal(want) {
+				t.Fatalf("seed %d step %d %v: lua %v, miniredis %v", seed, i, o, got, want)
+			}
+			if _, twin := nativeByName[o.script]; twin || o.script == "" {
+				if tw := apply(nat, now, o); !tw.Equal(want) {
+					t.Fatalf("seed %d step %d %v: native twin %v, miniredis %v", seed, i, o, tw, want)
+				}
+			} else {
+				nat.Flush() // the twins' store follows
+				nat.Load(now*1e6, eng.Dump(now*1e6, nil))
+			}
+			if g, w := eng.Dump(now*1e6, nil), mini.Dump(now*1e6, nil); !sameStates(g, w, 0) {
+				t.Fatalf("seed %d step %d %v: state differs:\nlua       %v\nminiredis %v", seed, i, o, g, w)
+			}
+		}
+		if len(eng.unsupported) > 0 {
+			t.Fatalf("seed %d: scripts sent commands the native store lacks: %v", seed, eng.unsupported)
+		}
+		mini.Close()
+	}
+}
+
+// TestScriptsMatchRedisServer holds the Lua engine equal to a real
+// redis-server on every script of locks.Scripts() (no simulated time: long
+// TTLs, expiry times compared within 2s; the order of set members, which
+// Redis leaves to its hash tables, is not compared).
+func TestScriptsMatchRedisServer(t *testing.T) {
+	srv := redistest.Require(t, 1)
+	c := redis.NewClient(&redis.Options{Addr: srv[0].Addr, Protocol: 2, DialerRetries: 1})
+	defer c.Close()
+	ctx := context.Background()
+	for seed := range uint64(150) {
+		if err := c.FlushAll(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(seed, 4))
+		eng := newEngineStore()
+		for i, o := range genAllOps(r, 50, false) {
+			got, want := apply(eng, 0, o), realDo(ctx, c, o)
+			if !unordered(o, roundTTLs(o, loose(got))).Equal(unordered(o, roundTTLs(o, loose(want)))) && !closeTTL(o, got, want) {
+				t.Fatalf("seed %d step %d %v: lua %v, redis-server %v", seed, i, o, got, want)
+			}
+		}
+		if g, w := eng.Dump(0, nil), realDump(ctx, c); !sameStates(g, w, 2000) {
+			t.Fatalf("seed %d: final state differs:\nlua          %v\nredis-server %v", seed, g, w)
+		}
+		if len(eng.unsupported) > 0 {
+			t.Fatalf("seed %d: scripts sent commands the native store lacks: %v", seed, eng.unsupported)
+		}
+	}
+}
+
 // loose maps status replies to bulk: go-redis does not tell them apart.
 func loose(r Reply) Reply {
 	if r.Kind == KindStatus {
@@ -174,6 +243,8 @@ func realDo(ctx context.Context, c *redis.Client, o op) Reply {
 
 func fromGoRedis(v any, err error) Reply {
 	switch {
+	case v == nil && err == nil:
+		return Nil()
 	case err == redis.Nil:
 		return Nil()
 	case err != nil:
@@ -208,6 +279,16 @@ func realDump(ctx context.Context, c *redis.Client) []KeyState {
 				st.Fields = append(st.Fields, [2]string{f, v})
 			}
 			st.Fields = sortedPairs(st.Fields)
+		case "set":
+			st.Members = sortedUnique(c.SMembers(ctx, k).Val())
+		case "zset":
+			for _, z := range c.Do(ctx, "ZRANGE", k, "0", "-1", "WITHSCORES").Val().([]any) {
+				st.Members = append(st.Members, z.(string)) // member, score, ... as Native's Fields
+			}
+			for i := 0; i+1 < len(st.Members); i += 2 {
+				st.Fields = append(st.Fields, [2]string{st.Members[i], st.Members[i+1]})
+			}
+			st.Members, st.Fields = nil, sortedPairs(st.Fields)
 		}
 		if ttl := c.PTTL(ctx, k).Val(); ttl > 0 {
 			st.ExpireAt = ttl.Milliseconds() // relative: compared within a tolerance
@@ -226,7 +307,8 @@ func sameStates(a, b []KeyState, tol int64) bool {
 	}
 	for i := range a {
 		x, y := a[i], b[i]
-		if x.Key != y.Key || x.Type != y.Type || x.Str != y.Str || fmt.Sprint(x.Fields) != fmt.Sprint(y.Fields) {
+		if x.Key != y.Key || x.Type != y.Type || x.Str != y.Str || fmt.Sprint(x.Fields) != fmt.Sprint(y.Fields) ||
+			fmt.Sprint(x.Members) != fmt.Sprint(y.Members) {
 			return false
 		}
 		if (x.ExpireAt == 0) != (y.ExpireAt == 0) || x.ExpireAt-y.ExpireAt > tol || y.ExpireAt-x.ExpireAt > tol {

@@ -10,18 +10,36 @@
 //
 // A Node keeps its data in a Store. Two exist:
 //
-//   - Native: an in-process key space with the commands the patterns use
-//     (SET with NX/XX/PX/EX/KEEPTTL, GET, DEL, EXISTS, PEXPIRE, PTTL, INCR,
-//     HEXISTS, HGET, HINCRBY, HGETALL) and native implementations of the
-//     scripts in locks.Scripts(). It is fast (no Lua interpreter).
+//   - Native: an in-process key space with the commands the patterns and
+//     the reference libraries use (SET with NX/XX/PX/EX/KEEPTTL, GET,
+//     GETRANGE, DEL, EXISTS, TYPE, PEXPIRE, PTTL, INCR, HEXISTS, HGET,
+//     HINCRBY, HGETALL, SADD, SREM, SMEMBERS, SISMEMBER, SCARD, ZADD, ZSCORE,
+//     ZRANGE, ZRANK, ZREM, ZCARD) and hand-written Go twins of six scripts
+//     of locks.Scripts() (release, extend, fenced_acquire and the three
+//     reentrant ones).
 //   - Mini: miniredis, run in-process with Dispatch; it executes any Lua
 //     script and any command miniredis knows.
 //
-// A native Node that receives a script or command it does not know copies
-// its key space into a fresh Mini store and continues there, so any
-// pattern runs unchanged. The differential tests (differential_test.go)
-// hold Native equal to miniredis and to a real redis-server on the scripts
-// and commands the patterns use.
+// On a native node, a script without a twin — the fair lock's, the
+// read-write lock's, the semaphore's, a user's own, a library's — runs on
+// the node's Lua engine (lua.go): one gopher-lua state per node, each
+// script compiled once and cached by SHA1, redis.call bound to the node's
+// own store, globals read-only, Redis 7's error texts. A command the native
+// store does not implement (at top level or inside a script) copies the
+// key space into a fresh Mini store and the node continues there, scripts
+// still on the engine, so any pattern runs unchanged. A BackendMini node
+// runs scripts on miniredis itself: the reference the engine is held to.
+//
+// The twins are kept because they still matter: a twin call costs 0.24–0.5
+// µs, the same script on the engine 1.4–3 µs, miniredis 200–300 µs
+// (BenchmarkScripts); the patterns that use them send a script or two per
+// cycle. sim/NOTES.md has the measurements.
+//
+// The differential tests (differential_test.go, lua_test.go) hold Native,
+// the twins and the engine equal to miniredis and to a real redis-server on
+// every script of locks.Scripts() and the commands they use; bench/refs
+// does the same for the scripts of redsync and bsm/redislock, driven by the
+// libraries themselves.
 //
 // Replies are Reply values (integer, bulk, nil, status, array or error),
 // the RESP types a client sees.

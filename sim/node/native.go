@@ -11,9 +11,14 @@ type Native struct {
 
 type entry struct {
 	str      string
-	hash     map[string]string // nil for a string key
-	expireAt int64             // ms; 0 = none
+	hash     map[string]string   // nil unless a hash key
+	set      map[string]struct{} // nil unless a set key
+	zset     map[string]float64  // nil unless a sorted-set key
+	expireAt int64               // ms; 0 = none
 }
+
+// isString reports whether e is a string key (no hash, set or sorted set).
+func (e *entry) isString() bool { return e.hash == nil && e.set == nil && e.zset == nil }
 
 var _ Store = (*Native)(nil)
 
@@ -36,7 +41,7 @@ func (n *Native) Do(now int64, args []string) Reply {
 	if len(args) == 0 {
 		return Error("ERR empty command")
 	}
-	cmd := nativeCmds[Upper(args[0])]
+	cmd := lookupCmd(Upper(args[0]))
 	if cmd == nil {
 		return errorf("ERR unknown command '%s'", args[0])
 	}
@@ -49,14 +54,14 @@ func (n *Native) Supports(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
-	cmd := nativeCmds[Upper(args[0])]
+	cmd := lookupCmd(Upper(args[0]))
 	if cmd == nil {
 		return false
 	}
 	if strings.EqualFold(args[0], "SET") {
 		return setSupported(args)
 	}
-	return true
+	return collectionSupported(args)
 }
 
 // Eval runs a script this store implements natively; the caller checks
@@ -96,6 +101,8 @@ func (n *Native) Dump(now int64, keys []string) []KeyState {
 			out = append(out, KeyState{Key: k, Type: "none"})
 		case e.hash != nil:
 			out = append(out, KeyState{Key: k, Type: "hash", Fields: sortedFields(e.hash), ExpireAt: e.expireAt})
+		case e.set != nil || e.zset != nil:
+			out = append(out, collectionState(k, e))
 		default:
 			out = append(out, KeyState{Key: k, Type: "string", Str: e.str, ExpireAt: e.expireAt})
 		}
@@ -124,6 +131,8 @@ func (n *Native) Load(now int64, ks []KeyState) {
 				h[f[0]] = f[1]
 			}
 			n.keys[s.Key] = &entry{hash: h, expireAt: s.ExpireAt}
+		case "set", "zset":
+			n.keys[s.Key] = collectionEntry(s)
 		}
 	}
 }

@@ -108,7 +108,7 @@ func (n *Native) getStr(now int64, key string) Reply {
 	switch {
 	case e == nil:
 		return Nil()
-	case e.hash != nil:
+	case !e.isString():
 		return errWrongType
 	}
 	return Bulk(e.str)
@@ -208,7 +208,7 @@ func (n *Native) incr(now int64, key string) Reply {
 		n.keys[key] = &entry{str: "1"}
 		return Int(1)
 	}
-	if e.hash != nil {
+	if !e.isString() {
 		return errWrongType
 	}
 	v, ok := parseInt(e.str)

@@ -13,7 +13,7 @@ type Backend string
 
 // Backends.
 const (
-	BackendNative Backend = "native" // Native, moving to miniredis on the first unknown script
+	BackendNative Backend = "native" // Native with twins and the Lua engine, moving to miniredis on the first command it lacks
 	BackendMini   Backend = "mini"   // miniredis from the start
 )
 
@@ -53,6 +53,9 @@ type Node struct {
 	scripts map[string]string
 	shas    map[string]string // script source → SHA1, memoised
 	up      bool
+	lua     *luaEngine // runs the scripts without a native twin, made on first use
+	useLua  bool       // scripts without a twin run on lua (a native node, even once on miniredis)
+	noTwins bool       // run every script on the Lua engine (the differential tests)
 	replica *replica
 	gen     uint64 // bumps when pending replication must be dropped
 	stats   Stats
@@ -76,6 +79,7 @@ func New(cfg Config, tl Timeline) (*Node, error) {
 	case BackendNative, "":
 		n.native = NewNative()
 		n.store = n.native
+		n.useLua = true
 	case BackendMini:
 		m, err := NewMini(n.now())
 		if err != nil {
@@ -183,7 +187,7 @@ func (n *Node) eval(args []string, bySHA bool) Reply {
 		return Error("ERR Number of keys can't be greater than number of args")
 	}
 	keys, argv := args[3:3+nk], args[3+nk:]
-	sha, src := strings.ToLower(args[1]), args[1]
+	sha, src := lowerSHA(args[1]), args[1]
 	if bySHA {
 		if src, ok = n.scripts[sha]; !ok {
 			n.stats.NoScript++
@@ -192,7 +196,7 @@ func (n *Node) eval(args []string, bySHA bool) Reply {
 	} else {
 		sha = n.load(src)
 	}
-	return n.run(sha, src, keys, argv)
+	return n.run(sha, src, keys, argv, strings.HasSuffix(Upper(args[0]), "_RO"))
 }
 
 // load caches src in the script cache and returns its SHA1.
@@ -206,20 +210,23 @@ func (n *Node) load(src string) string {
 	return sha
 }
 
-func (n *Node) run(sha, src string, keys, argv []string) Reply {
+// run executes a script: by its native twin if it has one, else by the
+// node's Lua engine on its own store (a BackendMini node hands it to
+// miniredis, the reference the engine is tested against).
+func (n *Node) run(sha, src string, keys, argv []string, ro bool) Reply {
 	n.stats.Scripts++
 	var r Reply
+	touched := keys
 	switch {
-	case n.native != nil && n.native.KnowsScript(sha, len(keys), len(argv)):
+	case !n.noTwins && n.native != nil && n.native.KnowsScript(sha, len(keys), len(argv)):
 		r = n.native.EvalSHA(n.now(), sha, keys, argv)
+	case n.useLua:
+		r, touched = n.runLua(sha, src, keys, argv, ro)
 	default:
-		if u, ok := n.upgrade(); !ok {
-			return u
-		}
 		r = n.store.Eval(n.now(), src, keys, argv)
 	}
 	if n.replica != nil {
-		n.replicate(keys)
+		n.replicate(touched)
 	}
 	return r
 }

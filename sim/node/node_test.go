@@ -59,7 +59,7 @@ func TestScriptCacheAndNoScript(t *testing.T) {
 	want(t, "EVALSHA after a restart", exec(n, "EVALSHA", sha, "1", "k", "a"), errNoScript)
 }
 
-func TestUnknownScriptMovesNodeToMiniredis(t *testing.T) {
+func TestUnknownScriptRunsOnLua(t *testing.T) {
 	s := sched.New()
 	n := newNode(t, s, Config{})
 	want(t, "SET", exec(n, "SET", "lock", "a", "PX", "100"), Status("OK"))
@@ -67,9 +67,28 @@ func TestUnknownScriptMovesNodeToMiniredis(t *testing.T) {
 	at(t, s, 10)
 	r := exec(n, "EVAL", "return redis.call('HINCRBY', KEYS[1], 'f', 1) + redis.call('PTTL', KEYS[2])", "2", "h", "lock")
 	want(t, "unknown script", r, Int(4+90))
-	if got := n.Stats().Backend; got != "mini" {
-		t.Errorf("backend after an unknown script = %q, want mini", got)
+	if got := n.Stats().Backend; got != "native" {
+		t.Errorf("backend after an unknown script of known commands = %q, want native", got)
 	}
+	at(t, s, 101)
+	want(t, "GET after expiry", exec(n, "GET", "lock"), Nil())
+}
+
+// TestUnknownCommandInScriptMovesNodeToMiniredis: a script calling a
+// command the native store lacks goes on on miniredis with its effects so
+// far, and the node stays there.
+func TestUnknownCommandInScriptMovesNodeToMiniredis(t *testing.T) {
+	s := sched.New()
+	n := newNode(t, s, Config{})
+	want(t, "SET", exec(n, "SET", "lock", "a", "PX", "100"), Status("OK"))
+	at(t, s, 10)
+	src := "redis.call('HINCRBY', KEYS[1], 'f', 1) redis.call('LPUSH', 'l', 'x', 'y') " +
+		"return redis.call('HINCRBY', KEYS[1], 'f', 1) + redis.call('LLEN', 'l') + redis.call('PTTL', KEYS[2])"
+	want(t, "script with LPUSH", exec(n, "EVAL", src, "2", "h", "lock"), Int(2+2+90))
+	if got := n.Stats().Backend; got != "mini" {
+		t.Errorf("backend after LPUSH in a script = %q, want mini", got)
+	}
+	want(t, "the script's effects", exec(n, "HGET", "h", "f"), Bulk("2"))
 	at(t, s, 101)
 	want(t, "GET after expiry on miniredis", exec(n, "GET", "lock"), Nil())
 }

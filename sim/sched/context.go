@@ -19,7 +19,7 @@ type Ctx struct {
 	deadline time.Time
 	hasDl    bool
 	err      error
-	done     chan struct{}
+	done     chan struct{} // made on first Done(): most contexts are never asked
 	up       *Ctx
 	children []*Ctx
 	waiters  []Waker
@@ -39,7 +39,18 @@ var _ context.Context = (*Ctx)(nil)
 func (c *Ctx) Deadline() (time.Time, bool) { return c.deadline, c.hasDl }
 
 // Done is closed when the context is cancelled or its deadline passes.
-func (c *Ctx) Done() <-chan struct{} { return c.done }
+func (c *Ctx) Done() <-chan struct{} {
+	if c.done == nil {
+		if c.err != nil {
+			return closedDone
+		}
+		c.done = make(chan struct{})
+	}
+	return c.done
+}
+
+// closedDone is Done of a context cancelled before anyone asked for it.
+var closedDone = func() chan struct{} { ch := make(chan struct{}); close(ch); return ch }()
 
 // Err is nil until the context is done.
 func (c *Ctx) Err() error { return c.err }
@@ -70,13 +81,17 @@ func (c *Ctx) AfterFunc(f func()) (stop func() bool) {
 	}
 }
 
-// simCtx returns the Ctx whose cancellation ctx reports, if any.
+// simCtx returns the Ctx whose cancellation ctx reports, if any: ctx
+// itself, or the Ctx under a wrapper that reports its Done.
 func simCtx(ctx context.Context) *Ctx {
+	if c, ok := ctx.(*Ctx); ok {
+		return c
+	}
 	done := ctx.Done()
 	if done == nil {
 		return nil
 	}
-	if c, ok := ctx.Value(ctxKey{}).(*Ctx); ok && c.done == done {
+	if c, ok := ctx.Value(ctxKey{}).(*Ctx); ok && c.Done() == done {
 		return c
 	}
 	return nil
@@ -113,7 +128,7 @@ func (c *Ctx) addWaiter(w Waker) {
 }
 
 func (p *Proc) newCtx(parent context.Context) *Ctx {
-	c := &Ctx{parent: parent, done: make(chan struct{})}
+	c := &Ctx{parent: parent}
 	c.deadline, c.hasDl = parent.Deadline()
 	if up := simCtx(parent); up != nil {
 		if up.err != nil {
@@ -156,7 +171,9 @@ func (c *Ctx) cancel(err error) {
 		return
 	}
 	c.err = err
-	close(c.done)
+	if c.done != nil {
+		close(c.done)
+	}
 	if up := c.up; up != nil {
 		c.up = nil
 		for i, x := range up.children {

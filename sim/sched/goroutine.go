@@ -10,7 +10,9 @@ import (
 type G struct {
 	s      *Sched
 	id     int
-	name   string
+	name   string // "" for a numbered G: Name builds it from kind and n
+	kind   string // "go" or "par" for a G of Proc.Go or Proc.Parallel
+	n      int
 	proc   *Proc
 	fn     func()
 	w      *worker
@@ -27,8 +29,14 @@ type wakeMsg struct {
 	err error
 }
 
-// Name is the G's name, e.g. "c1/3".
-func (g *G) Name() string { return g.name }
+// Name is the G's name, e.g. "c1/main" or "c1/par3" (built on demand: a
+// run starts many short Gs and rarely names them).
+func (g *G) Name() string {
+	if g.name == "" && g.kind != "" {
+		return fmt.Sprintf("%s/%s%d", g.proc.name, g.kind, g.n)
+	}
+	return g.name
+}
 
 // Proc is the process that owns g (nil for a scheduler-level G).
 func (g *G) Proc() *Proc { return g.proc }
@@ -81,17 +89,17 @@ func (w Waker) Stale() bool { return w.g.done || w.g.gen != w.gen }
 func (g *G) Park() (any, error) {
 	s := g.s
 	if s.cur != g {
-		panic(fmt.Sprintf("sched: %s parked while not running", g.name))
+		panic(fmt.Sprintf("sched: %s parked while not running", g.Name()))
 	}
 	if s.stopping {
 		g.gen++
 		if s.stopCall++; s.stopCall > stopCallLimit {
-			panic(fmt.Sprintf("sched: %s keeps calling seams after the run stopped: it ignores %v", g.name, ErrStopped))
+			panic(fmt.Sprintf("sched: %s keeps calling seams after the run stopped: it ignores %v", g.Name(), ErrStopped))
 		}
 		return nil, ErrStopped
 	}
 	g.parked = true
-	s.yield <- struct{}{}
+	s.yield <- false
 	m := <-g.ch
 	return m.val, m.err
 }
@@ -157,7 +165,7 @@ func (s *Sched) stopWorkers() {
 func (g *G) call(fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			g.s.fail(fmt.Errorf("sim: goroutine %s panicked: %v\n%s", g.name, r, debug.Stack()))
+			g.s.fail(fmt.Errorf("sim: goroutine %s panicked: %v\n%s", g.Name(), r, debug.Stack()))
 		}
 	}()
 	fn()
@@ -183,5 +191,5 @@ func (g *G) exit() {
 			s.At(s.now, func() { w.Wake(nil, nil) })
 		}
 	}
-	s.yield <- struct{}{}
+	s.yield <- false
 }

@@ -88,7 +88,7 @@ func (p *Proc) running() *G {
 		panic(fmt.Sprintf("sched: %s: a clock seam was called outside a simulated goroutine", p.name))
 	}
 	if g.proc != p {
-		panic(fmt.Sprintf("sched: %s: a clock seam was called from %s, a goroutine of another process", p.name, g.name))
+		panic(fmt.Sprintf("sched: %s: a clock seam was called from %s, a goroutine of another process", p.name, g.Name()))
 	}
 	return g
 }
@@ -140,7 +140,8 @@ func (p *Proc) Sleep(ctx context.Context, d time.Duration) error {
 func (p *Proc) Go(fn func()) {
 	p.running()
 	p.ngo++
-	p.s.spawn(p, fmt.Sprintf("%s/go%d", p.name, p.ngo), nil, fn)
+	g := p.s.spawn(p, "", nil, fn)
+	g.kind, g.n = "go", p.ngo
 }
 
 // Parallel runs fn(0..n-1) in n new Gs and parks the caller until all have
@@ -159,10 +160,11 @@ func (p *Proc) Parallel(n int, fn func(i int)) {
 	g.kids = n
 	for i := range n {
 		p.ngo++
-		p.s.spawn(p, fmt.Sprintf("%s/par%d", p.name, p.ngo), g, func() { fn(i) })
+		k := p.s.spawn(p, "", g, func() { fn(i) })
+		k.kind, k.n = "par", p.ngo
 	}
 	g.parked = true
 	s := p.s
-	s.yield <- struct{}{}
+	s.yield <- false
 	<-g.ch
 }

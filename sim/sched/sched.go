@@ -33,7 +33,7 @@ type Sched struct {
 	seq      uint64
 	q        queue
 	cur      *G
-	yield    chan struct{}
+	yield    chan bool // a G hands control back (false); the stall monitor reports a hung G (true)
 	live     []*G
 	idle     []*worker
 	procs    []*Proc
@@ -47,12 +47,11 @@ type Sched struct {
 	events   uint64
 	switches uint64
 	progress atomic.Uint64
-	stall    chan struct{}
 }
 
 // New returns a scheduler at true time 0 with an empty queue.
 func New() *Sched {
-	return &Sched{yield: make(chan struct{}), stall: make(chan struct{})}
+	return &Sched{yield: make(chan bool)}
 }
 
 // Now is the current true time, in nanoseconds since vclock.Epoch.
@@ -138,11 +137,9 @@ func (s *Sched) handoff(g *G, m wakeMsg) {
 	s.switches++
 	s.mix(uint64(g.id))
 	g.ch <- m
-	select {
-	case <-s.yield:
-	case <-s.stall:
+	if stalled := <-s.yield; stalled { // one receive, not a select: the hot path of every run
 		s.broken = true
-		s.fail(fmt.Errorf("sim: goroutine %s did not return to the scheduler within %v: it blocks outside the simulator's seams (a plain channel, a WaitGroup, a mutex held across a seam)", g.name, s.stallAfter()))
+		s.fail(fmt.Errorf("sim: goroutine %s did not return to the scheduler within %v: it blocks outside the simulator's seams (a plain channel, a WaitGroup, a mutex held across a seam)", g.Name(), s.stallAfter()))
 	}
 	s.cur = nil
 	s.progress.Add(1)
@@ -176,7 +173,10 @@ func (s *Sched) watchStalls() (stop func()) {
 				continue
 			}
 			if since += limit / 4; since >= limit {
-				close(s.stall)
+				select { // the hand-off waiting on s.yield learns of the stall
+				case s.yield <- true:
+				case <-quit:
+				}
 				return
 			}
 		}
@@ -200,7 +200,7 @@ func (s *Sched) Shutdown() error {
 	}
 	for len(s.live) > 0 && !s.broken {
 		if !s.killOne() {
-			s.fail(fmt.Errorf("sim: %d goroutines would not unwind (first: %s)", len(s.live), s.live[0].name))
+			s.fail(fmt.Errorf("sim: %d goroutines would not unwind (first: %s)", len(s.live), s.live[0].Name()))
 			break
 		}
 		for len(s.q) > 0 && !s.broken {
