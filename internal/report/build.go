@@ -112,7 +112,7 @@ func claimText(claims []string) string {
 // rateCell is violating/seeds: red and linked to the counterexample when
 // a claim was broken, yellow when clients overlapped without breaking one.
 func rateCell(c *Cell) TCell {
-	s := text("%d/%d", c.Violating, c.Seeds)
+	s := text("%s", rateMark(c.Violating, c.Seeds))
 	switch {
 	case c.Violating > 0 && c.Viz != "":
 		s.Link = c.Viz
@@ -130,7 +130,8 @@ func safety(d *Document, m *Measurements, opt Options) {
 	d.para(text("Each cell is the violation rate: the seeds whose run broke a claim the pattern makes, over the seeds run. "),
 		text("The claims: mutex (no two clients rely on the lock at one instant of true time), safe-store (a store that checks fencing tokens loses no update), fencing (tokens strictly increase). "),
 		text("A red cell links to the porcupine visualisation of its first violating seed, with the faults drawn on the timeline. "),
-		text("A yellow cell broke no claim but clients overlapped or lost updates: the pattern claims nothing there (shared holders) or its fencing absorbed the overlap."))
+		text("A yellow cell broke no claim but clients overlapped or lost updates: the pattern claims nothing there (shared holders) or its fencing absorbed the overlap. "),
+		text("%s", intervalNote()))
 	d.add(rateTable(m, m.patternRows(false)))
 	plotImage(d, opt, PlotViolations, "violation rate per pattern and scenario")
 }
@@ -147,7 +148,7 @@ func plotImage(d *Document, opt Options, name, alt string) {
 
 func lostUpdates(d *Document, m *Measurements, opt Options) {
 	d.heading(2, "lost-updates", "Lost updates, with and without fencing")
-	d.para(text("Each cell is seeds with a lost update / seeds (total lost updates). A lost update is a write accepted on a value other than the one its writer read: another client's increment is overwritten. "),
+	d.para(text("Each cell is seeds with a lost update / seeds (the rate and its 95%% interval), then the total of lost updates. A lost update is a write accepted on a value other than the one its writer read: another client's increment is overwritten. "),
 		text("Patterns that issue fencing tokens ran every seed twice: as designed (the store rejects a write whose token is below the highest it has seen) and with the tokens withheld from the store, which is what the same lock protects without a checking store. "),
 		text("A pattern without tokens has only the second kind."))
 	t := Table{Header: m.scenarioHeader("pattern", "store")}
@@ -177,7 +178,7 @@ func lossRow(m *Measurements, i int, store string, noFence bool) []TCell {
 		if noFence {
 			tone = Plain
 		}
-		r = append(r, cell(tone, text("%d/%d (%d)", runs, c.Seeds, total)))
+		r = append(r, cell(tone, text("%s, %d lost", rateMark(runs, c.Seeds), total)))
 	}
 	return r
 }

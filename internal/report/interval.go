@@ -92,3 +92,21 @@ func pct(p float64) string {
 	}
 	return strings.TrimSuffix(s, ".0")
 }
+
+// FewMark follows a clean rate measured over too few seeds.
+const FewMark = " †"
+
+// rateMark is RateText, marked with FewMark when the seeds are too few to
+// have seen a violation at CareRate.
+func rateMark(k, n int) string {
+	if TooFewSeeds(k, n, CareRate) {
+		return RateText(k, n) + FewMark
+	}
+	return RateText(k, n)
+}
+
+// intervalNote explains the figures of a rate cell.
+func intervalNote() string {
+	return fmt.Sprintf("A rate reads violating/seeds (the rate, then its 95%% Wilson interval); %s marks a clean cell of fewer than %d seeds, too few to have seen a violation of rate %s%% with 95%% probability: it does not rule that rate out.",
+		strings.TrimSpace(FewMark), SeedsToSee(CareRate), pct(CareRate))
+}
