@@ -33,6 +33,7 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	d.heading(2, "advice", "Which pattern should I use")
 	d.para(text("Each point below is a rule in code applied to the measurements of this report; the numbers are the evidence."))
 	d.add(List(Advise(m, b)))
+	articles(d, m, b)
 	safety(d, m, opt)
 	lostUpdates(d, m, opt)
 	liveness(d, m, opt)

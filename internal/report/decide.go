@@ -26,7 +26,11 @@ type situation struct {
 	// candidates picks the patterns that could serve; nil: the exclusive
 	// (one-holder) correct patterns.
 	candidates func(m *Measurements, i int) bool
-	metric     metric
+	// family, when set, makes the row about a specialised lock: use the
+	// correct pattern of the family, avoid the broken variants that break
+	// a claim where it does not (decideFamily).
+	family []string
+	metric metric
 }
 
 // metric is what counts as a failure in a cell.
@@ -48,8 +52,8 @@ var (
 // situations are the rows, in the order a team asks.
 func situations() []situation {
 	return []situation{
-		{name: "The store can check fencing tokens (rejects a write with a lower token)", metric: asDesigned},
-		{name: "The store cannot check tokens", metric: noChecks},
+		{name: "The store can check fencing tokens (rejects a write with a lower token); Redis keeps its data", scenarios: processFaults, metric: asDesigned},
+		{name: "The store cannot check tokens; Redis keeps its data", scenarios: processFaults, metric: noChecks},
 		{name: "One Redis node, no replicas (it may restart empty, its clock may jump)", scenarios: []string{"node-restart-without-persistence", "node-clock-jump"},
 			candidates: singleNode, metric: asDesigned},
 		{name: "Sentinel or replicas: failover to an asynchronous replica", scenarios: []string{"failover-async-replication"}, metric: asDesigned},
@@ -57,21 +61,21 @@ func situations() []situation {
 		{name: "Work may outlive the TTL", scenarios: []string{"slow-work"}, metric: asDesigned},
 		{name: "Pauses of the order of the TTL (GC, VM steal)", scenarios: []string{"gc-pause"}, metric: asDesigned},
 		{name: "Clients' clocks drift or jump", scenarios: []string{"client-clock-drift", "client-clock-jump"}, metric: asDesigned},
-		{name: "Need FIFO order (grants in arrival order)", candidates: family(FIFO), metric: brokeClaim},
-		{name: "Readers and writers (readers share)", candidates: family(ReadWrite), metric: brokeClaim},
+		{name: "Need FIFO order (grants in arrival order)", family: FIFO, metric: brokeClaim},
+		{name: "Readers and writers (readers share)", family: ReadWrite, metric: brokeClaim},
 	}
 }
+
+// processFaults are the scenarios in which Redis keeps its data: the
+// faults of clients, clocks and the network. The node faults that lose
+// data (a restart without persistence, a failover to a replica that
+// missed writes) have rows of their own.
+var processFaults = []string{"client-clock-drift", "client-clock-jump", "delayed-reply", "gc-pause", "node-clock-jump", "partition", "slow-work", "wrong-owner-release"}
 
 // FIFO names the catalog's patterns that grant in arrival order.
 var FIFO = []string{"fair", "fair-clock-queue"}
 
 func singleNode(m *Measurements, i int) bool { return m.isExclusive(i) && m.Patterns[i].Nodes == 1 }
-
-// family picks the named patterns, broken variants included: a row about
-// a specialised lock compares the pattern with its broken variants.
-func family(names []string) func(*Measurements, int) bool {
-	return func(m *Measurements, i int) bool { return slices.Contains(names, m.Patterns[i].Name) }
-}
 
 func (m *Measurements) isExclusive(i int) bool { return slices.Contains(m.exclusive(), i) }
 
@@ -111,6 +115,9 @@ func Decide(m *Measurements) []Decision {
 // decide applies the rule to one situation; ok is false when fewer than
 // two candidates or none of its scenarios were measured.
 func decide(m *Measurements, s situation) (Decision, bool) {
+	if s.family != nil {
+		return decideFamily(m, s)
+	}
 	cols := m.situationColumns(s)
 	pick := s.candidates
 	if pick == nil {
@@ -216,7 +223,7 @@ func decisionTable(ds []Decision) Table {
 		case len(d.Use) == 0:
 			use = cell(Warn, text("no correct pattern measured"))
 		case d.Unsafe:
-			use = cell(Bad, text("none is safe here; least bad: "), bold("%s", strings.Join(d.Use, ", ")))
+			use = cell(Bad, text("none is safe here; least bad: %s", strings.Join(d.Use, ", ")))
 		case d.Few:
 			use = cell(Warn, bold("%s", strings.Join(d.Use, ", ")), text(" (clean, but over too few seeds%s)", FewMark))
 		}

@@ -88,3 +88,32 @@ func TestDecideSaysNothingWithoutCandidates(t *testing.T) {
 		t.Errorf("one candidate: %d decisions, want none", len(ds))
 	}
 }
+
+func TestDecideFamilyAvoidsTheCaughtVariant(t *testing.T) {
+	ps := []PatternInfo{
+		{Name: "basic", Nodes: 1, Claims: []string{"mutex"}},
+		{Name: "fenced", Nodes: 1, Claims: []string{"safe-store", "fencing"}, Tokens: true},
+		{Name: "fair", Nodes: 1, Claims: []string{"mutex"}},
+		{Name: "fair-clock-queue", Nodes: 1, Claims: []string{"mutex"}, Broken: true},
+	}
+	m := synth(ps, []string{"client-clock-jump", "gc-pause", Baseline}, 40, func(c *Cell) {
+		switch {
+		case c.Scenario == "gc-pause" && c.Pattern != "fenced":
+			lose(c, 30) // fair shares basic's limit
+		case c.Scenario == "client-clock-jump" && c.Pattern == "fair-clock-queue":
+			lose(c, 12) // the variant's own mistake
+		}
+	})
+	d := decisionOf(t, Decide(m), "Need FIFO")
+	if !slices.Equal(d.Use, []string{"fair"}) || !slices.Equal(d.Avoid, []string{"fair-clock-queue"}) {
+		t.Errorf("FIFO: use %q avoid %q, want [fair] and [fair-clock-queue]", d.Use, d.Avoid)
+	}
+	for _, want := range []string{"fair 30/80", "not separated from basic's 30/80", "fair-clock-queue is separated above it under client-clock-jump (12/40"} {
+		if !strings.Contains(d.Evidence, want) {
+			t.Errorf("FIFO evidence %q lacks %q", d.Evidence, want)
+		}
+	}
+	if !d.Unsafe {
+		t.Errorf("FIFO: fair breaks mutex in 30/80 seeds; want the row marked unsafe")
+	}
+}
