@@ -89,11 +89,11 @@ func pageHeader(info pageInfo) string {
 	e := html.EscapeString
 	claims := strings.Join(info.Violated, ", ")
 	return fmt.Sprintf(`
-    <header style="font: 14px/1.4 sans-serif; margin: 0 0 12px; padding: 8px 12px; border-left: 4px solid #b00020; background: #fbf3f4">
+    <header style="font: 14px/1.4 sans-serif; margin: 36px 0 12px; padding: 8px 12px; border-left: 4px solid #b00020; background: #fbf3f4">
       <p style="margin: 0 0 4px"><a href="%s">← the report</a></p>
       <h1 style="font-size: 18px; margin: 0 0 4px">%s under %s, seed %d: broke %s</h1>
       <p style="margin: 0">Checker: %s. Replay: <code>%s</code></p>
-      <p style="margin: 4px 0 0">Each box is one critical section of one client (read the counter, write it + 1), in true time. A section marked ⚠ overlaps another client's section: two clients relied on the lock at once. The red annotation is the checker's: the sections it cannot order.</p>
+      <p style="margin: 4px 0 0">Each box is one critical section of one client (read the counter, write it + 1), in true time. A section marked ⚠ overlaps another client's section: two clients relied on the lock at once. The red annotation is the checker's: the sections it cannot order. Faults have rows of their own, named after the client or node they hit.</p>
     </header>
 `, e(info.Back), e(info.Pattern), e(info.Scenario), info.Seed, e(claims), e(info.Verdict), e(info.Replay))
 }
@@ -121,6 +121,11 @@ func labelSections(data []byte) ([]byte, error) {
 	if err := json.Unmarshal(data, &d); err != nil {
 		return nil, err
 	}
+	ann, err := faultRows(d.Annotations)
+	if err != nil {
+		return nil, err
+	}
+	d.Annotations = ann
 	for _, part := range d.Partitions {
 		var ops []vizOp
 		var raw []map[string]json.RawMessage
@@ -195,6 +200,31 @@ func markOverlaps(ops []vizOp) {
 	for i := range ops {
 		ops[i].Description = labels[i]
 	}
+}
+
+// faultRows moves the annotations drawn on a client's row (its pause,
+// its clock jump) to a row of their own, tagged "c1 faults", so that they
+// no longer cover the client's sections. Every other field is kept.
+func faultRows(ann json.RawMessage) (json.RawMessage, error) {
+	var as []map[string]json.RawMessage
+	if err := json.Unmarshal(ann, &as); err != nil {
+		return nil, fmt.Errorf("report: porcupine's annotations: %w", err)
+	}
+	for _, a := range as {
+		var tag string
+		var client int
+		if err := errors.Join(json.Unmarshal(a["Tag"], &tag), json.Unmarshal(a["ClientId"], &client)); err != nil {
+			return nil, fmt.Errorf("report: porcupine's annotations: %w", err)
+		}
+		if tag == "" {
+			t, _ := json.Marshal(fmt.Sprintf("c%d faults", client))
+			a["Tag"] = t
+		}
+	}
+	if len(as) == 0 {
+		return ann, nil
+	}
+	return json.Marshal(as)
 }
 
 func isSection(o vizOp) bool { return strings.HasPrefix(o.Description, "section") }
