@@ -21,6 +21,8 @@ type Options struct {
 	BenchLink string
 	// Plots are the plots drawn (set by Write).
 	Plots []string
+	// Sweeps are the safety curves to include (MeasureSweeps), if any.
+	Sweeps []*Sweep
 }
 
 // Build assembles the report from the measurements and the benchmark (nil
@@ -35,6 +37,7 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	d.add(List(Advise(m, b)))
 	articles(d, m, b)
 	safety(d, m, opt)
+	sweepSection(d, opt.Sweeps, opt)
 	lostUpdates(d, m, opt)
 	liveness(d, m, opt)
 	broken(d, m, opt)

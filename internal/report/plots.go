@@ -27,8 +27,9 @@ const (
 )
 
 // writePlots draws the plots into dir/plots and returns the names of those
-// it drew (a plot without data is left out). b may be nil.
-func writePlots(dir string, m *Measurements, b *Bench) ([]string, error) {
+// it drew (a plot without data is left out), the sweeps' curves last. b
+// may be nil.
+func writePlots(dir string, m *Measurements, b *Bench, sweeps []*Sweep) ([]string, error) {
 	pdir := filepath.Join(dir, PlotDir)
 	var names []string
 	var errs []error
@@ -47,6 +48,13 @@ func writePlots(dir string, m *Measurements, b *Bench) ([]string, error) {
 		if err == nil && f != nil {
 			err = f.save(pdir, pl.name)
 			names = append(names, pl.name)
+		}
+		errs = append(errs, err)
+	}
+	for _, s := range sweeps {
+		err := WriteSweepPlot(pdir, s)
+		if err == nil {
+			names = append(names, SweepPlot(s))
 		}
 		errs = append(errs, err)
 	}
