@@ -19,6 +19,7 @@ func init() { commands = append(commands, newReportCmd) }
 type reportFlags struct {
 	out, bench           string
 	seeds, baselineSeeds int
+	sweepSeeds           int
 	parallel             int
 	patterns, scenarios  string
 	commit               bool
@@ -38,7 +39,9 @@ steady, with --baseline-seeds), and writes into --out:
                            benchmark's throughput and latency, and which
                            pattern to use, every sentence from a rule citing
                            the numbers
-  plots/*.png, *.svg       violation-rate grids, fencing, baseline liveness
+  plots/*.png, *.svg       violation-rate grids, fencing, baseline liveness,
+                           safety against cost, and the safety curves
+                           (locksim sweep, --sweep-seeds seeds per point)
   viz/*.html               porcupine's visualisation of the first violating
                            seed of every cell with a violation
 
@@ -58,6 +61,7 @@ the benchmark's own date). Progress goes to stderr.`,
 	fl.StringVar(&f.out, "out", "reports", "directory to write the report into")
 	fl.IntVar(&f.seeds, "seeds", report.DefaultSeeds, "seeds per pattern × fault scenario")
 	fl.IntVar(&f.baselineSeeds, "baseline-seeds", report.DefaultBaselineSeeds, "seeds per pattern of the baseline scenario "+report.Baseline+" (30 simulated seconds each)")
+	fl.IntVar(&f.sweepSeeds, "sweep-seeds", report.DefaultSweepSeeds, "seeds per point of the safety curves (0: no curves)")
 	fl.StringVar(&f.bench, "bench", "reports/bench", "directory of the latest benchmark results")
 	fl.IntVar(&f.parallel, "parallel", 0, "simulations run at once (0: 4 per core)")
 	fl.StringVar(&f.patterns, "patterns", "all", "comma-separated pattern names (see locksim list), or all")
@@ -74,6 +78,8 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		return usagef("--baseline-seeds %d: want at least 1", f.baselineSeeds)
 	case f.parallel < 0:
 		return usagef("--parallel %d: want 0 (4 per core) or more", f.parallel)
+	case f.sweepSeeds < 0:
+		return usagef("--sweep-seeds %d: want 0 (no curves) or more", f.sweepSeeds)
 	}
 	cfg, err := reportConfig(f)
 	if err != nil {
@@ -90,6 +96,14 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		return err
 	}
 	opt := report.Options{Command: commandLine(f)}
+	if f.sweepSeeds > 0 {
+		if opt.Sweeps, err = report.MeasureSweeps(f.sweepSeeds, f.parallel, nil); err != nil {
+			return err
+		}
+		for _, s := range opt.Sweeps {
+			m.Runs += s.Runs
+		}
+	}
 	if f.commit {
 		opt.Commit = buildinfo.Commit()
 	}
@@ -140,7 +154,7 @@ func builtin(name string) (scenario.Builtin, error) {
 // commandLine is the command that regenerates the report, flags that change
 // its content only.
 func commandLine(f reportFlags) string {
-	s := fmt.Sprintf("locksim report --seeds %d --baseline-seeds %d --bench %s", f.seeds, f.baselineSeeds, f.bench)
+	s := fmt.Sprintf("locksim report --seeds %d --baseline-seeds %d --sweep-seeds %d --bench %s", f.seeds, f.baselineSeeds, f.sweepSeeds, f.bench)
 	if f.patterns != "all" {
 		s += " --patterns " + f.patterns
 	}

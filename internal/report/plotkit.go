@@ -49,7 +49,7 @@ func series(k int) (color.Color, draw.GlyphDrawer) {
 const (
 	plotWidth    = 24 * vg.Centimeter
 	plotMargin   = 0.4 * vg.Centimeter
-	legendColumn = 6 * vg.Centimeter
+	legendColumn = 5 * vg.Centimeter
 )
 
 // newPlot is a plot with the report's title padding.

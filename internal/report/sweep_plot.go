@@ -5,6 +5,7 @@ import (
 	"path"
 	"strconv"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -34,6 +35,11 @@ func sweepFigure(s *Sweep) (*figure, error) {
 	}
 	pad := (hi - lo) * 0.06
 	p.X.Min, p.X.Max = lo-pad, hi+pad
+	var ticks []plot.Tick
+	for _, v := range s.Points {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Add(plotter.NewGrid())
 	return &figure{p: p, legend: l, height: 13 * vg.Centimeter}, nil
 }
