@@ -72,9 +72,13 @@ func (a *articleJudge) complexity(pattern, _ string) (string, string) {
 	if a.b == nil {
 		return "no benchmark data", verdictUnmeasured
 	}
+	nodes := 1
+	if i := a.m.patternIndex(pattern); i >= 0 {
+		nodes = a.m.Patterns[i].Nodes
+	}
 	for _, r := range a.b.Rows {
-		if r.Subject == pattern && r.Clients == 1 && r.Keys == bench.Distinct {
-			return fmt.Sprintf("%.1f Redis round trips per cycle (benchmark, %d node(s), 1 client)", r.RoundTripsPerCycle, r.Nodes), "effort is not measured"
+		if r.Subject == pattern && r.Clients == 1 && r.Keys == bench.Distinct && r.Nodes == nodes {
+			return fmt.Sprintf("%.1f Redis round trips per cycle (benchmark, %d node%s, 1 client)", r.RoundTripsPerCycle, r.Nodes, plural(r.Nodes)), "effort is not measured"
 		}
 	}
 	return "not in the benchmark", verdictUnmeasured
@@ -175,6 +179,13 @@ func (a *articleJudge) recommended(pattern, _ string) (string, string) {
 		return "chosen by no row of the decision table", "a recommendation, not a claim"
 	}
 	return "chosen for: " + strings.Join(rows, "; "), "a recommendation, not a claim"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // agree turns a claim and what the measurements show into a verdict.

@@ -52,8 +52,8 @@ var (
 // situations are the rows, in the order a team asks.
 func situations() []situation {
 	return []situation{
-		{name: "The store can check fencing tokens (rejects a write with a lower token); Redis keeps its data", scenarios: processFaults, metric: asDesigned},
-		{name: "The store cannot check tokens; Redis keeps its data", scenarios: processFaults, metric: noChecks},
+		{name: "The store can check fencing tokens (rejects a write with a lower token), and Redis keeps its data", scenarios: processFaults, metric: asDesigned},
+		{name: "The store cannot check tokens, and Redis keeps its data", scenarios: processFaults, metric: noChecks},
 		{name: "One Redis node, no replicas (it may restart empty, its clock may jump)", scenarios: []string{"node-restart-without-persistence", "node-clock-jump"},
 			candidates: singleNode, metric: asDesigned},
 		{name: "Sentinel or replicas: failover to an asynchronous replica", scenarios: []string{"failover-async-replication"}, metric: asDesigned},

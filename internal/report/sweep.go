@@ -186,12 +186,18 @@ func sweepPatterns(cfg SweepConfig) ([]catalog.Pattern, error) {
 	return out, nil
 }
 
-// ReportSweepPatterns are the patterns the report sweeps: the exclusive
-// correct patterns of the catalog (shared holders claim something else).
+// SweepPatterns names the patterns the report sweeps: one of each kind of
+// protection — none (basic; in the safety table reentrant, fair and
+// rwlock-write break where it does), renewal (watchdog,
+// service), fencing (fenced) and a quorum (redlock) — so that each curve
+// stays readable.
+var SweepPatterns = []string{"basic", "watchdog", "service", "fenced", "redlock"}
+
+// ReportSweepPatterns returns the catalog's SweepPatterns.
 func ReportSweepPatterns() []catalog.Pattern {
 	var out []catalog.Pattern
 	for _, p := range catalog.All() {
-		if !p.Broken && !SharedHolders(p) {
+		if slices.Contains(SweepPatterns, p.Name) {
 			out = append(out, p)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -30,7 +31,7 @@ func sweepFigure(s *Sweep) (*figure, error) {
 	}
 	l := newLegend()
 	lo, hi := s.Points[0], s.Points[len(s.Points)-1]
-	if err := addRates(p, l, ss, (hi-lo)/float64(max(len(s.Points), 2))*0.12/float64(max(len(ss), 1))*2, true); err != nil {
+	if err := addRates(p, l, ss, (hi-lo)*0.012, true); err != nil {
 		return nil, err
 	}
 	pad := (hi - lo) * 0.06
@@ -42,6 +43,14 @@ func sweepFigure(s *Sweep) (*figure, error) {
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Add(plotter.NewGrid())
 	return &figure{p: p, legend: l, height: 13 * vg.Centimeter}, nil
+}
+
+func sweepNames(s *Sweep) []string {
+	var out []string
+	for _, p := range s.Patterns {
+		out = append(out, p.Name)
+	}
+	return out
 }
 
 func (s *Sweep) seeds() int {
@@ -88,6 +97,7 @@ func sweepSection(d *Document, sweeps []*Sweep, opt Options) {
 	}
 	d.heading(2, "curves", "Safety curves: how the violation rate grows with the fault")
 	d.para(text("Each curve is one pattern's violation rate (seeds that broke a claim / seeds, with the 95%% interval as a whisker) as one fault grows, every other setting as in the default scenario (TTL 100 ms, 2 clients, 1 s). "),
+		text("Patterns: %s, one of each kind of protection (none, renewal, fencing, a quorum). ", strings.Join(sweepNames(sweeps[0]), ", ")),
 		text("The same curves for a team's own patterns and settings: "), code("locksim sweep --dimension pause --pattern basic,fenced --base my-scenario.txt --out curves/"), text("."))
 	for _, s := range sweeps {
 		d.heading(3, "curve-"+s.Dimension.Name, s.Dimension.Axis)
