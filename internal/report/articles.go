@@ -26,15 +26,16 @@ type articleClaim struct {
 	judge     func(a *articleJudge, pattern string, says string) (measured, verdict string)
 }
 
-// The claims, transcribed from the article (its stars and marks kept).
+// The claims, transcribed from the article: its stars kept, its ✅ and ❌
+// written yes and no.
 var articleClaims = []articleClaim{
-	{"complexity", [5]string{"⭐ low", "⭐⭐ medium", "⭐⭐⭐ high", "⭐⭐⭐ high", "⭐⭐⭐⭐ very high"}, (*articleJudge).complexity},
-	{"atomicity", [5]string{"⚠️ needs Lua", "✅ Lua", "✅ Lua", "✅ multi-node", "✅ Lua"}, (*articleJudge).wrongDelete},
-	{"reentrancy", [5]string{"❌", "✅", "✅", "❌", "✅"}, (*articleJudge).notMeasured},
-	{"auto-renewal", [5]string{"❌", "❌", "✅", "❌", "✅"}, (*articleJudge).renewal},
-	{"multi-node fault tolerance", [5]string{"❌", "❌", "❌", "✅", "optional"}, (*articleJudge).multiNode},
-	{"wrong-delete protection", [5]string{"⚠️ needs Lua", "✅", "✅", "✅", "✅"}, (*articleJudge).wrongDelete},
-	{"GC tolerance", [5]string{"⭐ high", "⭐ high", "⚠️ medium", "⭐ high", "⚠️ medium"}, (*articleJudge).gc},
+	{"complexity", [5]string{"★ low", "★★ medium", "★★★ high", "★★★ high", "★★★★ very high"}, (*articleJudge).complexity},
+	{"atomicity", [5]string{"⚠ needs Lua", "yes (Lua)", "yes (Lua)", "yes (multi-node)", "yes (Lua)"}, (*articleJudge).wrongDelete},
+	{"reentrancy", [5]string{"no", "yes", "yes", "no", "yes"}, (*articleJudge).notMeasured},
+	{"auto-renewal", [5]string{"no", "no", "yes", "no", "yes"}, (*articleJudge).renewal},
+	{"multi-node fault tolerance", [5]string{"no", "no", "no", "yes", "optional"}, (*articleJudge).multiNode},
+	{"wrong-delete protection", [5]string{"⚠ needs Lua", "yes", "yes", "yes", "yes"}, (*articleJudge).wrongDelete},
+	{"GC tolerance", [5]string{"★ high", "★ high", "⚠ medium", "★ high", "⚠ medium"}, (*articleJudge).gc},
 	{"recommended use", [5]string{"prototypes", "standard business", "long transactions", "high availability", "critical path"}, (*articleJudge).recommended},
 }
 
@@ -51,6 +52,7 @@ const (
 	verdictContradicted = "contradicted"
 	verdictPartly       = "partly"
 	verdictUnmeasured   = "not measured"
+	verdictUnclear      = "unclear: the intervals overlap"
 )
 
 // rate is pattern's violating seeds under scen, or ok false if unmeasured.
@@ -111,41 +113,76 @@ func (a *articleJudge) renewal(pattern, says string) (string, string) {
 	if !ok1 || !ok2 {
 		return "scenario " + scen + " not run", verdictUnmeasured
 	}
-	better := r.interval().Below(ref.interval())
 	s := fmt.Sprintf("%s under %s (basic %s)", rateMark(r.k, r.n), scen, rateMark(ref.k, ref.n))
-	return s, agree(says == "✅", better)
+	return s, judged(strings.HasPrefix(says, "yes"), compare(r, ref))
+}
+
+// outcome is how a pattern compares with basic under one scenario.
+type outcome int
+
+const (
+	notBetter outcome = iota // as bad as basic, or worse
+	unclear                  // lower, but the intervals overlap
+	better                   // separated below basic's
+)
+
+func compare(r, ref rated) outcome {
+	switch {
+	case r.interval().Below(ref.interval()):
+		return better
+	case r.k*ref.n < ref.k*r.n:
+		return unclear
+	}
+	return notBetter
+}
+
+// judged turns a claim (that the pattern does better than basic) and the
+// comparison into a verdict.
+func judged(claimed bool, o outcome) string {
+	switch {
+	case o == unclear:
+		return verdictUnclear
+	case claimed == (o == better):
+		return verdictHolds
+	}
+	return verdictContradicted
 }
 
 // multiNode: tolerating a node fault is failing measurably less than
-// basic under it; a pattern said not to tolerate them should fail for sure
-// (its interval above CareRate) under each.
+// basic under it; a pattern said not to tolerate them must not.
 func (a *articleJudge) multiNode(pattern, says string) (string, string) {
 	var parts []string
-	tolerated, measured := 0, 0
+	var outs []outcome
 	for _, scen := range []string{"node-restart-without-persistence", "failover-async-replication", "node-clock-jump"} {
 		r, ok1 := a.rate(pattern, scen)
 		ref, ok2 := a.rate("basic", scen)
 		if !ok1 || !ok2 {
 			continue
 		}
-		measured++
-		tol := r.interval().Below(ref.interval()) || (pattern == "basic" && r.interval().Lo <= CareRate)
-		tolerated += btoi(tol)
+		outs = append(outs, compare(r, ref))
 		parts = append(parts, fmt.Sprintf("%s %s", scen, rateMark(r.k, r.n)))
 	}
-	if measured == 0 {
+	if len(outs) == 0 {
 		return "no node-fault scenario run", verdictUnmeasured
 	}
 	s := strings.Join(parts, "; ")
 	if says == "optional" {
 		s += " (measured as built here: one node)"
 	}
-	claimed := says == "✅"
-	switch {
-	case claimed && tolerated == measured, !claimed && tolerated == 0:
+	n := func(o outcome) int {
+		c := 0
+		for _, x := range outs {
+			c += btoi(x == o)
+		}
+		return c
+	}
+	switch claimed := says == "yes"; {
+	case claimed && n(better) == len(outs), !claimed && n(notBetter) == len(outs):
 		return s, verdictHolds
-	case claimed && tolerated > 0:
+	case claimed && n(better) > 0:
 		return s, verdictPartly
+	case n(unclear) > 0:
+		return s, verdictUnclear
 	}
 	return s, verdictContradicted
 }
@@ -199,7 +236,7 @@ func agree(claimed, shown bool) string {
 // articleTable is the article's table beside the measurements.
 func articleTable(m *Measurements, b *Bench) Table {
 	a := &articleJudge{m: m, b: b, ds: Decide(m)}
-	t := Table{Header: []string{"claim", "pattern", "the article says", "locksim measured", "verdict"}}
+	t := Table{Header: []string{"claim", "pattern", "the article says", "locksim measured", "verdict"}, Prose: true}
 	for _, c := range articleClaims {
 		for k, p := range articlePatterns {
 			if m.Cell(p, m.Scenarios[0].Name) == nil {
@@ -218,7 +255,7 @@ func verdictCell(v string) TCell {
 		return cell(Good, text("%s", v))
 	case verdictContradicted:
 		return cell(Bad, text("%s", v))
-	case verdictPartly:
+	case verdictPartly, verdictUnclear:
 		return cell(Warn, text("%s", v))
 	}
 	return plain("%s", v)

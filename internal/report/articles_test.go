@@ -55,11 +55,22 @@ func TestArticleClaimsJudgedByMeasurements(t *testing.T) {
 		{"multi-node fault tolerance", "basic", verdictHolds, "node-restart-without-persistence 19/20"},
 		{"wrong-delete protection", "basic", verdictHolds, "0/20"},
 		{"reentrancy", "reentrant", verdictUnmeasured, ""},
+		{"auto-renewal", "reentrant", verdictHolds, "19/20"},
 	} {
 		measured, verdict := articleRow(t, tbl, tc.claim, tc.pattern)
 		if verdict != tc.verdict || !strings.Contains(measured, tc.measured) {
 			t.Errorf("%s / %s = %q, %q; want %q, containing %q", tc.claim, tc.pattern, verdict, measured, tc.verdict, tc.measured)
 		}
+	}
+	// Over 2 seeds, a renewal that kept 0/2 against basic's 2/2 is not told
+	// apart: the verdict says so rather than calling the claim false.
+	few := synth(ps, scen, 2, func(c *Cell) {
+		if c.Scenario == "slow-work" && c.Pattern == "basic" {
+			lose(c, 2)
+		}
+	})
+	if _, v := articleRow(t, articleTable(few, nil), "auto-renewal", "watchdog"); v != verdictUnclear {
+		t.Errorf("auto-renewal / watchdog over 2 seeds = %q, want %q", v, verdictUnclear)
 	}
 	s := sentinelClaim(m)
 	var b strings.Builder

@@ -216,7 +216,7 @@ func (m *Measurements) rates(ps []pooled) string {
 
 // decisionTable renders the decisions.
 func decisionTable(ds []Decision) Table {
-	t := Table{Header: []string{"your situation", "use", "avoid", "evidence"}}
+	t := Table{Header: []string{"your situation", "use", "avoid", "evidence"}, Prose: true}
 	for _, d := range ds {
 		use := cell(Good, bold("%s", strings.Join(d.Use, ", ")))
 		switch {

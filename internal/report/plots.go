@@ -147,6 +147,9 @@ func cellLabels(g rateGrid) (*plotter.Labels, error) {
 	for i := range labels.TextStyle {
 		labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
 		labels.TextStyle[i].Font.Size = vg.Points(8)
+		if c, r := i%cols, i/cols; g.Z(c, r) > 0.6 { // dark cells: white text
+			labels.TextStyle[i].Color = color.White
+		}
 	}
 	return labels, nil
 }
