@@ -112,3 +112,29 @@ func TestMarkOverlaps(t *testing.T) {
 		}
 	}
 }
+
+// TestCutPageRefusesOtherShapes: a page that is not porcupine's shape is
+// refused, not half-rewritten.
+func TestCutPageRefusesOtherShapes(t *testing.T) {
+	good := "<html><head><title>Porcupine</title></head><body><div></div><script>\nfunction render(d) {}\nconst data = {\"Partitions\":[],\"Annotations\":[]}\nrender(data)\n</script>\n</body>\n</html>\n"
+	p, err := cutPage([]byte(good))
+	if err != nil {
+		t.Fatalf("cutPage(porcupine's shape): %v", err)
+	}
+	if !strings.Contains(string(p.script), "function render") || string(p.data) != `{"Partitions":[],"Annotations":[]}` {
+		t.Errorf("cutPage split it wrong: script %q, data %q", p.script, p.data)
+	}
+	for name, page := range map[string]string{
+		"no data":      strings.Replace(good, "const data = ", "let x = ", 1),
+		"no render":    strings.Replace(good, "render(data)\n", "draw(data)\n", 1),
+		"no body":      strings.Replace(good, "<body>", "<main>", 1),
+		"data outside": strings.Replace(good, "<script>", "<p>const data = {}</p><script>", 1),
+	} {
+		if _, err := cutPage([]byte(page)); err == nil {
+			t.Errorf("cutPage(%s) = nil error, want a refusal", name)
+		}
+	}
+	if _, err := labelSections([]byte(`{"Partitions":[{"History":[{"ClientId":1,"Start":0,"OriginalStart":"0","End":1,"OriginalEnd":"1","Description":"x","Metadata":"m","Extra":1}],"PartialLinearizations":[],"Largest":{}}],"Annotations":[]}`)); err == nil {
+		t.Error("labelSections kept quiet about a history field it would drop")
+	}
+}
