@@ -154,7 +154,7 @@ func decide(m *Measurements, s situation) (Decision, bool) {
 	if s.metric.what == asDesigned.what {
 		for k, p := range use {
 			if m.Patterns[p.pattern].Tokens {
-				d.Use[k] += " (the store checking its tokens)"
+				d.Use[k] += " (tokens checked)"
 			}
 		}
 	}
@@ -224,6 +224,8 @@ func decisionTable(ds []Decision) Table {
 			use = cell(Warn, text("no correct pattern measured"))
 		case d.Unsafe:
 			use = cell(Bad, text("none is safe here; least bad: %s", strings.Join(d.Use, ", ")))
+		case len(d.Avoid) == 0 && len(d.Use) > 1:
+			use = cell(Warn, text("not told apart by the intervals: %s", strings.Join(d.Use, ", ")))
 		case d.Few:
 			use = cell(Warn, bold("%s", strings.Join(d.Use, ", ")), text(" (clean, but over too few seeds%s)", FewMark))
 		}

@@ -76,9 +76,12 @@ func TestDecideMarksTooFewSeeds(t *testing.T) {
 	if !slices.Equal(gc.Avoid, []string{"basic"}) {
 		t.Errorf("gc-pause avoid = %q, want [basic]: 5/5 (57–100%%) is above 0/5 (0–43%%)", gc.Avoid)
 	}
-	tbl := decisionTable([]Decision{gc})
+	tbl := decisionTable([]Decision{gc, {Situation: "tied", Use: []string{"a", "b"}}})
 	if got := tbl.Rows[0][1].Tone; got != Warn {
 		t.Errorf("a too-few-seeds choice has tone %v, want Warn", got)
+	}
+	if got := tbl.Rows[1][1]; got.Tone != Warn || !strings.Contains(got.Spans[0].Text, "not told apart") {
+		t.Errorf("a row with nothing separated reads %+v, want a warning that the intervals do not tell them apart", got)
 	}
 }
 
