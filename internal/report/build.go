@@ -80,6 +80,17 @@ func intro(d *Document, m *Measurements, opt Options) {
 	d.para(s...)
 }
 
+// sharedNames names the correct patterns with shared holdings.
+func (m *Measurements) sharedNames() []string {
+	var out []string
+	for _, p := range m.Patterns {
+		if p.Shared && !p.Broken {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
 func countBroken(m *Measurements) int {
 	n := 0
 	for _, p := range m.Patterns {
@@ -173,6 +184,10 @@ func lostUpdates(d *Document, m *Measurements, opt Options) {
 	d.para(text("Each cell is seeds with a lost update / seeds (the rate and its 95%% interval), then the total of lost updates. A lost update is a write accepted on a value other than the one its writer read: another client's increment is overwritten. "),
 		text("Patterns that issue fencing tokens ran every seed twice: as designed (the store rejects a write whose token is below the highest it has seen) and with the tokens withheld from the store, which is what the same lock protects without a checking store. "),
 		text("A pattern without tokens has only the second kind."))
+	if shared := m.sharedNames(); len(shared) > 0 {
+		d.para(text("%s let several clients hold at once by design (readers, permits), and every holder in this workload writes the counter, so their rows lose updates without breaking a claim: judge them by their claims in the safety table (no writer beside another holder; at most N holders), not here.",
+			strings.Join(shared, " and ")))
+	}
 	t := Table{Header: m.scenarioHeader("pattern", "store")}
 	for _, i := range m.patternRows(false) {
 		p := m.Patterns[i]
