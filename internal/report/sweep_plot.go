@@ -96,7 +96,8 @@ func sweepSection(d *Document, sweeps []*Sweep, opt Options) {
 		return
 	}
 	d.heading(2, "curves", "Safety curves: how the violation rate grows with the fault")
-	d.para(text("Each curve is one pattern's violation rate (seeds that broke a claim / seeds, with the 95%% interval as a whisker) as one fault grows, every other setting as in the default scenario (TTL 100 ms, 2 clients, 1 s). "),
+	base := sweepBase()
+	d.para(text("Each curve is one pattern's violation rate (seeds that broke a claim / seeds, with the 95%% interval as a whisker) as one fault grows, every other setting as in the default scenario (TTL %v, %d clients, %v simulated). ", base.TTL, base.Clients, base.Duration),
 		text("Patterns: %s, one of each kind of protection (none, renewal, fencing, a quorum). ", strings.Join(sweepNames(sweeps[0]), ", ")),
 		text("The same curves for a team's own patterns and settings: "), code("locksim sweep --dimension pause --pattern basic,fenced --base my-scenario.txt --out curves/"), text("."))
 	for _, s := range sweeps {
