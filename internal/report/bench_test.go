@@ -121,7 +121,7 @@ func TestReportWithAndWithoutBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"2026-11-30 05:29 UTC", "![benchmark: throughput-hot.png](bench/throughput-hot.png)", "| fenced | 9000 | 9000 |",
+	for _, want := range []string{"2026-11-30 05:29 UTC", "![benchmark: throughput-hot.png](bench/throughput-hot.png)", "| fenced | 9000 (8100–9900) | 9000 (8100–9900) |",
 		"redlock | 5 | 1 | distinct | 2000",
 		// floor 9000–11000: basic (8550–10450) and fenced (8100–9900) overlap it, fair (3600–4400) lies below.
 		"the floor does 10000 (9000–11000). Measurably dearer (their range lies below the floor's): fair 4000 (3600–4400). Not told apart from the floor (ranges overlap; no winner among them): basic 9500 (8550–10450), fenced 9000 (8100–9900).",
