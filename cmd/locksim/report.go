@@ -98,7 +98,7 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	opt := report.Options{Command: commandLine(f)}
 	if f.sweepSeeds > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "locksim: safety curves, %d seeds per point\n", f.sweepSeeds)
-		if opt.Sweeps, err = report.MeasureSweeps(f.sweepSeeds, f.parallel, nil); err != nil {
+		if opt.Sweeps, err = report.MeasureSweeps(cfg.Patterns, f.sweepSeeds, f.parallel, nil); err != nil {
 			return err
 		}
 		for _, s := range opt.Sweeps {

@@ -204,12 +204,29 @@ func ReportSweepPatterns() []catalog.Pattern {
 	return out
 }
 
-// MeasureSweeps runs every dimension over the report's patterns with
-// seeds seeds per point.
-func MeasureSweeps(seeds, workers int, progress io.Writer) ([]*Sweep, error) {
+// MeasureSweeps runs every dimension with seeds seeds per point over
+// patterns — the correct, exclusive ones among them; nil means
+// ReportSweepPatterns. A dimension none of them can vary along (nodes,
+// for single-node patterns) is left out.
+func MeasureSweeps(patterns []catalog.Pattern, seeds, workers int, progress io.Writer) ([]*Sweep, error) {
+	pats := ReportSweepPatterns()
+	if patterns != nil {
+		pats = nil
+		for _, p := range patterns {
+			if !p.Broken && !SharedHolders(p) {
+				pats = append(pats, p)
+			}
+		}
+	}
+	if len(pats) == 0 {
+		return nil, nil
+	}
 	var out []*Sweep
 	for _, d := range Dimensions() {
-		s, err := RunSweep(SweepConfig{Dimension: d, Patterns: ReportSweepPatterns(), Seeds: seeds, Workers: workers, Progress: progress})
+		if d.MultiNode && !slices.ContainsFunc(pats, func(p catalog.Pattern) bool { return p.Nodes > 1 }) {
+			continue
+		}
+		s, err := RunSweep(SweepConfig{Dimension: d, Patterns: pats, Seeds: seeds, Workers: workers, Progress: progress})
 		if err != nil {
 			return nil, err
 		}
