@@ -45,6 +45,8 @@ func decideFamily(m *Measurements, s situation) (Decision, bool) {
 		if where := m.worseUnder(v, g, cols); len(where) > 0 {
 			d.Avoid = append(d.Avoid, m.Patterns[v].Name)
 			ev = append(ev, fmt.Sprintf("%s is separated above it under %s", m.Patterns[v].Name, strings.Join(where, ", ")))
+		} else {
+			ev = append(ev, fmt.Sprintf("its broken variant %s is separated from it under no scenario of this report (the gate's own scenarios catch it)", m.Patterns[v].Name))
 		}
 	}
 	if j := m.scenarioIndex(Baseline); j >= 0 {

@@ -49,7 +49,7 @@ func series(k int) (color.Color, draw.GlyphDrawer) {
 const (
 	plotWidth    = 24 * vg.Centimeter
 	plotMargin   = 0.4 * vg.Centimeter
-	legendColumn = 5 * vg.Centimeter
+	legendColumn = 4 * vg.Centimeter
 )
 
 // newPlot is a plot with the report's title padding.
@@ -60,11 +60,23 @@ func newPlot(title string) *plot.Plot {
 	return p
 }
 
-// figure is a plot and, if set, a legend drawn in a column to its right.
+// figure is a plot and, if set, a legend drawn in a column to its right,
+// as wide as its longest entry (names).
 type figure struct {
 	p      *plot.Plot
 	legend *plot.Legend
+	names  []string
 	height vg.Length
+}
+
+// legendWidth is the legend column's width: the longest name, its
+// thumbnail and a margin, at least legendColumn.
+func (f figure) legendWidth() vg.Length {
+	w := legendColumn
+	for _, n := range f.names {
+		w = max(w, f.legend.TextStyle.Width(n)+f.legend.ThumbnailWidth+plotMargin*2)
+	}
+	return w
 }
 
 // save writes the figure as dir/name.png and dir/name.svg.
@@ -104,8 +116,9 @@ func (f figure) draw(dc draw.Canvas) {
 		f.p.Draw(inner)
 		return
 	}
-	f.p.Draw(draw.Crop(inner, 0, -legendColumn, 0, 0))
-	col := draw.Crop(inner, inner.Size().X-legendColumn+plotMargin, 0, 0, -f.p.Title.Padding-f.p.Title.TextStyle.Rectangle(f.p.Title.Text).Size().Y)
+	lw := f.legendWidth()
+	f.p.Draw(draw.Crop(inner, 0, -lw, 0, 0))
+	col := draw.Crop(inner, inner.Size().X-lw+plotMargin, 0, 0, -f.p.Title.Padding-f.p.Title.TextStyle.Rectangle(f.p.Title.Text).Size().Y)
 	f.legend.Top, f.legend.Left = true, true
 	f.legend.Draw(col)
 }
@@ -115,6 +128,15 @@ func newLegend() *plot.Legend {
 	l := plot.NewLegend()
 	l.ThumbnailWidth = 0.6 * vg.Centimeter
 	return &l
+}
+
+// seriesNames are the names of the series, for the legend's width.
+func seriesNames(ss []rateSeries) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.name)
+	}
+	return out
 }
 
 // rateSeries is one series of rates with their intervals: a line with

@@ -193,7 +193,7 @@ func fencingPlot(m *Measurements) (*figure, error) {
 	p.NominalX(names...)
 	p.Add(plotter.NewGrid())
 	rotateX(p)
-	return &figure{p: p, legend: l, height: 16 * vg.Centimeter}, nil
+	return &figure{p: p, legend: l, names: seriesNames(ss), height: 16 * vg.Centimeter}, nil
 }
 
 // baselineRatePlot shows the correct patterns' acquisitions per simulated

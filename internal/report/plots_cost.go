@@ -27,6 +27,7 @@ func safetyCostPlot(m *Measurements, b *Bench) (*figure, error) {
 	p.Y.Label.Text = "fault-scenario seeds with a lost update (95% interval)"
 	l := newLegend()
 	k := 0
+	var names []string
 	for _, i := range m.exclusive() {
 		r, found := rowOf(at, m.Patterns[i].Name)
 		if !found {
@@ -37,6 +38,7 @@ func safetyCostPlot(m *Measurements, b *Bench) (*figure, error) {
 			return nil, err
 		}
 		k++
+		names = append(names, m.Patterns[i].Name)
 	}
 	if k == 0 {
 		return nil, nil
@@ -44,7 +46,7 @@ func safetyCostPlot(m *Measurements, b *Bench) (*figure, error) {
 	p.Y.Min, p.Y.Max = 0, 1.05
 	p.Y.Tick.Marker = percentTicks{}
 	p.Add(plotter.NewGrid())
-	return &figure{p: p, legend: l, height: 14 * vg.Centimeter}, nil
+	return &figure{p: p, legend: l, names: names, height: 14 * vg.Centimeter}, nil
 }
 
 func rowOf(rows []bench.Row, subject string) (bench.Row, bool) {

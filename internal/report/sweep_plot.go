@@ -42,7 +42,7 @@ func sweepFigure(s *Sweep) (*figure, error) {
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Add(plotter.NewGrid())
-	return &figure{p: p, legend: l, height: 13 * vg.Centimeter}, nil
+	return &figure{p: p, legend: l, names: seriesNames(ss), height: 13 * vg.Centimeter}, nil
 }
 
 func sweepNames(s *Sweep) []string {
