@@ -42,7 +42,7 @@ fault is added. Without it, the default scenario (TTL 100ms, 2 clients,
 With --out DIR, each dimension also writes DIR/sweep-D.png, .svg and .md
 (the directory is created if missing; no other file is touched). The same
 flags give the same numbers. Exit 0 whatever the curves show; 2 on bad
-usage.`,
+usage; 3 when --out cannot be written.`,
 		Example: `  locksim sweep --dimension pause --pattern basic,watchdog,fenced
   locksim sweep --dimension all --pattern redlock --seeds 40 --out curves/
   locksim sweep --dimension work --pattern service --base my-settings.txt --points 0.5,1,2,4`,
