@@ -22,6 +22,7 @@ func init() { commands = append(commands, newReportCmd) }
 type reportFlags struct {
 	out, bench           string
 	seeds, baselineSeeds int
+	sweepSeeds           int
 	parallel             int
 	patterns, scenarios  string
 	commit, force        bool
@@ -41,7 +42,9 @@ steady, with --baseline-seeds), and writes into --out:
                            benchmark's throughput and latency, and which
                            pattern to use, every sentence from a rule citing
                            the numbers
-  plots/*.png, *.svg       violation-rate grids, fencing, baseline liveness
+  plots/*.png, *.svg       violation-rate grids, fencing, baseline liveness,
+                           safety against cost, and the safety curves
+                           (locksim sweep, --sweep-seeds seeds per point)
   viz/*.html               porcupine's visualisation of the first violating
                            seed of every cell with a violation
   manifest.txt             the files above that this report wrote
@@ -71,6 +74,7 @@ anything runs.`,
 	fl.StringVar(&f.out, "out", "reports", "directory to write the report into")
 	fl.IntVar(&f.seeds, "seeds", report.DefaultSeeds, "seeds per pattern × fault scenario")
 	fl.IntVar(&f.baselineSeeds, "baseline-seeds", report.DefaultBaselineSeeds, "seeds per pattern of the baseline scenario "+report.Baseline+" (30 simulated seconds each)")
+	fl.IntVar(&f.sweepSeeds, "sweep-seeds", report.DefaultSweepSeeds, "seeds per point of the safety curves (0: no curves)")
 	fl.StringVar(&f.bench, "bench", "reports/bench", "directory of the latest benchmark results")
 	fl.IntVar(&f.parallel, "parallel", 0, "simulations run at once (0: 4 per core)")
 	fl.StringVar(&f.patterns, "patterns", "all", "comma-separated pattern names (see locksim list), or all")
@@ -83,6 +87,9 @@ anything runs.`,
 func runReport(cmd *cobra.Command, f reportFlags) error {
 	if err := errors.Join(checkCount("--seeds", f.seeds, maxReportSeeds), checkCount("--baseline-seeds", f.baselineSeeds, maxReportSeeds)); err != nil {
 		return err
+	}
+	if f.sweepSeeds < 0 || f.sweepSeeds > maxReportSeeds {
+		return usagef("--sweep-seeds %d: want 0 (no curves) to %d", f.sweepSeeds, maxReportSeeds)
 	}
 	if f.parallel < 0 || f.parallel > maxParallel {
 		return usagef("--parallel %d: want 0 (4 per core) to %d", f.parallel, maxParallel)
@@ -113,7 +120,20 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := writeReportDir(rd, m, b, f); err != nil {
+	var sweeps []*report.Sweep
+	if f.sweepSeeds > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "locksim: safety curves, %d seeds per point\n", f.sweepSeeds)
+		sweeps, err = untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() ([]*report.Sweep, error) {
+			return report.MeasureSweeps(cfg.Patterns, f.sweepSeeds, f.parallel, nil)
+		})
+		if err != nil {
+			return err
+		}
+		for _, s := range sweeps {
+			m.Runs += s.Runs
+		}
+	}
+	if err := writeReportDir(rd, m, b, sweeps, f); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %d simulations and the report in %v\n", m.Runs, time.Since(start).Round(time.Second))
@@ -124,13 +144,13 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 
 // writeReportDir writes the report into a staging directory, then moves
 // it into place: an interrupted or failed report leaves the earlier one.
-func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, f reportFlags) error {
+func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, sweeps []*report.Sweep, f reportFlags) error {
 	staging, err := rd.stage()
 	if err != nil {
 		return runtimef("report: %w", err)
 	}
 	defer os.RemoveAll(staging)
-	opt := report.Options{Command: commandLine(f)}
+	opt := report.Options{Command: commandLine(f), Sweeps: sweeps}
 	if f.commit {
 		opt.Commit = buildinfo.Commit()
 	}
@@ -181,7 +201,7 @@ func builtin(name string) (scenario.Builtin, error) {
 // commandLine is the command that regenerates the report, flags that change
 // its content only.
 func commandLine(f reportFlags) string {
-	s := fmt.Sprintf("locksim report --seeds %d --baseline-seeds %d --bench %s", f.seeds, f.baselineSeeds, f.bench)
+	s := fmt.Sprintf("locksim report --seeds %d --baseline-seeds %d --sweep-seeds %d --bench %s", f.seeds, f.baselineSeeds, f.sweepSeeds, f.bench)
 	if f.patterns != "all" {
 		s += " --patterns " + f.patterns
 	}

@@ -14,7 +14,7 @@ import (
 
 func tinyReport(t *testing.T, out, benchDir string) string {
 	t.Helper()
-	stdout, _, err := runCLI(t, "report", "--seeds", "1", "--baseline-seeds", "1", "--patterns", "basic,fenced",
+	stdout, _, err := runCLI(t, "report", "--seeds", "1", "--baseline-seeds", "1", "--sweep-seeds", "1", "--patterns", "basic,fenced",
 		"--scenarios", "gc-pause,steady", "--bench", benchDir, "--out", out, "--commit=false")
 	if err != nil {
 		t.Fatal(err)
@@ -41,11 +41,16 @@ func TestReportWritesAndRepeats(t *testing.T) {
 	if string(mdA) != string(mdB) {
 		t.Error("two runs of the same report command wrote different Markdown")
 	}
-	for _, want := range []string{"`locksim report --seeds 1 --baseline-seeds 1 --bench " + noBench + " --patterns basic,fenced --scenarios gc-pause,steady`",
-		"No benchmark data", "](viz/basic--gc-pause--seed-1.html)"} {
+	for _, want := range []string{"`locksim report --seeds 1 --baseline-seeds 1 --sweep-seeds 1 --bench " + noBench + " --patterns basic,fenced --scenarios gc-pause,steady`",
+		"No benchmark data", "](viz/basic--gc-pause--seed-1.html)",
+		// the curves of the patterns asked for, and no other
+		"![safety curve: pause length / TTL](plots/sweep-pause.png)", "| basic | 0/1"} {
 		if !strings.Contains(string(mdA), want) {
 			t.Errorf("the report lacks %q", want)
 		}
+	}
+	if strings.Contains(string(mdA), "| watchdog | 0/1") || strings.Contains(string(mdA), "plots/sweep-nodes.png") {
+		t.Error("the curves include patterns the report was not asked for")
 	}
 }
 

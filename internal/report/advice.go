@@ -15,6 +15,7 @@ func Advise(m *Measurements, b *Bench) List {
 		out = append(out, rule(m)...)
 	}
 	if b != nil {
+		out = append(out, adviseHotKey(b)...)
 		out = append(out, adviseCost(m, b)...)
 	}
 	return out
@@ -61,30 +62,75 @@ func ranked(idx []int, key func(int) int) []int {
 	return out
 }
 
+// rated is a pattern's failing seeds of some runs.
+type rated struct {
+	name string
+	k, n int
+}
+
+func (r rated) String() string     { return r.name + " " + rateMark(r.k, r.n) }
+func (r rated) interval() Interval { return Wilson(r.k, r.n) }
+func joinRated(rs []rated) string  { return strings.Join(mapRated(rs), ", ") }
+func mapRated(rs []rated) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.String())
+	}
+	return out
+}
+
+// splitAbove splits rs into those whose interval lies wholly above ref's
+// and those the intervals do not tell apart from it.
+func splitAbove(ref Interval, rs []rated) (above, tied []rated) {
+	for _, r := range rs {
+		if ref.Below(r.interval()) {
+			above = append(above, r)
+		} else {
+			tied = append(tied, r)
+		}
+	}
+	return above, tied
+}
+
+// separation says which of the others the intervals put above ref, and
+// which they do not tell apart from it.
+func separation(above, tied []rated) string {
+	var parts []string
+	if len(above) > 0 {
+		parts = append(parts, "separated above it: "+joinRated(above))
+	}
+	if len(tied) > 0 {
+		parts = append(parts, "not separated from it by the intervals: "+joinRated(tied))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // adviseData names the pattern that lost updates in the fewest fault runs
-// (bestData), with the others' counts.
+// (bestData), with the others' rates, and calls it a win only over those
+// its interval separates.
 func adviseData(m *Measurements) List {
 	best := bestData(m)
 	if best < 0 {
 		return nil
 	}
 	loss := func(i int) int { return m.sum(i, func(c *Cell) int { return c.LostRuns }) }
-	var others []string
+	var others []rated
 	for _, i := range ranked(m.exclusive(), loss) {
 		if i != best {
-			others = append(others, fmt.Sprintf("%s %d", m.Patterns[i].Name, loss(i)))
+			others = append(others, rated{m.Patterns[i].Name, loss(i), m.faultRuns(i)})
 		}
 	}
 	p, runs := m.Patterns[best], m.faultRuns(best)
+	ref := rated{p.Name, loss(best), runs}
+	above, tied := splitAbove(ref.interval(), others)
 	s := []Span{text("For data that must not lose an update, use "), bold("%s", p.Name)}
 	if p.Tokens {
 		s = append(s, text(" with a store that checks its fencing tokens"))
 	}
-	s = append(s, text(": it lost updates in %d of %d fault-scenario runs, the fewest of any pattern (the others, of %d each: %s).",
-		loss(best), runs, runs, strings.Join(others, ", ")))
+	s = append(s, text(": it lost updates in %s of its fault-scenario runs, the fewest; %s.", rateMark(ref.k, runs), separation(above, tied)))
 	if p.Tokens {
 		nf := m.sum(best, noFenceRuns)
-		s = append(s, text(" With the tokens withheld from the store, the same runs lost updates in %d of %d: the fencing, not the lock, keeps the data.", nf, runs))
+		s = append(s, text(" With the tokens withheld from the store, the same runs lost updates in %s: the fencing, not the lock, keeps the data.", rateMark(nf, runs)))
 	}
 	return List{s}
 }
@@ -119,58 +165,48 @@ func noFenceRuns(c *Cell) int {
 	return c.NoFence.Runs
 }
 
-// adviseScenarios says, per fault scenario, which patterns alone lost no
-// update, or that none did; scenarios where none lost one are grouped.
+// adviseScenarios says, per fault scenario, which patterns lost no update
+// and which the intervals separate from them, or, when every pattern lost
+// some, which lost the fewest; scenarios where none lost one are grouped.
 func adviseScenarios(m *Measurements) List {
 	ex := m.exclusive()
 	var out List
 	var allSafe []string
 	for _, j := range m.faults() {
-		var safe, lossy []string
-		for _, i := range ex {
+		var safe []string
+		var lossy []rated
+		for _, i := range ranked(ex, func(i int) int { return m.Cells[i][j].LostRuns }) {
 			c := m.Cells[i][j]
 			if c.LostRuns == 0 {
 				safe = append(safe, m.Patterns[i].Name)
 			} else {
-				lossy = append(lossy, fmt.Sprintf("%s %d/%d", c.Pattern, c.LostRuns, c.Seeds))
+				lossy = append(lossy, rated{c.Pattern, c.LostRuns, c.Seeds})
 			}
 		}
 		s := m.Scenarios[j]
 		switch {
 		case len(lossy) == 0:
 			allSafe = append(allSafe, s.Name)
+		case len(safe) == 0 && lossy[0].k == lossy[len(lossy)-1].k:
+			out = append(out, []Span{text("Every pattern lost updates under "), bold("%s", s.Name), text(" (%s), alike: %s.", s.Summary, joinRated(lossy))})
 		case len(safe) == 0:
-			out = append(out, []Span{text("No pattern kept every update under "), bold("%s", s.Name), text(" (%s): seeds with a lost update: %s%s.",
-				s.Summary, strings.Join(lossy, ", "), fewest(m, ex, j))})
-		case len(safe) == 1:
-			out = append(out, []Span{text("Under "), bold("%s", s.Name), text(", "), bold("%s", safe[0]),
-				text(" is the only pattern that lost no update (0 of %d seeds); seeds with a lost update: %s.", s.Seeds, strings.Join(lossy, ", "))})
+			above, tied := splitAbove(lossy[0].interval(), lossy[1:])
+			out = append(out, []Span{text("No pattern kept every update under "), bold("%s", s.Name), text(" (%s); the fewest seeds with a lost update: %s; %s.",
+				s.Summary, lossy[0], separation(above, tied))})
 		default:
-			out = append(out, []Span{text("Under "), bold("%s", s.Name), text(", only "), bold("%s", strings.Join(safe, ", ")),
-				text(" lost no update (0 of %d seeds each); seeds with a lost update: %s.", s.Seeds, strings.Join(lossy, ", "))})
+			above, tied := splitAbove(Wilson(0, s.Seeds), lossy)
+			each := ""
+			if len(safe) > 1 {
+				each = " each"
+			}
+			out = append(out, []Span{text("Under "), bold("%s", s.Name), text(", "), bold("%s", strings.Join(safe, ", ")),
+				text(" lost no update (%s%s); %s.", rateMark(0, s.Seeds), each, separation(above, tied))})
 		}
 	}
 	if len(allSafe) > 0 {
-		out = append(out, []Span{text("No pattern lost an update under %s (%s each).", strings.Join(allSafe, ", "), seedsText(m.Seeds))})
+		out = append(out, []Span{text("No pattern lost an update under %s (%s each).", strings.Join(allSafe, ", "), rateMark(0, m.Seeds))})
 	}
 	return out
-}
-
-// fewest names the patterns with the fewest lost-update seeds under
-// scenario j, unless all lost as many.
-func fewest(m *Measurements, ex []int, j int) string {
-	runs := func(i int) int { return m.Cells[i][j].LostRuns }
-	r := ranked(ex, runs)
-	if runs(r[0]) == runs(r[len(r)-1]) {
-		return ""
-	}
-	var names []string
-	for _, i := range r {
-		if runs(i) == runs(r[0]) {
-			names = append(names, m.Patterns[i].Name)
-		}
-	}
-	return "; the fewest: " + strings.Join(names, ", ")
 }
 
 // adviseMutex ranks the patterns claiming mutex by the fault scenarios in
@@ -187,6 +223,9 @@ func adviseMutex(m *Measurements) List {
 	}
 	clean := func(i int) int { return m.sum(i, func(c *Cell) int { return btoi(c.Violating == 0) }) }
 	r := ranked(mutex, func(i int) int { return -clean(i) })
+	if clean(r[0]) == 0 {
+		return nil
+	}
 	var best, others []string
 	for _, i := range r {
 		if clean(i) == clean(r[0]) {
@@ -196,7 +235,8 @@ func adviseMutex(m *Measurements) List {
 		}
 	}
 	s := []Span{text("If the protected resource cannot check fencing tokens, "), bold("%s", strings.Join(best, ", ")),
-		text(" kept mutual exclusion in every seed of %d of %d fault scenarios, more than any other pattern claiming it", clean(r[0]), len(m.faults()))}
+		text(" kept mutual exclusion in every seed of %d of %d fault scenarios, more than any other pattern claiming it (a clean cell of %s rules out only rates above %s%%)",
+			clean(r[0]), len(m.faults()), seedsText(m.Seeds), pct(Wilson(0, m.Seeds).Hi))}
 	if len(others) > 0 {
 		s = append(s, text(" (%s)", strings.Join(others, ", ")))
 	}
@@ -208,7 +248,8 @@ func adviseMutex(m *Measurements) List {
 func adviseQuorum(m *Measurements) List {
 	var out List
 	for _, j := range m.faults() {
-		var multi, single []string
+		var multi []string
+		var single []rated
 		for _, i := range m.exclusive() {
 			p, c := m.Patterns[i], m.Cells[i][j]
 			if !slices.Contains(p.Claims, "mutex") {
@@ -218,12 +259,13 @@ func adviseQuorum(m *Measurements) List {
 				multi = append(multi, fmt.Sprintf("%s (%d nodes)", p.Name, p.Nodes))
 			}
 			if p.Nodes == 1 && c.Violating > 0 {
-				single = append(single, fmt.Sprintf("%s %d/%d", p.Name, c.Violating, c.Seeds))
+				single = append(single, rated{p.Name, c.Violating, c.Seeds})
 			}
 		}
 		if len(multi) > 0 && len(single) > 0 && !m.anySingleClean(j) {
+			above, tied := splitAbove(Wilson(0, m.Scenarios[j].Seeds), single)
 			out = append(out, []Span{text("Under "), bold("%s", m.Scenarios[j].Name), text(" only "), bold("%s", strings.Join(multi, ", ")),
-				text(" kept mutual exclusion (0 of %d seeds); every single-node pattern claiming it broke it: %s.", m.Scenarios[j].Seeds, strings.Join(single, ", "))})
+				text(" kept mutual exclusion (%s); every single-node pattern claiming it broke it at least once, %s.", rateMark(0, m.Scenarios[j].Seeds), separation(above, tied))})
 		}
 	}
 	return out

@@ -16,7 +16,8 @@ func benchSection(d *Document, b *Bench, opt Options) {
 		return
 	}
 	d.para(text("From the latest benchmark run (%s, %s; the benchmark's own date: %s). ", path.Join(opt.BenchLink, b.File), b.label(), b.date()),
-		text("Throughput is completed acquire+release cycles per second, the median over the benchmark's repetitions; latencies are in ms over every cycle of every repetition. "),
+		text("Throughput is completed acquire+release cycles per second, the median over the benchmark's repetitions with their range in brackets; latencies are in ms over every cycle of every repetition. "),
+		text("%s ", benchCaveat),
 		text("The benchmark's own summary: "), link(path.Join(opt.BenchLink, bench.FileSummary), path.Join(opt.BenchLink, bench.FileSummary)), text("."))
 	for _, k := range keyModes(b) {
 		if t, ok := throughputTable(b, k); ok {
@@ -81,7 +82,7 @@ func throughputTable(b *Bench, k bench.KeyMode) (Table, bool) {
 		r := []TCell{plain("%s", n)}
 		for _, c := range clients {
 			row, ok := b.find(bench.Single, n, c, k)
-			r = append(r, plain("%s", orDash(ok, fmt.Sprintf("%.0f", row.CyclesPerSec))))
+			r = append(r, plain("%s", orDash(ok, throughputText(row))))
 		}
 		t.Rows = append(t.Rows, r)
 	}
@@ -130,6 +131,15 @@ func quorumTable(b *Bench) (Table, bool) {
 			plain("%.0f", r.CyclesPerSec), plain("%.2f (%s)", r.RatioReference, r.Reference), plain("%s", usMS(r.CycleP99))})
 	}
 	return t, len(t.Rows) > 0
+}
+
+// throughputText is a row's median throughput and, when recorded, the
+// range of its repetitions: "10805 (10012–11675)".
+func throughputText(r bench.Row) string {
+	if sp := spread(r); sp.Hi < 1e300 {
+		return fmt.Sprintf("%.0f (%.0f–%.0f)", r.CyclesPerSec, sp.Lo, sp.Hi)
+	}
+	return fmt.Sprintf("%.0f", r.CyclesPerSec)
 }
 
 func clientsText(n int) string {

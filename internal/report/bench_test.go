@@ -14,7 +14,8 @@ import (
 func fakeBench() *bench.Result {
 	row := func(subject string, kind bench.Kind, clients int, keys bench.KeyMode, rate float64) bench.Row {
 		return bench.Row{Family: bench.Single, Subject: subject, Kind: kind, Nodes: 1, Clients: clients, Keys: keys, Reps: 3,
-			CyclesPerSec: rate, RatioFloor: rate / 10000, AcquireP99: 150, CycleP50: 70, CycleP99: 290, CycleP999: 4200, Reference: "floor", RatioReference: rate / 10000}
+			CyclesPerSec: rate, RatioFloor: rate / 10000, AcquireP99: 150, CycleP50: 70, CycleP99: 290, CycleP999: 4200, Reference: "floor", RatioReference: rate / 10000,
+			CyclesPerSecMin: rate * 0.9, CyclesPerSecMax: rate * 1.1}
 	}
 	res := &bench.Result{Target: "redis-server", Started: time.Date(2026, 11, 30, 5, 29, 12, 0, time.UTC),
 		Config: bench.Settings{Clients: []int{1, 8}, Keys: []bench.KeyMode{bench.Distinct, bench.Hot}}}
@@ -120,8 +121,11 @@ func TestReportWithAndWithoutBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"2026-11-30 05:29 UTC", "![benchmark: throughput-hot.png](bench/throughput-hot.png)", "| fenced | 9000 | 9000 |",
-		"the cheapest pattern is basic at 0.95× the floor", "redlock | 5 | 1 | distinct | 2000"} {
+	for _, want := range []string{"2026-11-30 05:29 UTC", "![benchmark: throughput-hot.png](bench/throughput-hot.png)", "| fenced | 9000 (8100–9900) | 9000 (8100–9900) |",
+		"redlock | 5 | 1 | distinct | 2000",
+		// floor 9000–11000: basic (8550–10450) and fenced (8100–9900) overlap it, fair (3600–4400) lies below.
+		"the floor does 10000 (9000–11000). Measurably dearer (their range lies below the floor's): fair 4000 (3600–4400). Not told apart from the floor (ranges overlap; no winner among them): basic 9500 (8550–10450), fenced 9000 (8100–9900).",
+		"measurably slower than the floor: fair 4000 cycles/s (3600–4400)", "shared 2-core machine"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the report lacks %q", want)
 		}

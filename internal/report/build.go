@@ -21,6 +21,13 @@ type Options struct {
 	BenchLink string
 	// Plots are the plots drawn (set by Write).
 	Plots []string
+	// Sweeps are the safety curves to include (MeasureSweeps), if any.
+	Sweeps []*Sweep
+	// Agreement is the place of real mode's agreement table (simulator
+	// rate against real redis-server rate, with intervals, per pattern ×
+	// scenario). Nil until real mode provides it: the report then says
+	// that no verdict was confirmed on real Redis.
+	Agreement *Table
 }
 
 // Build assembles the report from the measurements and the benchmark (nil
@@ -29,10 +36,14 @@ type Options struct {
 func Build(m *Measurements, b *Bench, opt Options) *Document {
 	d := &Document{Title: "locksim report: which Redis lock pattern to trust, under which faults"}
 	intro(d, m, opt)
+	decisions(d, m)
 	d.heading(2, "advice", "Which pattern should I use")
 	d.para(text("Each point below is a rule in code applied to the measurements of this report; the numbers are the evidence."))
 	d.add(List(Advise(m, b)))
+	articles(d, m, b)
 	safety(d, m, opt)
+	sweepSection(d, opt.Sweeps, opt)
+	agreement(d, opt)
 	lostUpdates(d, m, opt)
 	liveness(d, m, opt)
 	broken(d, m, opt)
@@ -40,6 +51,17 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	benchSection(d, b, opt)
 	method(d, m)
 	return d
+}
+
+// agreement is the section of real mode's agreement table.
+func agreement(d *Document, opt Options) {
+	d.heading(2, "agreement", "Simulator and real redis-server: do they agree?")
+	if opt.Agreement == nil {
+		d.para(text("Not measured in this report: every rate above comes from the simulator. Real mode (real redis-server processes, real pauses, crashes, failovers and partitions) confirms them cell by cell; its agreement table goes here."))
+		return
+	}
+	d.para(text("The same pattern × scenario cells run for real and in the simulator, each rate with its 95%% interval; a disagreement is a finding to explain."))
+	d.add(*opt.Agreement)
 }
 
 func intro(d *Document, m *Measurements, opt Options) {
@@ -56,6 +78,17 @@ func intro(d *Document, m *Measurements, opt Options) {
 	s = append(s, text("Fault scenarios ran seeds 1–%d each; the baseline (%s) seeds 1–%d; %d simulations in all, over %d patterns (%d of them broken variants kept to prove the checks catch them) and %d built-in scenarios.",
 		m.Seeds, Baseline, m.BaselineSeeds, m.Runs, len(m.Patterns), countBroken(m), len(m.Scenarios)))
 	d.para(s...)
+}
+
+// sharedNames names the correct patterns with shared holdings.
+func (m *Measurements) sharedNames() []string {
+	var out []string
+	for _, p := range m.Patterns {
+		if p.Shared && !p.Broken {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 func countBroken(m *Measurements) int {
@@ -112,7 +145,7 @@ func claimText(claims []string) string {
 // rateCell is violating/seeds: red and linked to the counterexample when
 // a claim was broken, yellow when clients overlapped without breaking one.
 func rateCell(c *Cell) TCell {
-	s := text("%d/%d", c.Violating, c.Seeds)
+	s := text("%s", rateMark(c.Violating, c.Seeds))
 	switch {
 	case c.Violating > 0 && c.Viz != "":
 		s.Link = c.Viz
@@ -130,7 +163,8 @@ func safety(d *Document, m *Measurements, opt Options) {
 	d.para(text("Each cell is the violation rate: the seeds whose run broke a claim the pattern makes, over the seeds run. "),
 		text("The claims: mutex (no two clients rely on the lock at one instant of true time), safe-store (a store that checks fencing tokens loses no update), fencing (tokens strictly increase). "),
 		text("A red cell links to the porcupine visualisation of its first violating seed, with the faults drawn on the timeline. "),
-		text("A yellow cell broke no claim but clients overlapped or lost updates: the pattern claims nothing there (shared holders) or its fencing absorbed the overlap."))
+		text("A yellow cell broke no claim but clients overlapped or lost updates: the pattern claims nothing there (shared holders) or its fencing absorbed the overlap. "),
+		text("%s", intervalNote()))
 	d.add(rateTable(m, m.patternRows(false)))
 	plotImage(d, opt, PlotViolations, "violation rate per pattern and scenario")
 }
@@ -147,9 +181,13 @@ func plotImage(d *Document, opt Options, name, alt string) {
 
 func lostUpdates(d *Document, m *Measurements, opt Options) {
 	d.heading(2, "lost-updates", "Lost updates, with and without fencing")
-	d.para(text("Each cell is seeds with a lost update / seeds (total lost updates). A lost update is a write accepted on a value other than the one its writer read: another client's increment is overwritten. "),
+	d.para(text("Each cell is seeds with a lost update / seeds (the rate and its 95%% interval), then the total of lost updates. A lost update is a write accepted on a value other than the one its writer read: another client's increment is overwritten. "),
 		text("Patterns that issue fencing tokens ran every seed twice: as designed (the store rejects a write whose token is below the highest it has seen) and with the tokens withheld from the store, which is what the same lock protects without a checking store. "),
 		text("A pattern without tokens has only the second kind."))
+	if shared := m.sharedNames(); len(shared) > 0 {
+		d.para(text("%s let several clients hold at once by design (readers, permits), and every holder in this workload writes the counter, so their rows lose updates without breaking a claim: judge them by their claims in the safety table (no writer beside another holder; at most N holders), not here.",
+			strings.Join(shared, " and ")))
+	}
 	t := Table{Header: m.scenarioHeader("pattern", "store")}
 	for _, i := range m.patternRows(false) {
 		p := m.Patterns[i]
@@ -177,7 +215,7 @@ func lossRow(m *Measurements, i int, store string, noFence bool) []TCell {
 		if noFence {
 			tone = Plain
 		}
-		r = append(r, cell(tone, text("%d/%d (%d)", runs, c.Seeds, total)))
+		r = append(r, cell(tone, text("%s, %d lost", rateMark(runs, c.Seeds), total)))
 	}
 	return r
 }

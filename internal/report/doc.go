@@ -2,9 +2,21 @@
 // scenario of the simulator and writes the comparison a team reads before
 // choosing one: Markdown and HTML, plots (PNG and SVG), a porcupine
 // visualisation of a counterexample for every cell with a violation, the
-// latest benchmark's throughput and latency, and a "which pattern should I
-// use" section whose every sentence comes from a rule in code citing the
-// numbers.
+// latest benchmark's throughput and latency, a decision table (per
+// situation, the pattern to use and to avoid) and a "which pattern should
+// I use" section whose every row and sentence comes from a rule in code
+// citing the numbers, the source article's comparison table judged claim
+// by claim, and safety curves (Sweep: the violation rate as one fault
+// grows).
+//
+// # Intervals
+//
+// Every rate is printed with its 95% Wilson interval (Wilson, RateText);
+// a comparison is called a difference only when the intervals do not
+// overlap (Interval.Separated), and a clean cell of fewer seeds than it
+// takes to see a violation of rate CareRate is marked (TooFewSeeds). The
+// benchmark's throughput is compared only where the spread of its
+// repetitions separates.
 //
 // # What is measured
 //
@@ -28,7 +40,9 @@
 //
 //	m, err := report.Measure(report.Config{Seeds: 20, BaselineSeeds: 2})
 //	b, err := report.LoadBench("reports/bench") // nil, nil when there is none
-//	err = report.Write("reports", m, b, report.Options{Commit: "abc1234"})
+//	sw, err := report.MeasureSweeps(nil, report.DefaultSweepSeeds, 0, nil)
+//	err = report.Write("reports", m, b, report.Options{Commit: "abc1234", Sweeps: sw})
 //
-// `locksim report` is the command.
+// `locksim report` is the command; `locksim sweep` runs one sweep on a
+// team's own patterns and base scenario.
 package report

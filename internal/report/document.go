@@ -25,10 +25,12 @@ type Para []Span
 // List is a bulleted list; each item is a run of spans.
 type List [][]Span
 
-// Table has a header row and rows of cells.
+// Table has a header row and rows of cells. A Prose table holds
+// sentences rather than figures: HTML aligns it left.
 type Table struct {
 	Header []string
 	Rows   [][]TCell
+	Prose  bool
 }
 
 // Image shows a plot; Src is relative to the report.

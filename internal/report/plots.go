@@ -23,41 +23,42 @@ const (
 	PlotFencing          = "lost-updates-fencing"
 	PlotBaselineRate     = "baseline-rate"
 	PlotBaselineWait     = "baseline-p99-wait"
+	PlotSafetyCost       = "safety-cost"
 )
 
 // writePlots draws the plots into dir/plots and returns the names of those
-// it drew (a plot without data is left out).
-func writePlots(dir string, m *Measurements) ([]string, error) {
+// it drew (a plot without data is left out), the sweeps' curves last. b
+// may be nil.
+func writePlots(dir string, m *Measurements, b *Bench, sweeps []*Sweep) ([]string, error) {
 	pdir := filepath.Join(dir, PlotDir)
 	var names []string
 	var errs []error
 	for _, pl := range []struct {
 		name string
-		make func(*Measurements) (*plot.Plot, vg.Length, error)
+		make func() (*figure, error)
 	}{
-		{PlotViolations, func(m *Measurements) (*plot.Plot, vg.Length, error) { return violationPlot(m, false) }},
-		{PlotViolationsBroken, func(m *Measurements) (*plot.Plot, vg.Length, error) { return violationPlot(m, true) }},
-		{PlotFencing, fencingPlot},
-		{PlotBaselineRate, baselineRatePlot},
-		{PlotBaselineWait, baselineWaitPlot},
+		{PlotViolations, func() (*figure, error) { return violationPlot(m, false) }},
+		{PlotViolationsBroken, func() (*figure, error) { return violationPlot(m, true) }},
+		{PlotFencing, func() (*figure, error) { return fencingPlot(m) }},
+		{PlotBaselineRate, func() (*figure, error) { return baselineRatePlot(m) }},
+		{PlotBaselineWait, func() (*figure, error) { return baselineWaitPlot(m) }},
+		{PlotSafetyCost, func() (*figure, error) { return safetyCostPlot(m, b) }},
 	} {
-		p, height, err := pl.make(m)
-		if err == nil && p != nil {
-			err = savePlot(p, height, pdir, pl.name)
+		f, err := pl.make()
+		if err == nil && f != nil {
+			err = f.save(pdir, pl.name)
 			names = append(names, pl.name)
 		}
 		errs = append(errs, err)
 	}
-	return names, errors.Join(errs...)
-}
-
-func savePlot(p *plot.Plot, height vg.Length, dir, name string) error {
-	for _, ext := range []string{".png", ".svg"} {
-		if err := p.Save(24*vg.Centimeter, height, filepath.Join(dir, name+ext)); err != nil {
-			return fmt.Errorf("report: plot %s%s: %w", name, ext, err)
+	for _, s := range sweeps {
+		err := WriteSweepPlot(pdir, s)
+		if err == nil {
+			names = append(names, SweepPlot(s))
 		}
+		errs = append(errs, err)
 	}
-	return nil
+	return names, errors.Join(errs...)
 }
 
 // rateGrid is the violation rates of some patterns (rows) under every
@@ -75,21 +76,23 @@ func (g rateGrid) Y(r int) float64    { return float64(r) }
 
 func (g rateGrid) cell(c, r int) *Cell { return g.m.Cells[g.rows[len(g.rows)-1-r]][c] }
 
-// whiteToRed is a palette from no violation (white) to every seed (red).
-type whiteToRed int
+// whiteToVermillion is a sequential palette from no violation (white) to
+// every seed (Okabe–Ito's vermillion): one hue, so that lightness alone
+// reads the rate, whatever the reader's colour vision.
+type whiteToVermillion int
 
-func (n whiteToRed) Colors() []color.Color {
+func (n whiteToVermillion) Colors() []color.Color {
 	out := make([]color.Color, n)
 	for i := range out {
 		f := float64(i) / float64(n-1)
-		out[i] = color.RGBA{R: 255, G: uint8(255 - 200*f), B: uint8(255 - 200*f), A: 255}
+		out[i] = color.RGBA{R: uint8(255 - (255-0xD5)*f), G: uint8(255 - (255-0x5E)*f), B: uint8(255 - 255*f), A: 255}
 	}
 	return out
 }
 
 // violationPlot is a grid of patterns × scenarios coloured by violation
-// rate, each cell labelled violating/seeds.
-func violationPlot(m *Measurements, broken bool) (*plot.Plot, vg.Length, error) {
+// rate, each cell labelled violating/seeds and its interval.
+func violationPlot(m *Measurements, broken bool) (*figure, error) {
 	g := rateGrid{m: m}
 	for i, p := range m.Patterns {
 		if p.Broken == broken {
@@ -97,19 +100,18 @@ func violationPlot(m *Measurements, broken bool) (*plot.Plot, vg.Length, error) 
 		}
 	}
 	if len(g.rows) == 0 {
-		return nil, 0, nil
+		return nil, nil
 	}
-	p := plot.New()
-	p.Title.Text = "Violation rate: seeds whose run broke a claim of the pattern / seeds"
+	p := newPlot("Violation rate: seeds that broke a claim of the pattern / seeds (95% interval)")
 	if broken {
-		p.Title.Text = "Broken variants, violation rate: seeds whose run broke a claim / seeds"
+		p.Title.Text = "Broken variants: seeds that broke a claim / seeds (95% interval)"
 	}
-	h := plotter.NewHeatMap(g, whiteToRed(11))
+	h := plotter.NewHeatMap(g, whiteToVermillion(11))
 	h.Min, h.Max = 0, 1
 	p.Add(h)
 	labels, err := cellLabels(g)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	p.Add(labels)
 	var xt, yt []plot.Tick
@@ -121,7 +123,7 @@ func violationPlot(m *Measurements, broken bool) (*plot.Plot, vg.Length, error) 
 	}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
 	rotateX(p)
-	return p, vg.Length(len(g.rows))*0.8*vg.Centimeter + 10*vg.Centimeter, nil
+	return &figure{p: p, height: vg.Length(len(g.rows))*1.1*vg.Centimeter + 9*vg.Centimeter}, nil
 }
 
 func cellLabels(g rateGrid) (*plotter.Labels, error) {
@@ -131,7 +133,11 @@ func cellLabels(g rateGrid) (*plotter.Labels, error) {
 		for c := range cols {
 			cell := g.cell(c, r)
 			l.XYs = append(l.XYs, plotter.XY{X: g.X(c), Y: g.Y(r)})
-			l.Labels = append(l.Labels, fmt.Sprintf("%d/%d", cell.Violating, cell.Seeds))
+			label := fmt.Sprintf("%d/%d\n%s", cell.Violating, cell.Seeds, IntervalText(Wilson(cell.Violating, cell.Seeds)))
+			if TooFewSeeds(cell.Violating, cell.Seeds, CareRate) {
+				label += FewMark
+			}
+			l.Labels = append(l.Labels, label)
 		}
 	}
 	labels, err := plotter.NewLabels(l)
@@ -140,6 +146,10 @@ func cellLabels(g rateGrid) (*plotter.Labels, error) {
 	}
 	for i := range labels.TextStyle {
 		labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
+		labels.TextStyle[i].Font.Size = vg.Points(8)
+		if c, r := i%cols, i/cols; g.Z(c, r) > 0.6 { // dark cells: white text
+			labels.TextStyle[i].Color = color.White
+		}
 	}
 	return labels, nil
 }
@@ -149,89 +159,80 @@ func rotateX(p *plot.Plot) {
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
 }
 
-// fencingPlot compares, per fault scenario, the lost updates of each
-// correct pattern that issues tokens with and without the store checking
-// them.
-func fencingPlot(m *Measurements) (*plot.Plot, vg.Length, error) {
-	p := plot.New()
-	p.Title.Text = "Lost updates over all seeds: the store checking fencing tokens, and not"
-	p.Y.Label.Text = "lost updates (total)"
-	p.Legend.Top = true
-	var bars []*plotter.BarChart
+// fencingPlot compares, per scenario, the seeds with a lost update of each
+// correct pattern that issues tokens, with and without the store checking
+// them, as rates with their intervals.
+func fencingPlot(m *Measurements) (*figure, error) {
+	p := newPlot("Seeds with a lost update: the store checking fencing tokens, and not")
+	p.Y.Label.Text = "seeds with a lost update (95% interval)"
+	var ss []rateSeries
 	for i, pi := range m.Patterns {
 		if !pi.Tokens || pi.Broken {
 			continue
 		}
-		var with, without plotter.Values
+		with, without := rateSeries{name: pi.Name + ", store checks tokens"}, rateSeries{name: pi.Name + ", tokens withheld"}
 		for j := range m.Scenarios {
 			c := m.Cells[i][j]
-			with = append(with, float64(c.Lost))
-			without = append(without, float64(c.NoFence.Total))
+			with.xs, with.ks, with.ns = append(with.xs, float64(j)), append(with.ks, c.LostRuns), append(with.ns, c.Seeds)
+			without.xs, without.ks, without.ns = append(without.xs, float64(j)), append(without.ks, noFenceRuns(c)), append(without.ns, c.Seeds)
 		}
-		for k, v := range []struct {
-			vals  plotter.Values
-			label string
-		}{{with, pi.Name + ", store checks tokens"}, {without, pi.Name + ", tokens withheld"}} {
-			b, err := plotter.NewBarChart(v.vals, 9)
-			if err != nil {
-				return nil, 0, err
-			}
-			b.Color = []color.Color{color.RGBA{46, 109, 164, 255}, color.RGBA{192, 57, 43, 255}}[k%2]
-			bars = append(bars, b)
-			p.Legend.Add(v.label, b)
-		}
+		ss = append(ss, with, without)
 	}
-	if len(bars) == 0 {
-		return nil, 0, nil
+	if len(ss) == 0 {
+		return nil, nil
 	}
-	for k, b := range bars {
-		b.Offset = (vg.Length(k) - vg.Length(len(bars)-1)/2) * 9
-		p.Add(b)
+	l := newLegend()
+	if err := addRates(p, l, ss, 0.2, false); err != nil {
+		return nil, err
 	}
 	var names []string
 	for _, s := range m.Scenarios {
 		names = append(names, s.Name)
 	}
+	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
 	p.NominalX(names...)
+	p.Add(plotter.NewGrid())
 	rotateX(p)
-	return p, 17 * vg.Centimeter, nil
+	return &figure{p: p, legend: l, names: seriesNames(ss), height: 16 * vg.Centimeter}, nil
 }
 
 // baselineRatePlot shows the correct patterns' acquisitions per simulated
 // second in the baseline.
-func baselineRatePlot(m *Measurements) (*plot.Plot, vg.Length, error) {
+func baselineRatePlot(m *Measurements) (*figure, error) {
 	return baselineBars(m, "acquisitions per simulated second", "acquisitions/s", func(c *Cell) float64 { return c.AcqPerSec() })
 }
 
 // baselineWaitPlot shows their p99 acquire wait (median over seeds).
-func baselineWaitPlot(m *Measurements) (*plot.Plot, vg.Length, error) {
+func baselineWaitPlot(m *Measurements) (*figure, error) {
 	return baselineBars(m, "p99 acquire wait (median over seeds)", "ms", func(c *Cell) float64 { return float64(c.P99Wait) / 1e6 })
 }
 
-func baselineBars(m *Measurements, title, unit string, value func(*Cell) float64) (*plot.Plot, vg.Length, error) {
+func baselineBars(m *Measurements, title, unit string, value func(*Cell) float64) (*figure, error) {
 	j := m.scenarioIndex(Baseline)
 	if j < 0 {
-		return nil, 0, nil
+		return nil, nil
 	}
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s (no faults): %s", Baseline, title)
+	p := newPlot(fmt.Sprintf("%s (no faults, %s): %s", Baseline, seedsText(m.BaselineSeeds), title))
 	p.Y.Label.Text = unit
 	var vals plotter.Values
 	var names []string
+	top := 0.0
 	for i, pi := range m.Patterns {
 		if !pi.Broken {
-			vals, names = append(vals, value(m.Cells[i][j])), append(names, pi.Name)
+			v := value(m.Cells[i][j])
+			vals, names, top = append(vals, v), append(names, pi.Name), math.Max(top, v)
 		}
 	}
-	b, err := plotter.NewBarChart(vals, 20)
+	b, err := plotter.NewBarChart(vals, 0.9*vg.Centimeter)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	b.Color = color.RGBA{46, 109, 164, 255}
+	b.Color = okabeIto[4]
 	p.Add(plotter.NewGrid(), b)
+	p.Y.Min, p.Y.Max = 0, top*1.15
 	p.NominalX(names...)
 	rotateX(p)
-	return p, 11 * vg.Centimeter, nil
+	return &figure{p: p, height: 11 * vg.Centimeter}, nil
 }
 
 func (m *Measurements) scenarioIndex(name string) int {

@@ -109,6 +109,7 @@ table { border-collapse: collapse; margin: 1rem 0; font-size: 0.9rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }
 th { background: #f0f0f0; }
 td:first-child, th:first-child { text-align: left; }
+table.prose td, table.prose th { text-align: left; vertical-align: top; }
 td.good { background: #e3f4e3; }
 td.bad { background: #f6c9c9; font-weight: bold; }
 td.warn { background: #fff2c2; }
@@ -117,7 +118,11 @@ img { max-width: 100%; }
 `
 
 func htmlTable(b *strings.Builder, t Table) {
-	b.WriteString("<table>\n<tr>")
+	if t.Prose {
+		b.WriteString("<table class=\"prose\">\n<tr>")
+	} else {
+		b.WriteString("<table>\n<tr>")
+	}
 	for _, h := range t.Header {
 		b.WriteString("<th>" + html.EscapeString(h) + "</th>")
 	}

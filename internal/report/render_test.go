@@ -10,7 +10,7 @@ func TestRender(t *testing.T) {
 	d.heading(2, "s", "Section | one")
 	d.para(text("a|b *c* "), link("x_y", "viz/a b.html"), code("go test"))
 	d.add(Table{Header: []string{"h|1", "h2"}, Rows: [][]TCell{{plain("v|1"), cell(Bad, link("2/3", "viz/p.html"))}, {plain("ok"), cell(Good, text("0/3"))}}},
-		List{{text("item <i>")}}, Image{Src: "plots/p.png", Alt: "alt"})
+		List{{text("item <i>")}}, Image{Src: "plots/p.png", Alt: "alt"}, Table{Header: []string{"situation"}, Rows: [][]TCell{{plain("words")}}, Prose: true})
 	var md, html strings.Builder
 	if err := WriteMarkdown(&md, d); err != nil {
 		t.Fatal(err)
@@ -25,7 +25,8 @@ func TestRender(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"<title>T &lt;1&gt;</title>", `<h2 id="s">Section | one</h2>`, `<a href="viz/a b.html">x_y</a><code>go test</code>`,
-		`<td class="bad"><a href="viz/p.html">2/3</a></td>`, `<td class="good">0/3</td>`, "<li>item &lt;i&gt;</li>", `<img src="plots/p.png" alt="alt">`} {
+		`<td class="bad"><a href="viz/p.html">2/3</a></td>`, `<td class="good">0/3</td>`, "<li>item &lt;i&gt;</li>", `<img src="plots/p.png" alt="alt">`,
+		"<table class=\"prose\">\n<tr><th>situation</th>"} {
 		if !strings.Contains(html.String(), want) {
 			t.Errorf("HTML lacks %q:\n%s", want, html.String())
 		}

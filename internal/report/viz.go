@@ -21,21 +21,29 @@ const VizDir = "viz"
 
 // VizFile checks h against the counter and register models and writes
 // porcupine's HTML visualisation of the check to path, with h's fault
-// events on the timeline. It returns the check's report.
+// events on the timeline: a page that stands alone. It returns the
+// check's report.
 func VizFile(path string, h *history.History, timeout time.Duration) (linearizability.Report, error) {
+	rep, page, err := vizPage(h, timeout)
+	if err != nil {
+		return rep, fmt.Errorf("report: visualisation %s: %w", path, err)
+	}
+	return rep, os.WriteFile(path, page, 0o644)
+}
+
+// vizPage checks h and returns porcupine's page of the check, its data in
+// canonical order.
+func vizPage(h *history.History, timeout time.Duration) (linearizability.Report, []byte, error) {
 	rep, err := linearizability.Check(h, linearizability.Options{Timeout: timeout})
 	if err != nil {
-		return rep, err
+		return rep, nil, err
 	}
 	var page bytes.Buffer
 	if err := linearizability.WriteViz(&page, h, rep); err != nil {
-		return rep, fmt.Errorf("report: visualisation %s: %w", path, err)
+		return rep, nil, err
 	}
 	data, err := canonicalViz(page.Bytes())
-	if err != nil {
-		return rep, fmt.Errorf("report: visualisation %s: %w", path, err)
-	}
-	return rep, os.WriteFile(path, data, 0o644)
+	return rep, data, err
 }
 
 // Verdict names the check's verdict and the models that found a
@@ -60,7 +68,8 @@ func vizName(c *Cell) string {
 
 // writeVizzes writes, for every cell with a violation, the visualisation
 // of its first violating seed into dir/viz, after removing the HTML files
-// an earlier report left there, and records each file in its cell.
+// an earlier report left there, and records each file in its cell. The
+// pages share porcupine's script, written once as dir/viz/porcupine.js.
 func writeVizzes(dir string, m *Measurements, timeout time.Duration) error {
 	vdir := filepath.Join(dir, VizDir)
 	if err := os.MkdirAll(vdir, 0o755); err != nil {
@@ -72,17 +81,49 @@ func writeVizzes(dir string, m *Measurements, timeout time.Duration) error {
 			return err
 		}
 	}
+	var script []byte
 	for _, row := range m.Cells {
 		for _, c := range row {
 			if c.first == nil {
 				continue
 			}
-			rep, err := VizFile(filepath.Join(dir, vizName(c)), c.first, timeout)
+			s, err := writeCellViz(dir, c, timeout)
 			if err != nil {
 				return fmt.Errorf("report: %s under %s, seed %d: %w", c.Pattern, c.Scenario, c.FirstSeed, err)
 			}
-			c.Viz, c.VizVerdict = vizName(c), Verdict(rep)
+			if script != nil && !bytes.Equal(script, s) {
+				return fmt.Errorf("report: %s under %s: porcupine's script differs from the other pages'", c.Pattern, c.Scenario)
+			}
+			script = s
 		}
 	}
-	return nil
+	if script == nil {
+		return nil
+	}
+	return os.WriteFile(filepath.Join(vdir, VizScript), script, 0o644)
+}
+
+// writeCellViz writes the page of c's first violating seed and returns
+// the script it shares.
+func writeCellViz(dir string, c *Cell, timeout time.Duration) ([]byte, error) {
+	rep, page, err := vizPage(c.first, timeout)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cutPage(page)
+	if err != nil {
+		return nil, err
+	}
+	data, err := labelSections(p.data)
+	if err != nil {
+		return nil, err
+	}
+	verdict := Verdict(rep)
+	info := pageInfo{Pattern: c.Pattern, Scenario: c.Scenario, Seed: c.FirstSeed, Violated: c.Violated, Verdict: verdict, Replay: replay(c),
+		Back: "../" + FileHTML + "#counterexamples"}
+	if err := os.WriteFile(filepath.Join(dir, vizName(c)), sharedPage(p, data, info), 0o644); err != nil {
+		return nil, err
+	}
+	c.Viz, c.VizVerdict = vizName(c), verdict
+	return p.script, nil
 }

@@ -28,7 +28,7 @@ func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 	if err := writeVizzes(dir, m, opt.CheckTimeout); err != nil {
 		return err
 	}
-	plots, err := writePlots(dir, m)
+	plots, err := writePlots(dir, m, b, opt.Sweeps)
 	if err != nil {
 		return err
 	}

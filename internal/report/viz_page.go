@@ -1,0 +1,230 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A report carries a counterexample page for every red cell. Porcupine
+// writes each as one self-contained file with its 900-line script inline;
+// the report's pages share that script as viz/porcupine.js instead, and
+// each page keeps only its data, a header saying what it shows (pattern,
+// scenario, seed, the claims broken, the replay command, a link back to
+// the report) and labels on the sections that overlap another client's.
+
+// VizScript is the shared script's file, inside VizDir.
+const VizScript = "porcupine.js"
+
+// pageInfo is what a counterexample page's header says.
+type pageInfo struct {
+	Pattern, Scenario string
+	Seed              uint64
+	Violated          []string
+	Verdict           string
+	Replay            string
+	Back              string // the report, relative to the page
+}
+
+// splitPage cuts porcupine's page into the script it inlines (everything
+// before the data line), the data, and what surrounds them.
+type splitPage struct {
+	head, beforeScript []byte // up to <body>, and from <body> up to <script>
+	script             []byte // the shared part of the inline script
+	data               []byte // the JSON of `const data = …`
+}
+
+var (
+	scriptOpen  = []byte("<script>")
+	scriptClose = []byte("</script>")
+	bodyOpen    = []byte("<body>")
+	titleTag    = regexp.MustCompile(`<title>[^<]*</title>`)
+)
+
+// cutPage splits porcupine's page; it fails if the page is not shaped as
+// porcupine writes it (one inline script ending in the data and render).
+func cutPage(page []byte) (splitPage, error) {
+	var p splitPage
+	b, s := bytes.Index(page, bodyOpen), bytes.Index(page, scriptOpen)
+	m := vizDataLine.FindSubmatchIndex(page)
+	if b < 0 || s < b || m == nil || m[0] < s {
+		return p, errors.New("report: porcupine's page is not shaped as expected (body, script, data)")
+	}
+	tail := page[m[1]:]
+	e := bytes.Index(tail, scriptClose)
+	if e < 0 || strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(tail[:e])), ";")) != "render(data)" {
+		return p, errors.New("report: porcupine's script does not end in render(data)")
+	}
+	if strings.TrimSpace(string(tail[e+len(scriptClose):])) != "</body>\n</html>" && !bytes.Contains(tail[e:], []byte("</html>")) {
+		return p, errors.New("report: porcupine's page has something after its script")
+	}
+	p.head, p.beforeScript = page[:b+len(bodyOpen)], page[b+len(bodyOpen):s]
+	p.script = page[s+len(scriptOpen) : m[0]]
+	p.data = page[m[2]:m[3]]
+	return p, nil
+}
+
+// sharedPage is the page rebuilt around the shared script, with a header
+// and the given (relabelled) data.
+func sharedPage(p splitPage, data []byte, info pageInfo) []byte {
+	var w bytes.Buffer
+	title := fmt.Sprintf("<title>locksim counterexample: %s under %s, seed %d</title>", info.Pattern, info.Scenario, info.Seed)
+	w.Write(titleTag.ReplaceAll(p.head, []byte(title)))
+	w.WriteString(pageHeader(info))
+	w.Write(p.beforeScript)
+	fmt.Fprintf(&w, "<script src=\"%s\"></script>\n    <script>\n      const data = ", VizScript)
+	w.Write(data)
+	w.WriteString("\n      render(data)\n    </script>\n  </body>\n</html>\n")
+	return w.Bytes()
+}
+
+// pageHeader is the block that says what the page shows.
+func pageHeader(info pageInfo) string {
+	e := html.EscapeString
+	claims := strings.Join(info.Violated, ", ")
+	return fmt.Sprintf(`
+    <header style="font: 14px/1.4 sans-serif; margin: 36px 0 12px; padding: 8px 12px; border-left: 4px solid #b00020; background: #fbf3f4">
+      <p style="margin: 0 0 4px"><a href="%s">← the report</a></p>
+      <h1 style="font-size: 18px; margin: 0 0 4px">%s under %s, seed %d: broke %s</h1>
+      <p style="margin: 0">Checker: %s. Replay: <code>%s</code></p>
+      <p style="margin: 4px 0 0">Each box is one critical section of one client (read the counter, write it + 1), in true time. A section marked ⚠ overlaps another client's section: two clients relied on the lock at once. The red annotation is the checker's: the sections it cannot order. Faults have rows of their own, named after the client or node they hit.</p>
+    </header>
+`, e(info.Back), e(info.Pattern), e(info.Scenario), info.Seed, e(claims), e(info.Verdict), e(info.Replay))
+}
+
+// vizOp mirrors one operation of porcupine's history data, in its order.
+type vizOp struct {
+	ClientId      int
+	Start         int64
+	OriginalStart string
+	End           int64
+	OriginalEnd   string
+	Description   string
+	Metadata      string
+}
+
+// labelSections rewrites data's operation descriptions: each starts with
+// its client (c1, c2…), and a section that overlaps in true time another
+// client's section is marked ⚠ with the other client. Everything else of
+// the data is kept as it was.
+func labelSections(data []byte) ([]byte, error) {
+	var d struct {
+		Partitions  []map[string]json.RawMessage
+		Annotations json.RawMessage
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, err
+	}
+	ann, err := faultRows(d.Annotations)
+	if err != nil {
+		return nil, err
+	}
+	d.Annotations = ann
+	for _, part := range d.Partitions {
+		var ops []vizOp
+		var raw []map[string]json.RawMessage
+		if err := errors.Join(json.Unmarshal(part["History"], &ops), json.Unmarshal(part["History"], &raw)); err != nil {
+			return nil, fmt.Errorf("report: porcupine's history: %w", err)
+		}
+		for _, r := range raw {
+			if len(r) != 7 { // the fields of vizOp: anything else would be lost
+				return nil, fmt.Errorf("report: porcupine's history has %d fields per operation, want the 7 of vizOp", len(r))
+			}
+		}
+		markOverlaps(ops)
+		h, err := json.Marshal(ops)
+		if err != nil {
+			return nil, err
+		}
+		part["History"] = h
+	}
+	return marshalViz(d.Partitions, d.Annotations)
+}
+
+// marshalViz writes the data back with porcupine's field order.
+func marshalViz(parts []map[string]json.RawMessage, ann json.RawMessage) ([]byte, error) {
+	var w bytes.Buffer
+	w.WriteString(`{"Partitions":[`)
+	for i, p := range parts {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString(`{"History":`)
+		w.Write(p["History"])
+		w.WriteString(`,"PartialLinearizations":`)
+		w.Write(p["PartialLinearizations"])
+		w.WriteString(`,"Largest":`)
+		w.Write(p["Largest"])
+		w.WriteByte('}')
+	}
+	w.WriteString(`],"Annotations":`)
+	w.Write(ann)
+	w.WriteByte('}')
+	return w.Bytes(), nil
+}
+
+// markOverlaps labels each operation with its client and marks the
+// sections that overlap another client's in true time.
+func markOverlaps(ops []vizOp) {
+	span := func(o vizOp) (int64, int64) {
+		s, _ := strconv.ParseInt(o.OriginalStart, 10, 64)
+		e, err := strconv.ParseInt(o.OriginalEnd, 10, 64)
+		if err != nil { // an operation that never returned
+			e = 1<<63 - 1
+		}
+		return s, e
+	}
+	labels := make([]string, len(ops))
+	for i, o := range ops {
+		var with []string
+		s1, e1 := span(o)
+		for j, p := range ops {
+			s2, e2 := span(p)
+			if j != i && p.ClientId != o.ClientId && isSection(o) && isSection(p) && s1 < e2 && s2 < e1 {
+				if c := fmt.Sprintf("c%d", p.ClientId); !slices.Contains(with, c) {
+					with = append(with, c)
+				}
+			}
+		}
+		labels[i] = fmt.Sprintf("c%d %s", o.ClientId, o.Description)
+		if len(with) > 0 {
+			labels[i] = fmt.Sprintf("⚠ c%d %s — overlaps %s", o.ClientId, o.Description, strings.Join(with, ", "))
+		}
+	}
+	for i := range ops {
+		ops[i].Description = labels[i]
+	}
+}
+
+// faultRows moves the annotations drawn on a client's row (its pause,
+// its clock jump) to a row of their own, tagged "c1 faults", so that they
+// no longer cover the client's sections. Every other field is kept.
+func faultRows(ann json.RawMessage) (json.RawMessage, error) {
+	var as []map[string]json.RawMessage
+	if err := json.Unmarshal(ann, &as); err != nil {
+		return nil, fmt.Errorf("report: porcupine's annotations: %w", err)
+	}
+	for _, a := range as {
+		var tag string
+		var client int
+		if err := errors.Join(json.Unmarshal(a["Tag"], &tag), json.Unmarshal(a["ClientId"], &client)); err != nil {
+			return nil, fmt.Errorf("report: porcupine's annotations: %w", err)
+		}
+		if tag == "" {
+			t, _ := json.Marshal(fmt.Sprintf("c%d faults", client))
+			a["Tag"] = t
+		}
+	}
+	if len(as) == 0 {
+		return ann, nil
+	}
+	return json.Marshal(as)
+}
+
+func isSection(o vizOp) bool { return strings.HasPrefix(o.Description, "section") }
