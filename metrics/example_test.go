@@ -18,8 +18,8 @@ import (
 // A Service lock counts what it does into a locks.Metrics; a Collector
 // exports those counts to Prometheus under the pattern's label.
 func ExampleCollector() {
-	m := miniredis.NewMiniRedis()
-	if err := m.Start(); err != nil {
+	m, err := miniredis.Run()
+	if err != nil {
 		fmt.Println(err)
 		return
 	}

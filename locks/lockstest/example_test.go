@@ -17,8 +17,8 @@ import (
 // because its renewals ran at every step; its release removes the key.
 // No real time is spent waiting.
 func ExampleManualClock() {
-	m := miniredis.NewMiniRedis()
-	if err := m.Start(); err != nil {
+	m, err := miniredis.Run()
+	if err != nil {
 		fmt.Println(err)
 		return
 	}
