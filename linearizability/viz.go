@@ -1,6 +1,7 @@
 package linearizability
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -121,7 +122,7 @@ func Annotations(h *history.History) []porcupine.Annotation {
 		if c, ok := clientTarget(e.Target); ok {
 			a.ClientId = c
 		} else {
-			a.Tag = cmpOr(e.Target, "run")
+			a.Tag = cmp.Or(e.Target, "run")
 		}
 		out = append(out, a)
 	}
@@ -129,7 +130,7 @@ func Annotations(h *history.History) []porcupine.Annotation {
 }
 
 func describeEvent(e history.Event) string {
-	s := fmt.Sprintf("%s %s at %s", e.Kind, cmpOr(e.Target, "(run)"), seconds(e.At))
+	s := fmt.Sprintf("%s %s at %s", e.Kind, cmp.Or(e.Target, "(run)"), seconds(e.At))
 	if e.End > e.At {
 		s += " until " + seconds(e.End)
 	}
@@ -146,13 +147,6 @@ func clientTarget(target string) (int, bool) {
 		return 0, false
 	}
 	return n, true
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // eventColors picks text and background colours by the kind of fault, so a

@@ -1,6 +1,7 @@
 package locksimtest
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -64,7 +65,7 @@ func (f Finding) String() string {
 		fmt.Fprintf(&b, "%s under %s: seed %d did not complete: %v", f.Pattern, f.Scenario, f.Seed, f.Err)
 	case f.Expect == Holds:
 		fmt.Fprintf(&b, "%s under %s: claim %s broken at seed %d (%d of %d runs), expected to hold (%s)",
-			f.Pattern, f.Scenario, f.Claim, f.Seed, f.Broke, f.Runs, cmpOr(f.Source, "the default: every claim holds"))
+			f.Pattern, f.Scenario, f.Claim, f.Seed, f.Broke, f.Runs, cmp.Or(f.Source, "the default: every claim holds"))
 	default:
 		fmt.Fprintf(&b, "%s under %s: claim %s held in all %d runs, expected to break (%s)",
 			f.Pattern, f.Scenario, f.Claim, f.Runs, f.Source)
@@ -83,13 +84,6 @@ func (f Finding) String() string {
 	}
 	fmt.Fprintf(&b, "\n  replay: %s", f.Replay)
 	return b.String()
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // Report is what Check saw.

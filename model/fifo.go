@@ -104,19 +104,16 @@ func fairStep(s FairState, in FairIn, out LockOut) (bool, any) {
 	if in.Op == FairAcquire {
 		gone.Queue = s.without(in.Owner) // gave up: left the queue
 	}
-	switch {
-	case out.Unknown && can:
-		return true, next
-	case out.Unknown:
-		return true, gone
-	case out.OK:
-		return can, next
-	case in.Op == FairEnqueue:
-		return false, s // joining the queue never fails
-	case in.Op == FairAcquire:
-		return true, gone
+	e := effect[FairState]{next: next, failed: gone, can: can}
+	switch in.Op {
+	case FairEnqueue:
+		e.canFail = false // joining the queue never fails
+	case FairAcquire:
+		e.canFail = true
+	default:
+		e.canFail, e.failed = !can, s // a release fails exactly for a non-holder
 	}
-	return !can, s // a release fails exactly for a non-holder
+	return judge(e, out)
 }
 
 // fairEffect returns the state after in succeeds and whether it can

@@ -86,17 +86,10 @@ func lockStep(state, input, output any) (bool, any) {
 	s := state.(LockState)
 	in, out := input.(LockIn), output.(LockOut)
 	next, canSucceed := lockEffect(s, in.Op, in.Owner)
-	switch {
-	case out.Unknown && canSucceed:
-		return true, next
-	case out.Unknown:
-		return true, s
-	case !out.OK:
-		return lockCanFail(s, in.Op, in.Owner), s
-	case !canSucceed, out.Count != 0 && out.Count != next.Count:
-		return false, s
+	if !out.Unknown && out.OK && out.Count != 0 && out.Count != next.Count {
+		return false, s // granted, but with a hold count the model does not reach
 	}
-	return true, next
+	return judge(effect[LockState]{next: next, failed: s, can: canSucceed, canFail: lockCanFail(s, in.Op, in.Owner)}, out)
 }
 
 // lockEffect returns the state after op by owner succeeds, and whether it

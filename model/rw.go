@@ -61,18 +61,7 @@ func RWModel() porcupine.Model {
 
 func rwStep(s RWState, in RWIn, out LockOut) (bool, any) {
 	next, can, canFail := rwEffect(s, in)
-	switch {
-	case out.Unknown && can:
-		return true, next
-	case out.Unknown:
-		return true, s
-	case out.OK:
-		if !can {
-			return false, s
-		}
-		return true, next
-	}
-	return canFail, s
+	return judge(effect[RWState]{next: next, failed: s, can: can, canFail: canFail}, out)
 }
 
 // rwEffect returns the state after in succeeds, whether it can succeed

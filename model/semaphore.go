@@ -106,32 +106,10 @@ func semStep(n int, s Owners, in SemIn, out LockOut) (bool, any) {
 	default:
 		return false, s
 	}
-	switch {
-	case out.Unknown && can:
-		return true, next
-	case out.Unknown:
-		return true, s
-	case out.OK:
-		if !can {
-			return false, s
-		}
-		return true, next
-	}
-	return canFail, s
+	return judge(effect[Owners]{next: next, failed: s, can: can, canFail: canFail}, out)
 }
 
 func describeSemOp(input, output any) string {
 	in, out := input.(SemIn), output.(LockOut)
 	return describeOutcome(fmt.Sprintf("%s(%s)", in.Op, short(in.Owner)), out)
-}
-
-// describeOutcome appends what a call observed to its description.
-func describeOutcome(call string, out LockOut) string {
-	switch {
-	case out.Unknown:
-		return call + " → ?"
-	case !out.OK:
-		return call + " → refused"
-	}
-	return call + " → ok"
 }

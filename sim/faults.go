@@ -108,7 +108,10 @@ func (w *world) crash(f fault.Fault) string {
 // linkFault starts (on) or ends a partition, slow link or loss on every
 // client–endpoint link between f's sides.
 func (w *world) linkFault(f fault.Fault, on bool) {
-	sign := map[bool]int64{true: 1, false: -1}[on]
+	sign := int64(-1)
+	if on {
+		sign = 1
+	}
 	for _, l := range w.links(f) {
 		switch f.Kind {
 		case fault.Partition:

@@ -64,7 +64,11 @@ func (s *store) endpoint() *network.Endpoint {
 // handle executes a request at the instant it arrives. Every request sent
 // under a lease is an act of its holder, accepted or not.
 func (s *store) handle(c int, r storeReq) storeResp {
-	s.w.or.act(r.lease, map[bool]string{false: "read", true: "write"}[r.write])
+	act := "read"
+	if r.write {
+		act = "write"
+	}
+	s.w.or.act(r.lease, act)
 	if r.fence > 0 && (!r.write || r.fence >= s.highest) {
 		s.highest = max(s.highest, r.fence)
 	}

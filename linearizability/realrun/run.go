@@ -1,6 +1,7 @@
 package realrun
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -66,10 +67,10 @@ func (c *Config) defaults() (pattern.Pattern, error) {
 	if c.Clients < 0 || c.Sections < 0 || c.Unlocked < 0 || c.Work < 0 {
 		return p, fmt.Errorf("realrun: Clients (%d), Sections (%d), Unlocked (%d) and Work (%v) must not be negative", c.Clients, c.Sections, c.Unlocked, c.Work)
 	}
-	c.Key = cmpOr(c.Key, "realrun")
-	c.Clients = cmpOr(c.Clients, 8)
-	c.Sections = cmpOr(c.Sections, 20)
-	c.TTL = cmpOr(c.TTL, 10*time.Second)
+	c.Key = cmp.Or(c.Key, "realrun")
+	c.Clients = cmp.Or(c.Clients, 8)
+	c.Sections = cmp.Or(c.Sections, 20)
+	c.TTL = cmp.Or(c.TTL, 10*time.Second)
 	if c.Retry == (locks.Retry{}) {
 		c.Retry = locks.Retry{Attempts: 3, Delay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
 	}
@@ -80,14 +81,6 @@ func (c *Config) defaults() (pattern.Pattern, error) {
 		c.Store = &MemoryStore{Fencing: p.Claims.Fencing}
 	}
 	return p, nil
-}
-
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // Run drives cfg.Clients goroutines through the pattern until each has

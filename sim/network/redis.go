@@ -141,7 +141,10 @@ func argString(v any) (string, error) {
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64), nil
 	case bool:
-		return map[bool]string{true: "1", false: "0"}[x], nil
+		if x {
+			return "1", nil
+		}
+		return "0", nil
 	case time.Duration:
 		return strconv.FormatInt(x.Nanoseconds(), 10), nil
 	case time.Time:

@@ -80,3 +80,14 @@ func benchScript(b *testing.B, name, eng string) {
 		b.Fatalf("%s moved the node to miniredis", name)
 	}
 }
+
+// BenchmarkParseSet parses the options of the SET every basic-lock
+// acquisition sends.
+func BenchmarkParseSet(b *testing.B) {
+	args := []string{"SET", "lock", "c1-1-00f372", "PX", "100", "NX"}
+	for b.Loop() {
+		if _, _, ok := parseSet(args); !ok {
+			b.Fatal("parseSet refused a valid SET")
+		}
+	}
+}

@@ -49,7 +49,10 @@ func parseSet(args []string) (setOpts, Reply, bool) {
 			if o.unit != 0 || i+1 >= len(args) {
 				return o, errSyntax, false
 			}
-			o.unit = map[bool]int64{true: 1000, false: 1}[strings.EqualFold(args[i], "EX")]
+			o.unit = 1
+			if strings.EqualFold(args[i], "EX") {
+				o.unit = 1000
+			}
 			i++
 			o.ttl = args[i]
 		default:

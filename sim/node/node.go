@@ -245,7 +245,7 @@ func (n *Node) script(args []string) Reply {
 		out := make([]Reply, 0, len(args)-2)
 		for _, sha := range args[2:] {
 			_, ok := n.scripts[strings.ToLower(sha)]
-			out = append(out, Int(map[bool]int64{true: 1}[ok]))
+			out = append(out, Int(boolInt(ok)))
 		}
 		return Array(out...)
 	case "FLUSH":
@@ -293,4 +293,12 @@ func (r *replica) upgrade(now int64) error {
 	}
 	r.store = m
 	return nil
+}
+
+// boolInt is Redis's integer for a boolean: 1 or 0.
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -1,6 +1,9 @@
 package node
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // runLua runs a script on the node's Lua engine, each redis.call on the
 // node's store at the node's time (which does not move during a script).
@@ -47,10 +50,16 @@ type cmdInfo struct {
 	notAllowed bool                // refused from scripts
 }
 
-// cmdInfos memoises cmdInfo by the spelling scripts use.
-var cmdInfos = map[string]*cmdInfo{}
+// cmdInfos memoises cmdInfo by the spelling scripts use. Simulations run
+// in parallel share it, so cmdInfoMu guards it.
+var (
+	cmdInfoMu sync.Mutex
+	cmdInfos  = map[string]*cmdInfo{}
+)
 
 func lookupCmdInfo(spelling string) *cmdInfo {
+	cmdInfoMu.Lock()
+	defer cmdInfoMu.Unlock()
 	if c := cmdInfos[spelling]; c != nil {
 		return c
 	}

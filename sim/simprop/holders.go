@@ -1,6 +1,7 @@
 package simprop
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -102,7 +103,7 @@ func holderBound(hs []holding, n int) string {
 	}
 	slices.SortFunc(edges, func(a, b edge) int {
 		if a.at != b.at {
-			return compare(a.at, b.at)
+			return cmp.Compare(a.at, b.at)
 		}
 		return a.delta - b.delta
 	})
@@ -118,16 +119,6 @@ func holderBound(hs []holding, n int) string {
 		}
 	}
 	return ""
-}
-
-func compare(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func describe(hs []holding, set map[int]bool) string {
