@@ -1,0 +1,169 @@
+package realmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
+	"github.com/redis/go-redis/v9"
+)
+
+// ErrUnsupported marks a scenario with a fault real mode cannot perform.
+var ErrUnsupported = errors.New("realmode: fault not supported for real")
+
+// unsupported says why real mode refuses a fault, or "" if it can do it.
+func unsupported(f fault.Fault) string {
+	switch f.Kind {
+	case fault.Pause, fault.Slow, fault.Crash:
+		return ""
+	case fault.Jump:
+		if fault.IsNode(f.Target) {
+			return ""
+		}
+		return "a client clock jump goes through the Clock seam, which the client processes do not shift yet"
+	case fault.Drift:
+		return "clock drift (client or node) is not emulated for real: redis-server's clock cannot be slowed"
+	case fault.Failover:
+		return "failover needs a lagging replica and its promotion, not built yet"
+	case fault.Partition, fault.SlowLink, fault.Loss:
+		return "link faults need the TCP proxy on every client–node link, not built yet"
+	}
+	return "unknown fault kind"
+}
+
+// Supported returns an error naming the first fault of sc that real mode
+// cannot perform, with the reason; nil when it can run all of them.
+func Supported(sc scenario.Scenario) error {
+	if sc.Net.LossPPM > 0 {
+		return fmt.Errorf("%w: scenario %s: net loss=%dppm needs the TCP proxy, not built yet", ErrUnsupported, sc.Name, sc.Net.LossPPM)
+	}
+	for _, f := range sc.Faults {
+		if why := unsupported(f); why != "" {
+			return fmt.Errorf("%w: scenario %s: %s (%s): %s", ErrUnsupported, sc.Name, f.Kind, scenario.FormatFault(f), why)
+		}
+	}
+	return nil
+}
+
+// apply injects f now (the caller holds c.mu).
+func (c *coord) apply(f fault.Fault) {
+	ev := history.Event{At: c.now(), Kind: string(f.Kind), Target: f.Target, Detail: scenario.FormatFault(f)}
+	if f.For > 0 && f.Kind != fault.Slow {
+		ev.End = ev.At + int64(f.For)
+	}
+	if note := c.inject(f); note != "" {
+		ev.Detail += " (" + note + ")"
+	}
+	c.event(ev)
+}
+
+func (c *coord) inject(f fault.Fault) string {
+	i := fault.Index(f.Target)
+	switch f.Kind {
+	case fault.Pause:
+		c.procs[i].pause(f.For)
+		return fmt.Sprintf("SIGSTOP pid %d", c.procs[i].cmd.Process.Pid)
+	case fault.Slow:
+		c.state[i].extra += f.For
+	case fault.Crash:
+		return c.crash(i, f)
+	case fault.Jump:
+		return c.shiftExpiries(i, f.By)
+	}
+	return ""
+}
+
+// crash SIGKILLs node i and restarts it on the same port after f.For,
+// with its data when f.Persist.
+func (c *coord) crash(i int, f fault.Fault) string {
+	s := c.servers[i]
+	pid := s.PID()
+	c.down[i] = true
+	s.Crash()
+	if f.For == 0 {
+		return fmt.Sprintf("SIGKILL pid %d; down for good", pid)
+	}
+	c.restarts.Add(1)
+	go func() {
+		defer c.restarts.Done()
+		time.Sleep(f.For)
+		if c.isStopping() {
+			return
+		}
+		at := c.now()
+		err := s.Restart(f.Persist)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if err != nil {
+			c.event(history.Event{At: c.now(), Kind: "restart", Target: s.Name(), Detail: "failed: " + err.Error()})
+			return // watch reports the server as dead
+		}
+		c.down[i] = false
+		data := map[bool]string{true: "its data kept (AOF, appendfsync always)", false: "its data lost"}[f.Persist]
+		c.event(history.Event{At: at, End: c.now(), Kind: "restart", Target: s.Name(), Detail: data})
+	}()
+	return fmt.Sprintf("SIGKILL pid %d", pid)
+}
+
+// shiftScript moves every key's expiry by -ARGV[1] ms, as a step of the
+// node's wall clock does to Redis's absolute expiry times; a key whose
+// time is up is deleted. It returns the number of keys shifted.
+const shiftScript = `
+local by = tonumber(ARGV[1])
+local n = 0
+for _, k in ipairs(redis.call('KEYS', '*')) do
+  local t = redis.call('PTTL', k)
+  if t > 0 then
+    n = n + 1
+    if t - by <= 0 then redis.call('DEL', k) else redis.call('PEXPIRE', k, t - by) end
+  end
+end
+return n`
+
+// shiftExpiries emulates a jump of node i's clock by by.
+func (c *coord) shiftExpiries(i int, by time.Duration) string {
+	rdb := redis.NewClient(&redis.Options{Addr: c.servers[i].Addr(), DialerRetries: 1, MaxRetries: -1})
+	defer rdb.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	n, err := rdb.Eval(ctx, shiftScript, nil, by.Milliseconds()).Int()
+	if err != nil {
+		return "expiry shift failed: " + err.Error()
+	}
+	return fmt.Sprintf("%d key expiries shifted by %v", n, -by)
+}
+
+// liveness summarises progress as the simulator does (the caller holds
+// c.mu).
+func (c *coord) liveness() sim.Liveness {
+	l := sim.Liveness{Stuck: []string{}}
+	var waits []time.Duration
+	window := min(max(20*c.sc.TTL, time.Second), c.wall)
+	for _, st := range c.state {
+		l.Acquisitions += st.stats.Acquisitions
+		l.Failures += st.stats.Failures
+		waits = append(waits, st.waits...)
+		if st.stats.Acquisitions == 0 || st.lastAcq < int64(c.wall-window) {
+			l.Stuck = append(l.Stuck, st.name)
+		}
+	}
+	if len(waits) == 0 {
+		return l
+	}
+	slices.Sort(waits)
+	var sum time.Duration
+	for _, d := range waits {
+		sum += d
+	}
+	l.WaitMean = sum / time.Duration(len(waits))
+	l.WaitP50 = waits[len(waits)/2]
+	l.WaitP99 = waits[min(len(waits)*99/100, len(waits)-1)]
+	l.WaitMax = waits[len(waits)-1]
+	return l
+}

@@ -1,0 +1,173 @@
+package realmode
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/internal/catalog"
+	"github.com/locksim/locksim/linearizability"
+	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/sim/scenario"
+	"github.com/redis/go-redis/v9"
+)
+
+// The test binary is also the client: re-executed with clientEnv set, it
+// runs ClientMain instead of the tests.
+const clientEnv = "LOCKSIM_REALMODE_TEST_CLIENT=1"
+
+func TestMain(m *testing.M) {
+	redis.SetLogger(quietLogger{})
+	if os.Getenv("LOCKSIM_REALMODE_TEST_CLIENT") == "1" {
+		os.Exit(ClientMain(testLookup))
+	}
+	os.Exit(m.Run())
+}
+
+// misbehaving are patterns only the test client knows: one whose Acquire
+// panics, one whose Acquire never returns.
+var misbehaving = map[string]catalog.Pattern{
+	"test-panics": {Name: "test-panics", Nodes: 1, Claims: catalog.Claims{Mutex: true}, New: func([]locks.Redis, string, locks.Options) (locks.Locker, error) {
+		return panicky{}, nil
+	}},
+	"test-hangs": {Name: "test-hangs", Nodes: 1, Claims: catalog.Claims{Mutex: true}, New: func([]locks.Redis, string, locks.Options) (locks.Locker, error) {
+		return hangs{}, nil
+	}},
+}
+
+func testLookup(name string) (catalog.Pattern, error) {
+	if p, ok := misbehaving[name]; ok {
+		return p, nil
+	}
+	return catalog.Lookup(name)
+}
+
+type panicky struct{}
+
+func (panicky) Acquire(context.Context) (*locks.Lease, error) { panic("test-panics: a library bug") }
+func (panicky) Release(context.Context, *locks.Lease) error   { return nil }
+
+type hangs struct{}
+
+func (hangs) Acquire(context.Context) (*locks.Lease, error) { select {} }
+func (hangs) Release(context.Context, *locks.Lease) error   { return nil }
+
+// children lists the live child processes of this test process.
+func children(t *testing.T) []string {
+	t.Helper()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var out []string
+	me := strconv.Itoa(os.Getpid())
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) > 1 && fields[1] == me && fields[0] != "Z" {
+			out = append(out, s[:strings.IndexByte(s, ' ')]+" "+s[strings.IndexByte(s, '(')+1:strings.LastIndexByte(s, ')')])
+		}
+	}
+	return out
+}
+
+func testConfig(t *testing.T, pattern string, sc scenario.Scenario, seed uint64) Config {
+	t.Helper()
+	p, err := testLookup(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Pattern: p, Scenario: sc, Seed: seed, Client: []string{os.Args[0]}, ClientEnv: []string{clientEnv}}
+}
+
+func builtin(t *testing.T, name string, nodes int) scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Lookup(name, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// runReal runs cfg and checks that every process it started is gone.
+func runReal(t *testing.T, cfg Config) *Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := Run(ctx, cfg)
+	if left := children(t); len(left) > 0 {
+		t.Errorf("processes left running after the run: %v", left)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestSteadyIsClean: three client processes on one real redis-server,
+// no fault: every claim holds, porcupine says Ok, the store counted
+// every accepted write, and nothing is left running.
+func TestSteadyIsClean(t *testing.T) {
+	needRedis(t)
+	sc := builtin(t, "steady", 1)
+	sc.Clients, sc.Duration = 3, 1500*time.Millisecond
+	res := runReal(t, testConfig(t, "basic", sc, 1))
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violated) > 0 || res.Linearizable != linearizability.Ok {
+		t.Fatalf("steady basic: %s", res.Summary())
+	}
+	if res.Liveness.Acquisitions < 10 || res.Safety.Counter != res.Safety.Accepted {
+		t.Errorf("steady basic: %d acquisitions, counter %d of %d accepted writes", res.Liveness.Acquisitions, res.Safety.Counter, res.Safety.Accepted)
+	}
+}
+
+// TestClientFailuresNamed: a client whose lock panics, or hangs, gets a
+// verdict naming it, and every process is stopped.
+func TestClientFailuresNamed(t *testing.T) {
+	needRedis(t)
+	for _, c := range []struct{ pattern, want string }{
+		{"test-panics", "panic: test-panics: a library bug"},
+		{"test-hangs", "hung: no message for"},
+	} {
+		t.Run(c.pattern, func(t *testing.T) {
+			sc := builtin(t, "steady", 1)
+			sc.Clients, sc.Duration = 2, 20*time.Second
+			cfg := testConfig(t, c.pattern, sc, 1)
+			cfg.HangAfter = 500 * time.Millisecond
+			res := runReal(t, cfg)
+			err := res.Err()
+			if !errors.Is(err, ErrClientFailed) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "c1") && !strings.Contains(err.Error(), "c2") {
+				t.Fatalf("%s: Err() = %v, want a failure naming the client and %q", c.pattern, err, c.want)
+			}
+			if res.Wall > 10*time.Second {
+				t.Errorf("%s: the run went on for %v after the failure", c.pattern, res.Wall)
+			}
+		})
+	}
+}
+
+// TestRefusedFaultsNamed: a scenario with a fault real mode cannot do is
+// refused, naming the fault; no process is started.
+func TestRefusedFaultsNamed(t *testing.T) {
+	for _, c := range []struct{ scenario, want string }{
+		{"partition", "partition"}, {"client-clock-drift", "drift"}, {"failover-async-replication", "failover"},
+	} {
+		sc := builtin(t, c.scenario, 1)
+		_, err := Run(context.Background(), testConfig(t, "basic", sc, 1))
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrUnsupported naming %q", c.scenario, err, c.want)
+		}
+	}
+	_, err := Run(context.Background(), Config{Pattern: misbehaving["test-hangs"], Scenario: builtin(t, "steady", 1)})
+	if err == nil || !strings.Contains(err.Error(), "Config.Client is empty") {
+		t.Errorf("no client command: %v", err)
+	}
+}
