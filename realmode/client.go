@@ -29,12 +29,17 @@ var errStop = errors.New("realmode: the run is over")
 // ClientMain is the whole of a client process: it reads its Setup from
 // stdin, builds its locker (lookup finds the pattern; nil means
 // catalog.Lookup), runs the workload loop until the coordinator says stop,
-// and returns the exit status. Messages go to fd 3.
+// and returns the exit status. Messages go to fd 3. With
+// LOCKSIM_REAL_DESCRIBE=name in the environment it prints that pattern's
+// description instead (see Describe).
 func ClientMain(lookup Lookup) int {
 	if lookup == nil {
 		lookup = catalog.Lookup
 	}
 	redis.SetLogger(quietLogger{}) // a node down on purpose is not news
+	if name := os.Getenv(describeEnv); name != "" {
+		return describe(os.Stdout, lookup, name)
+	}
 	out := os.NewFile(3, "locksim-real-events")
 	if out == nil {
 		fmt.Fprintln(os.Stderr, "realmode: client: fd 3 (the coordinator's pipe) is not open")

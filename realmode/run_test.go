@@ -171,3 +171,18 @@ func TestRefusedFaultsNamed(t *testing.T) {
 		t.Errorf("no client command: %v", err)
 	}
 }
+
+// TestDescribeAsksTheClient: the coordinator learns a pattern only the
+// client binary knows from the binary itself.
+func TestDescribeAsksTheClient(t *testing.T) {
+	p, err := Describe([]string{os.Args[0]}, []string{clientEnv}, "test-hangs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "test-hangs" || p.Nodes != 1 || !p.Claims.Mutex {
+		t.Errorf("Describe(test-hangs) = %+v", p)
+	}
+	if _, err := Describe([]string{os.Args[0]}, []string{clientEnv}, "no-such"); err == nil || !strings.Contains(err.Error(), `"no-such"`) {
+		t.Errorf("Describe(no-such) = %v, want an error naming it", err)
+	}
+}
