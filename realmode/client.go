@@ -12,40 +12,31 @@ import (
 
 	"github.com/locksim/locksim/clock"
 	"github.com/locksim/locksim/history"
-	"github.com/locksim/locksim/internal/catalog"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/redis/go-redis/v9"
 )
 
-// Lookup finds a pattern by name for a client process: catalog.Lookup, or
-// a function that also knows the patterns of a client binary of its own
-// (library adapters).
-type Lookup func(name string) (catalog.Pattern, error)
-
 // errStop ends a client whose run is over.
 var errStop = errors.New("realmode: the run is over")
 
 // ClientMain is the whole of a client process: it reads its Setup from
-// stdin, builds its locker (lookup finds the pattern; nil means
-// catalog.Lookup), runs the workload loop until the coordinator says stop,
+// stdin, builds its lock (a subject of extra, or else a catalog
+// pattern), runs the workload loop until the coordinator says stop,
 // and returns the exit status. Messages go to fd 3. With
 // LOCKSIM_REAL_DESCRIBE=name in the environment it prints that pattern's
 // description instead (see Describe).
-func ClientMain(lookup Lookup) int {
-	if lookup == nil {
-		lookup = catalog.Lookup
-	}
+func ClientMain(extra ...Subject) int {
 	redis.SetLogger(quietLogger{}) // a node down on purpose is not news
 	if name := os.Getenv(describeEnv); name != "" {
-		return describe(os.Stdout, lookup, name)
+		return describe(os.Stdout, extra, name)
 	}
 	out := os.NewFile(3, "locksim-real-events")
 	if out == nil {
 		fmt.Fprintln(os.Stderr, "realmode: client: fd 3 (the coordinator's pipe) is not open")
 		return 2
 	}
-	err := runClient(newConn(os.Stdin, out), lookup)
+	err := runClient(newConn(os.Stdin, out), extra)
 	if err == nil || errors.Is(err, errStop) || errors.Is(err, io.EOF) {
 		return 0
 	}
@@ -57,19 +48,19 @@ func ClientMain(lookup Lookup) int {
 type worker struct {
 	c      *conn
 	setup  Setup
-	locker locks.Locker
+	locker Lock
 	rng    *rand.Rand
 	nodes  []*redis.Client
 }
 
-func runClient(c *conn, lookup Lookup) error {
+func runClient(c *conn, extra []Subject) error {
 	var s Setup
 	if err := c.recv(&s); err != nil {
 		return fmt.Errorf("read setup: %w", err)
 	}
 	w := &worker{c: c, setup: s, rng: rand.New(rand.NewPCG(s.Seed, uint64(s.Index)+1))}
 	defer w.close()
-	if err := w.build(lookup); err != nil {
+	if err := w.build(extra); err != nil {
 		_ = c.send(Msg{Kind: msgFatal, Err: err.Error()})
 		return err
 	}
@@ -83,23 +74,20 @@ func runClient(c *conn, lookup Lookup) error {
 	}
 }
 
-func (w *worker) build(lookup Lookup) error {
-	p, err := lookup(w.setup.Pattern)
+func (w *worker) build(extra []Subject) error {
+	p, err := findSubject(extra, w.setup.Pattern)
 	if err != nil {
 		return err
 	}
-	conns := make([]locks.Redis, len(w.setup.Addrs))
-	for i, a := range w.setup.Addrs {
-		rdb := redis.NewClient(&redis.Options{Addr: a, DialerRetries: 1, MaxRetries: -1,
-			ReadTimeout: w.setup.Timeout, WriteTimeout: w.setup.Timeout, ContextTimeoutEnabled: true})
-		w.nodes = append(w.nodes, rdb)
-		conns[i] = rdb
+	for _, a := range w.setup.Addrs {
+		w.nodes = append(w.nodes, redis.NewClient(&redis.Options{Addr: a, DialerRetries: 1, MaxRetries: -1,
+			ReadTimeout: w.setup.Timeout, WriteTimeout: w.setup.Timeout, ContextTimeoutEnabled: true}))
 	}
 	opts := locks.Options{TTL: w.setup.TTL, Clock: clock.Real{},
 		Rand:  locks.NewSeededRand(w.setup.Seed^uint64(w.setup.Index+1)*0x9e3779b97f4a7c15, w.setup.Name),
 		Retry: locks.Retry{Attempts: -1, Delay: w.setup.Workload.Retry}}
-	if w.locker, err = p.New(conns, w.setup.Key, opts); err != nil {
-		return fmt.Errorf("pattern %s with %d nodes: %w", p.Name, len(conns), err)
+	if w.locker, err = p.New(w.nodes, w.setup.Key, opts); err != nil {
+		return fmt.Errorf("pattern %s with %d nodes: %w", p.Name, len(w.nodes), err)
 	}
 	return nil
 }
@@ -162,7 +150,7 @@ func (w *worker) cycle() error {
 
 // abandon gives back a section whose nested entry failed or outlasted
 // the lease, as a careful user does.
-func (w *worker) abandon(lease, inner *locks.Lease) error {
+func (w *worker) abandon(lease, inner Lease) error {
 	if inner != nil {
 		if err := w.release(inner); err != nil {
 			return err
@@ -171,7 +159,7 @@ func (w *worker) abandon(lease, inner *locks.Lease) error {
 	return w.finish(lease)
 }
 
-func (w *worker) finish(lease *locks.Lease) error {
+func (w *worker) finish(lease Lease) error {
 	if err := w.at(fault.Release); err != nil {
 		return err
 	}
@@ -181,7 +169,7 @@ func (w *worker) finish(lease *locks.Lease) error {
 	return w.sleep(w.setup.Workload.Think)
 }
 
-func (w *worker) guardedWrite(lease *locks.Lease, id int, v int64) error {
+func (w *worker) guardedWrite(lease Lease, id int, v int64) error {
 	if w.setup.Workload.Check {
 		held := lease.Err() == nil
 		if _, err := w.ask(Msg{Kind: msgCheck, Lease: id, OK: held}); err != nil || !held {
@@ -191,7 +179,7 @@ func (w *worker) guardedWrite(lease *locks.Lease, id int, v int64) error {
 	if err := w.steps(fault.Write, w.setup.Workload.Prep); err != nil {
 		return err
 	}
-	_, err := w.ask(Msg{Kind: msgWrite, Lease: id, Fence: lease.Fence, Read: v, Value: v + 1})
+	_, err := w.ask(Msg{Kind: msgWrite, Lease: id, Fence: lease.Fence(), Read: v, Value: v + 1})
 	return err
 }
 
@@ -229,7 +217,7 @@ func (w *worker) workTime() time.Duration {
 }
 
 // enter takes the lock a second time, nested, when the workload re-enters.
-func (w *worker) enter() (*locks.Lease, int, error) {
+func (w *worker) enter() (Lease, int, error) {
 	if !w.setup.Workload.Reenter {
 		return nil, 0, nil
 	}
@@ -238,7 +226,7 @@ func (w *worker) enter() (*locks.Lease, int, error) {
 
 // acquire announces, calls and reports one Acquire; a nil lease means not
 // acquired.
-func (w *worker) acquire() (*locks.Lease, int, error) {
+func (w *worker) acquire() (Lease, int, error) {
 	if _, err := w.ask(Msg{Kind: msgInvoke, Op: history.Acquire}); err != nil {
 		return nil, 0, err
 	}
@@ -247,7 +235,7 @@ func (w *worker) acquire() (*locks.Lease, int, error) {
 	cancel()
 	m := outcome(history.Acquire, err)
 	if err == nil {
-		m.Token, m.Fence, m.Count, m.Mode = lease.Token, lease.Fence, lease.Count, mode(lease)
+		m.Token, m.Fence, m.Count, m.Mode = lease.Token(), lease.Fence(), lease.Count(), mode(lease)
 	}
 	r, aerr := w.ask(m)
 	if aerr != nil || err != nil {
@@ -256,7 +244,7 @@ func (w *worker) acquire() (*locks.Lease, int, error) {
 	return lease, r.Lease, nil
 }
 
-func (w *worker) release(lease *locks.Lease) error {
+func (w *worker) release(lease Lease) error {
 	if _, err := w.ask(Msg{Kind: msgInvoke, Op: history.Release}); err != nil {
 		return err
 	}
@@ -264,13 +252,13 @@ func (w *worker) release(lease *locks.Lease) error {
 	err := w.locker.Release(ctx, lease)
 	cancel()
 	m := outcome(history.Release, err)
-	m.Token, m.Mode = lease.Token, mode(lease)
+	m.Token, m.Mode = lease.Token(), mode(lease)
 	_, err = w.ask(m)
 	return err
 }
 
-func (w *worker) read(lease *locks.Lease, id int) (int64, error) {
-	r, err := w.ask(Msg{Kind: msgRead, Lease: id, Fence: lease.Fence})
+func (w *worker) read(lease Lease, id int) (int64, error) {
+	r, err := w.ask(Msg{Kind: msgRead, Lease: id, Fence: lease.Fence()})
 	return r.Value, err
 }
 
@@ -294,8 +282,8 @@ func unknownOutcome(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
-func mode(l *locks.Lease) string {
-	if catalog.ReadLease(l) {
+func mode(l Lease) string {
+	if l.Shared() {
 		return history.ModeRead
 	}
 	return ""

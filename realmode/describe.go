@@ -25,8 +25,8 @@ type description struct {
 	Claims  catalog.Claims `json:"claims"`
 }
 
-func describe(w io.Writer, lookup Lookup, name string) int {
-	p, err := lookup(name)
+func describe(w io.Writer, extra []Subject, name string) int {
+	p, err := findSubject(extra, name)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "realmode: client:", err)
 		return 2

@@ -24,38 +24,36 @@ const clientEnv = "LOCKSIM_REALMODE_TEST_CLIENT=1"
 func TestMain(m *testing.M) {
 	redis.SetLogger(quietLogger{})
 	if os.Getenv("LOCKSIM_REALMODE_TEST_CLIENT") == "1" {
-		os.Exit(ClientMain(testLookup))
+		os.Exit(ClientMain(misbehaving...))
 	}
 	os.Exit(m.Run())
 }
 
 // misbehaving are patterns only the test client knows: one whose Acquire
 // panics, one whose Acquire never returns.
-var misbehaving = map[string]catalog.Pattern{
-	"test-panics": {Name: "test-panics", Nodes: 1, Claims: catalog.Claims{Mutex: true}, New: func([]locks.Redis, string, locks.Options) (locks.Locker, error) {
+var misbehaving = []Subject{
+	{Name: "test-panics", Nodes: 1, Claims: catalog.Claims{Mutex: true}, New: func([]*redis.Client, string, locks.Options) (Lock, error) {
 		return panicky{}, nil
 	}},
-	"test-hangs": {Name: "test-hangs", Nodes: 1, Claims: catalog.Claims{Mutex: true}, New: func([]locks.Redis, string, locks.Options) (locks.Locker, error) {
+	{Name: "test-hangs", Nodes: 1, Claims: catalog.Claims{Mutex: true}, New: func([]*redis.Client, string, locks.Options) (Lock, error) {
 		return hangs{}, nil
 	}},
 }
 
 func testLookup(name string) (catalog.Pattern, error) {
-	if p, ok := misbehaving[name]; ok {
-		return p, nil
-	}
-	return catalog.Lookup(name)
+	s, err := findSubject(misbehaving, name)
+	return s.Pattern(), err
 }
 
 type panicky struct{}
 
-func (panicky) Acquire(context.Context) (*locks.Lease, error) { panic("test-panics: a library bug") }
-func (panicky) Release(context.Context, *locks.Lease) error   { return nil }
+func (panicky) Acquire(context.Context) (Lease, error) { panic("test-panics: a library bug") }
+func (panicky) Release(context.Context, Lease) error   { return nil }
 
 type hangs struct{}
 
-func (hangs) Acquire(context.Context) (*locks.Lease, error) { select {} }
-func (hangs) Release(context.Context, *locks.Lease) error   { return nil }
+func (hangs) Acquire(context.Context) (Lease, error) { select {} }
+func (hangs) Release(context.Context, Lease) error   { return nil }
 
 // children lists the live child processes of this test process.
 func children(t *testing.T) []string {
@@ -166,7 +164,7 @@ func TestRefusedFaultsNamed(t *testing.T) {
 			t.Errorf("%s: %v, want ErrUnsupported naming %q", c.scenario, err, c.want)
 		}
 	}
-	_, err := Run(context.Background(), Config{Pattern: misbehaving["test-hangs"], Scenario: builtin(t, "steady", 1)})
+	_, err := Run(context.Background(), Config{Pattern: misbehaving[1].Pattern(), Scenario: builtin(t, "steady", 1)})
 	if err == nil || !strings.Contains(err.Error(), "Config.Client is empty") {
 		t.Errorf("no client command: %v", err)
 	}

@@ -80,7 +80,7 @@ func newRealClientCmd() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			os.Exit(realmode.ClientMain(nil))
+			os.Exit(realmode.ClientMain())
 			return nil
 		},
 	}

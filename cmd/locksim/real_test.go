@@ -17,7 +17,7 @@ const realClientEnv = "LOCKSIM_CMD_TEST_REAL_CLIENT"
 
 func init() {
 	if os.Getenv(realClientEnv) == "1" {
-		os.Exit(realmode.ClientMain(nil))
+		os.Exit(realmode.ClientMain())
 	}
 }
 
