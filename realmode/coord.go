@@ -32,6 +32,7 @@ type coord struct {
 	failures []Failure
 
 	servers  []*Server
+	links    [][]*Link // links[client][node]: the proxy every client–node call goes through
 	procs    []*proc
 	timers   []*time.Timer
 	started  chan struct{} // closed when the run begins
@@ -86,13 +87,33 @@ func (c *coord) startServers() error {
 	return nil
 }
 
+// startLinks puts a proxy on every client–node link.
+func (c *coord) startLinks() error {
+	for range c.state {
+		var row []*Link
+		for _, s := range c.servers {
+			l, err := NewLink(s.Addr())
+			if err != nil {
+				c.links = append(c.links, row)
+				return err
+			}
+			row = append(row, l)
+		}
+		c.links = append(c.links, row)
+	}
+	return nil
+}
+
 func (c *coord) startClients(ctx context.Context) error {
-	addrs := make([]string, len(c.servers))
-	for i, s := range c.servers {
-		addrs[i] = s.Addr()
+	if err := c.startLinks(); err != nil {
+		return err
 	}
 	ready := make(chan int, len(c.state))
 	for i, st := range c.state {
+		addrs := make([]string, len(c.links[i]))
+		for n, l := range c.links[i] {
+			addrs[n] = l.Addr()
+		}
 		setup := Setup{Name: st.name, Index: i, Pattern: c.cfg.Pattern.Name, Addrs: addrs, Key: sim.Key,
 			TTL: c.sc.TTL, Seed: c.cfg.Seed, Workload: c.sc.Workload, Timeout: c.sc.Net.Timeout}
 		p, err := startProc(st.name, c.cfg.Client, c.cfg.ClientEnv, setup)

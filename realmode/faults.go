@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/locksim/locksim/history"
@@ -22,6 +23,13 @@ func unsupported(f fault.Fault) string {
 	switch f.Kind {
 	case fault.Pause, fault.Slow, fault.Crash:
 		return ""
+	case fault.Partition, fault.SlowLink:
+		if slices.Contains(f.A, "db") || slices.Contains(f.B, "db") {
+			return "the protected store is in the coordinator, not behind a link the proxy can cut"
+		}
+		return ""
+	case fault.Loss:
+		return "TCP retransmits a lost segment: message loss has no real equivalent on a TCP link short of a black-hole (use a partition)"
 	case fault.Jump:
 		if fault.IsNode(f.Target) {
 			return ""
@@ -31,8 +39,6 @@ func unsupported(f fault.Fault) string {
 		return "clock drift (client or node) is not emulated for real: redis-server's clock cannot be slowed"
 	case fault.Failover:
 		return "failover needs a lagging replica and its promotion, not built yet"
-	case fault.Partition, fault.SlowLink, fault.Loss:
-		return "link faults need the TCP proxy on every client–node link, not built yet"
 	}
 	return "unknown fault kind"
 }
@@ -41,7 +47,7 @@ func unsupported(f fault.Fault) string {
 // cannot perform, with the reason; nil when it can run all of them.
 func Supported(sc scenario.Scenario) error {
 	if sc.Net.LossPPM > 0 {
-		return fmt.Errorf("%w: scenario %s: net loss=%dppm needs the TCP proxy, not built yet", ErrUnsupported, sc.Name, sc.Net.LossPPM)
+		return fmt.Errorf("%w: scenario %s: net loss=%dppm: TCP retransmits lost segments; loss has no real equivalent", ErrUnsupported, sc.Name, sc.Net.LossPPM)
 	}
 	for _, f := range sc.Faults {
 		if why := unsupported(f); why != "" {
@@ -54,6 +60,9 @@ func Supported(sc scenario.Scenario) error {
 // apply injects f now (the caller holds c.mu).
 func (c *coord) apply(f fault.Fault) {
 	ev := history.Event{At: c.now(), Kind: string(f.Kind), Target: f.Target, Detail: scenario.FormatFault(f)}
+	if ev.Target == "" {
+		ev.Target = strings.Join(f.A, ",") + "|" + strings.Join(f.B, ",")
+	}
 	if f.For > 0 && f.Kind != fault.Slow {
 		ev.End = ev.At + int64(f.For)
 	}
@@ -75,8 +84,47 @@ func (c *coord) inject(f fault.Fault) string {
 		return c.crash(i, f)
 	case fault.Jump:
 		return c.shiftExpiries(i, f.By)
+	case fault.Partition, fault.SlowLink:
+		return c.linkFault(f)
 	}
 	return ""
+}
+
+// linkFault starts a partition or slow link on every client–node link
+// between f's sides, and ends it after f.For (0: at the end of the run).
+func (c *coord) linkFault(f fault.Fault) string {
+	links := c.linksOf(f)
+	set := func(on bool) {
+		sign := map[bool]time.Duration{true: 1, false: -1}[on]
+		for _, l := range links {
+			if f.Kind == fault.Partition {
+				l.Partition(on)
+			} else {
+				l.Slow(f.Dir, sign*f.By)
+			}
+		}
+	}
+	set(true)
+	if f.For > 0 {
+		c.timers = append(c.timers, time.AfterFunc(f.For, func() { c.locked(func() { set(false) }) }))
+	}
+	return fmt.Sprintf("%d proxied link(s)", len(links))
+}
+
+// linksOf returns the proxies of the client–node pairs across f's sides.
+func (c *coord) linksOf(f fault.Fault) []*Link {
+	var out []*Link
+	for _, a := range f.A {
+		for _, b := range f.B {
+			if fault.IsClient(b) {
+				a, b = b, a
+			}
+			if fault.IsClient(a) && fault.IsNode(b) {
+				out = append(out, c.links[fault.Index(a)][fault.Index(b)])
+			}
+		}
+	}
+	return out
 }
 
 // crash SIGKILLs node i and restarts it on the same port after f.For,

@@ -148,6 +148,11 @@ func (c *coord) shutdown() {
 	for _, p := range c.procs {
 		p.kill()
 	}
+	for _, row := range c.links {
+		for _, l := range row {
+			l.Close()
+		}
+	}
 	c.restarts.Wait()
 	var wg sync.WaitGroup
 	for _, s := range c.servers {

@@ -156,12 +156,24 @@ func TestClientFailuresNamed(t *testing.T) {
 // refused, naming the fault; no process is started.
 func TestRefusedFaultsNamed(t *testing.T) {
 	for _, c := range []struct{ scenario, want string }{
-		{"partition", "partition"}, {"client-clock-drift", "drift"}, {"failover-async-replication", "failover"},
+		{"client-clock-jump", "jump"}, {"client-clock-drift", "drift"}, {"failover-async-replication", "failover"},
 	} {
 		sc := builtin(t, c.scenario, 1)
 		_, err := Run(context.Background(), testConfig(t, "basic", sc, 1))
 		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want ErrUnsupported naming %q", c.scenario, err, c.want)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"loss c1|n1 for=10ms rate=10%", "loss"},
+		{"partition c1|db for=10ms", "protected store"},
+	} {
+		sc, err := scenario.ParseString("start clients=2\n" + c.text + "\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Run(context.Background(), testConfig(t, "basic", sc, 1)); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrUnsupported naming %q", c.text, err, c.want)
 		}
 	}
 	_, err := Run(context.Background(), Config{Pattern: misbehaving[1].Pattern(), Scenario: builtin(t, "steady", 1)})

@@ -43,7 +43,7 @@ func TestRealUsageErrors(t *testing.T) {
 		{[]string{"real", "--pattern", "basic"}, "--scenario is required"},
 		{[]string{"real", "--pattern", "nope", "--scenario", "gc-pause"}, `unknown pattern "nope"`},
 		{[]string{"real", "--pattern", "basic", "--scenario", "gc-pause", "--runs", "0"}, "--runs 0"},
-		{[]string{"real", "--pattern", "basic", "--scenario", "partition"}, "partition"},
+		{[]string{"real", "--pattern", "basic", "--scenario", "failover-async-replication"}, "failover"},
 		{[]string{"real", "--pattern", "basic", "--scenario", "gc-pause", "--client", "/no/such/client"}, "--client"},
 	} {
 		_, _, err := runCLI(t, c.args...)
