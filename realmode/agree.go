@@ -90,7 +90,16 @@ func agreeCell(ctx context.Context, o AgreeOptions, p catalog.Pattern, b scenari
 		}
 	}
 	start := time.Now()
-	rs, err := RunMany(ctx, Config{Pattern: p, Scenario: sc, Seed: 1, Client: client, ClientEnv: o.ClientEnv}, o.Runs, o.Parallel)
+	cfg := Config{Pattern: p, Scenario: sc, Seed: 1, Client: client, ClientEnv: o.ClientEnv}
+	rs, err := RunMany(ctx, cfg, o.Runs, o.Parallel)
+	if err != nil && ctx.Err() == nil {
+		// The machine is shared: a port taken between a crash and the
+		// restart fails the run, not the lock. One more try of the cell.
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "%s under %s: %v; running the cell again\n", p.Name, b.Name, err)
+		}
+		rs, err = RunMany(ctx, cfg, o.Runs, o.Parallel)
+	}
 	if err != nil {
 		return c, err
 	}

@@ -2,6 +2,7 @@ package realmode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -37,12 +38,23 @@ func RunMany(ctx context.Context, cfg Config, runs, parallel int) ([]*Result, er
 		}()
 	}
 	wg.Wait()
+	return out, firstCause(errs)
+}
+
+// firstCause is the first error that is not the cancellation the first
+// error caused in the runs beside it (or the first error, if all are).
+func firstCause(errs []error) error {
+	var first error
 	for _, err := range errs {
-		if err != nil {
-			return out, err
+		switch {
+		case err == nil:
+		case !errors.Is(err, context.Canceled):
+			return err
+		case first == nil:
+			first = err
 		}
 	}
-	return out, nil
+	return first
 }
 
 // Tally counts the runs that broke a claim (and those whose clients failed).
