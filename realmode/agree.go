@@ -17,9 +17,9 @@ type AgreeOptions struct {
 	Patterns  []catalog.Pattern // locksim's patterns: real runs beside simulated seeds
 	Libraries []catalog.Pattern // subjects only a client binary knows: real runs only
 	Scenarios []scenario.Builtin
-	Runs      int    // real runs per cell
-	SimSeeds  int    // simulated seeds per cell
-	Parallel  int    // real runs at once
+	Runs      int // real runs per cell
+	SimSeeds  int // simulated seeds per cell
+	Parallel  int // real runs at once
 	Client    []string
 	ClientEnv []string
 	// LibraryClient runs the Libraries (a binary with their adapters).
