@@ -109,6 +109,7 @@ func (c *coord) startClients(ctx context.Context) error {
 		return err
 	}
 	ready := make(chan int, len(c.state))
+	c.procs = make([]*proc, len(c.state)) // allocated once: the serving goroutines index it
 	for i, st := range c.state {
 		addrs := make([]string, len(c.links[i]))
 		for n, l := range c.links[i] {
@@ -120,7 +121,7 @@ func (c *coord) startClients(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		c.procs = append(c.procs, p)
+		c.procs[i] = p
 		c.serving.Add(1)
 		go c.serve(i, ready)
 	}
@@ -131,14 +132,14 @@ func (c *coord) startClients(ctx context.Context) error {
 func (c *coord) awaitReady(ctx context.Context, ready <-chan int) error {
 	limit := time.NewTimer(30 * time.Second)
 	defer limit.Stop()
-	for n := 0; n < len(c.procs); {
+	for n := 0; n < len(c.state); {
 		select {
 		case <-ready:
 			n++
 		case <-c.early:
 			return fmt.Errorf("realmode: %s under %s: %w", c.cfg.Pattern.Name, c.sc.Name, c.failErr())
 		case <-limit.C:
-			return fmt.Errorf("realmode: %s under %s: %d of %d clients not ready after 30s", c.cfg.Pattern.Name, c.sc.Name, len(c.procs)-n, len(c.procs))
+			return fmt.Errorf("realmode: %s under %s: %d of %d clients not ready after 30s", c.cfg.Pattern.Name, c.sc.Name, len(c.state)-n, len(c.state))
 		case <-ctx.Done():
 			return fmt.Errorf("realmode: %s under %s: %w", c.cfg.Pattern.Name, c.sc.Name, ctx.Err())
 		}

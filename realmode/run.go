@@ -146,7 +146,9 @@ func (c *coord) shutdown() {
 		t.Stop()
 	}
 	for _, p := range c.procs {
-		p.kill()
+		if p != nil {
+			p.kill()
+		}
 	}
 	for _, row := range c.links {
 		for _, l := range row {
