@@ -2,6 +2,7 @@ package realmode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -80,7 +81,7 @@ func agreeCell(ctx context.Context, o AgreeOptions, p catalog.Pattern, b scenari
 	if err != nil {
 		return c, err
 	}
-	if err := Supported(sc); err != nil {
+	if err := errors.Join(Supported(sc), supportedFor(sc, Config{Pattern: p, Library: !withSim})); err != nil {
 		c.Refused = strings.TrimPrefix(err.Error(), ErrUnsupported.Error()+": ")
 		return c, nil
 	}
@@ -90,7 +91,7 @@ func agreeCell(ctx context.Context, o AgreeOptions, p catalog.Pattern, b scenari
 		}
 	}
 	start := time.Now()
-	cfg := Config{Pattern: p, Scenario: sc, Seed: 1, Client: client, ClientEnv: o.ClientEnv}
+	cfg := Config{Pattern: p, Scenario: sc, Seed: 1, Client: client, ClientEnv: o.ClientEnv, Library: !withSim}
 	rs, err := RunMany(ctx, cfg, o.Runs, o.Parallel)
 	if err != nil && ctx.Err() == nil {
 		// The machine is shared: a port taken between a crash and the

@@ -49,6 +49,7 @@ type worker struct {
 	c      *conn
 	setup  Setup
 	locker Lock
+	clk    clock.Clock // the process's time: the lock's and the workload's sleeps
 	rng    *rand.Rand
 	nodes  []*redis.Client
 }
@@ -83,7 +84,11 @@ func (w *worker) build(extra []Subject) error {
 		w.nodes = append(w.nodes, redis.NewClient(&redis.Options{Addr: a, DialerRetries: 1, MaxRetries: -1,
 			ReadTimeout: w.setup.Timeout, WriteTimeout: w.setup.Timeout, ContextTimeoutEnabled: true}))
 	}
-	opts := locks.Options{TTL: w.setup.TTL, Clock: clock.Real{},
+	w.clk = clock.Real{}
+	if w.setup.DriftPPM != 0 {
+		w.clk = newDriftClock(w.setup.DriftPPM)
+	}
+	opts := locks.Options{TTL: w.setup.TTL, Clock: w.clk,
 		Rand:  locks.NewSeededRand(w.setup.Seed^uint64(w.setup.Index+1)*0x9e3779b97f4a7c15, w.setup.Name),
 		Retry: locks.Retry{Attempts: -1, Delay: w.setup.Workload.Retry}}
 	if w.locker, err = p.New(w.nodes, w.setup.Key, opts); err != nil {
@@ -201,11 +206,9 @@ func (w *worker) at(p fault.Point) error {
 	return w.sleep(r.Slow)
 }
 
+// sleep spends d on the process's clock (a drifting clock stretches it).
 func (w *worker) sleep(d time.Duration) error {
-	if d > 0 {
-		time.Sleep(d)
-	}
-	return nil
+	return w.clk.Sleep(context.Background(), d)
 }
 
 func (w *worker) workTime() time.Duration {
@@ -230,7 +233,7 @@ func (w *worker) acquire() (Lease, int, error) {
 	if _, err := w.ask(Msg{Kind: msgInvoke, Op: history.Acquire}); err != nil {
 		return nil, 0, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), w.setup.Workload.AcquireTimeout)
+	ctx, cancel := w.clk.WithTimeout(context.Background(), w.setup.Workload.AcquireTimeout)
 	lease, err := w.locker.Acquire(ctx)
 	cancel()
 	m := outcome(history.Acquire, err)
@@ -248,7 +251,7 @@ func (w *worker) release(lease Lease) error {
 	if _, err := w.ask(Msg{Kind: msgInvoke, Op: history.Release}); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), w.setup.Workload.AcquireTimeout)
+	ctx, cancel := w.clk.WithTimeout(context.Background(), w.setup.Workload.AcquireTimeout)
 	err := w.locker.Release(ctx, lease)
 	cancel()
 	m := outcome(history.Release, err)

@@ -24,10 +24,14 @@
 //	partition every client–node call goes through a TCP proxy (Link) of the
 //	          coordinator's: the links across the sides black-hole for For
 //	slowlink  those proxies delay what is sent in the direction by By
+//	drift     (a client's, from the start) its Clock runs at 1 + rate: the
+//	          lock's validity arithmetic and the workload's sleeps
 //
 // A scenario with any other fault is refused by name (Supported): message
-// loss (TCP retransmits, so it has no real equivalent), failover, clock
-// drift, a client clock jump, a link fault on the protected store. Every
+// loss (TCP retransmits, so it has no real equivalent), failover, a node's
+// drift, a drift that starts later, a client clock jump, a link fault on
+// the protected store; and a drift for a library subject (Config.Library),
+// which reads the wall clock. Every
 // process started is stopped by PID when the run ends, fails or is
 // cancelled (the CLI cancels on SIGINT and SIGTERM), and carries a
 // parent-death signal so that none outlives a coordinator killed outright.

@@ -36,7 +36,10 @@ func unsupported(f fault.Fault) string {
 		}
 		return "a client clock jump goes through the Clock seam, which the client processes do not shift yet"
 	case fault.Drift:
-		return "clock drift (client or node) is not emulated for real: redis-server's clock cannot be slowed"
+		if fault.IsClient(f.Target) && !f.When.Triggered() && f.When.At == 0 {
+			return ""
+		}
+		return "only a client's drift from the start (at=0s) is done for real, through its Clock; redis-server's clock cannot be slowed"
 	case fault.Failover:
 		return "failover needs a lagging replica and its promotion, not built yet"
 	}
@@ -55,6 +58,29 @@ func Supported(sc scenario.Scenario) error {
 		}
 	}
 	return nil
+}
+
+// supportedFor refuses what a subject that does not read time through
+// the Clock seam (a library adapter) cannot do.
+func supportedFor(sc scenario.Scenario, cfg Config) error {
+	for _, f := range sc.Faults {
+		if f.Kind == fault.Drift && cfg.Library {
+			return fmt.Errorf("%w: scenario %s: drift (%s): %s reads the wall clock, not the Clock seam a drift goes through",
+				ErrUnsupported, sc.Name, scenario.FormatFault(f), cfg.Pattern.Name)
+		}
+	}
+	return nil
+}
+
+// driftOf is the drift a client's clock starts with.
+func driftOf(sc scenario.Scenario, client string) int64 {
+	var ppm int64
+	for _, f := range sc.Faults {
+		if f.Kind == fault.Drift && f.Target == client {
+			ppm = f.PPM
+		}
+	}
+	return ppm
 }
 
 // apply injects f now (the caller holds c.mu).
@@ -86,6 +112,8 @@ func (c *coord) inject(f fault.Fault) string {
 		return c.shiftExpiries(i, f.By)
 	case fault.Partition, fault.SlowLink:
 		return c.linkFault(f)
+	case fault.Drift:
+		return fmt.Sprintf("%s's Clock runs at %.2f× from its start", f.Target, 1+float64(f.PPM)/1e6)
 	}
 	return ""
 }

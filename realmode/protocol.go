@@ -28,7 +28,8 @@ type Setup struct {
 	TTL      time.Duration     `json:"ttl"`
 	Seed     uint64            `json:"seed"`
 	Workload scenario.Workload `json:"workload"`
-	Timeout  time.Duration     `json:"timeout"` // per-command read timeout
+	Timeout  time.Duration     `json:"timeout"`             // per-command read timeout
+	DriftPPM int64             `json:"drift_ppm,omitempty"` // the client's Clock runs at 1 + DriftPPM/1e6
 }
 
 // Message kinds a client sends.

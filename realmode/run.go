@@ -28,6 +28,9 @@ type Config struct {
 	// to its environment.
 	Client    []string
 	ClientEnv []string
+	// Library marks a subject that reads the wall clock itself (a library
+	// adapter), not through the Clock seam: a clock drift cannot reach it.
+	Library bool
 	// Server is the redis-server executable (default: redis-server on PATH).
 	Server string
 	// HangAfter is how long a client that is not paused may stay silent
@@ -96,6 +99,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("realmode: scenario %s: %w", sc.Name, err)
 	}
 	if err := Supported(sc); err != nil {
+		return nil, err
+	}
+	if err := supportedFor(sc, cfg); err != nil {
 		return nil, err
 	}
 	c := newCoord(cfg, sc)

@@ -156,7 +156,7 @@ func TestClientFailuresNamed(t *testing.T) {
 // refused, naming the fault; no process is started.
 func TestRefusedFaultsNamed(t *testing.T) {
 	for _, c := range []struct{ scenario, want string }{
-		{"client-clock-jump", "jump"}, {"client-clock-drift", "drift"}, {"failover-async-replication", "failover"},
+		{"client-clock-jump", "jump"}, {"failover-async-replication", "failover"},
 	} {
 		sc := builtin(t, c.scenario, 1)
 		_, err := Run(context.Background(), testConfig(t, "basic", sc, 1))
@@ -167,6 +167,8 @@ func TestRefusedFaultsNamed(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"loss c1|n1 for=10ms rate=10%", "loss"},
 		{"partition c1|db for=10ms", "protected store"},
+		{"drift n1 at=0s rate=+10%", "drift"},
+		{"drift c1 at=100ms rate=+10%", "from the start"},
 	} {
 		sc, err := scenario.ParseString("start clients=2\n" + c.text + "\n")
 		if err != nil {
@@ -175,6 +177,11 @@ func TestRefusedFaultsNamed(t *testing.T) {
 		if _, err := Run(context.Background(), testConfig(t, "basic", sc, 1)); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want ErrUnsupported naming %q", c.text, err, c.want)
 		}
+	}
+	lib := testConfig(t, "basic", builtin(t, "client-clock-drift", 1), 1)
+	lib.Library = true
+	if _, err := Run(context.Background(), lib); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "wall clock") {
+		t.Errorf("a drift for a library: %v, want ErrUnsupported naming the wall clock", err)
 	}
 	_, err := Run(context.Background(), Config{Pattern: misbehaving[1].Pattern(), Scenario: builtin(t, "steady", 1)})
 	if err == nil || !strings.Contains(err.Error(), "Config.Client is empty") {

@@ -51,9 +51,11 @@ time (the coordinator's monotonic clock). Every process started is
 stopped when the run ends, fails or is interrupted.
 
 Partitions and slow links go through a TCP proxy the coordinator puts on
-every client–node link. A scenario with a fault real mode cannot perform
-(message loss, failover, clock drift, a client clock jump) is refused,
-naming it.
+every client–node link; a client's clock drift from the start goes
+through its Clock (the lock's and the workload's time). A scenario with a
+fault real mode cannot perform (message loss, failover, a node's drift, a
+client clock jump, a drift for a library that reads the wall clock) is
+refused, naming it.
 --runs N makes N runs (seeds --seed, --seed+1, …), each with fresh
 processes; the rate of runs that broke a claim is printed with its 95%
 interval.
@@ -148,6 +150,7 @@ func resolveReal(f realFlags) (realmode.Config, error) {
 	if err != nil {
 		return realmode.Config{}, err
 	}
+	_, inCatalog := catalog.Lookup(f.pattern)
 	sc, err := loadScenario(f.scenario, p.Nodes)
 	if err != nil {
 		return realmode.Config{}, err
@@ -155,7 +158,7 @@ func resolveReal(f realFlags) (realmode.Config, error) {
 	if err := realmode.Supported(sc); err != nil {
 		return realmode.Config{}, usagef("--scenario %s: %v", f.scenario, err)
 	}
-	return realmode.Config{Pattern: p, Scenario: sc, Seed: f.seed, Client: client}, nil
+	return realmode.Config{Pattern: p, Scenario: sc, Seed: f.seed, Client: client, Library: inCatalog != nil}, nil
 }
 
 func clientArgv(path string) ([]string, error) {
