@@ -148,6 +148,7 @@ func (c *coord) shutdown() {
 	c.mu.Lock()
 	c.stopping = true
 	c.mu.Unlock()
+	c.once.Do(func() { close(c.early) }) // frees a client waiting for a start that will not come
 	for _, t := range c.timers {
 		t.Stop()
 	}

@@ -35,6 +35,12 @@ var misbehaving = []Subject{
 	{Name: "test-panics", Nodes: 1, Claims: catalog.Claims{Mutex: true}, New: func([]*redis.Client, string, locks.Options) (Lock, error) {
 		return panicky{}, nil
 	}},
+	{Name: "test-slow-start", Nodes: 1, Claims: catalog.Claims{Mutex: true}, New: func(nodes []*redis.Client, key string, o locks.Options) (Lock, error) {
+		if strings.HasPrefix(o.Rand.Token(), "c2-") { // seeded tokens start with the client's name
+			time.Sleep(time.Minute)
+		}
+		return PatternSubject(catalog.All()[0]).New(nodes, key, o)
+	}},
 	{Name: "test-hangs", Nodes: 1, Claims: catalog.Claims{Mutex: true}, New: func([]*redis.Client, string, locks.Options) (Lock, error) {
 		return hangs{}, nil
 	}},
@@ -183,7 +189,7 @@ func TestRefusedFaultsNamed(t *testing.T) {
 	if _, err := Run(context.Background(), lib); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "wall clock") {
 		t.Errorf("a drift for a library: %v, want ErrUnsupported naming the wall clock", err)
 	}
-	_, err := Run(context.Background(), Config{Pattern: misbehaving[1].Pattern(), Scenario: builtin(t, "steady", 1)})
+	_, err := Run(context.Background(), Config{Pattern: misbehaving[2].Pattern(), Scenario: builtin(t, "steady", 1)})
 	if err == nil || !strings.Contains(err.Error(), "Config.Client is empty") {
 		t.Errorf("no client command: %v", err)
 	}
@@ -201,5 +207,25 @@ func TestDescribeAsksTheClient(t *testing.T) {
 	}
 	if _, err := Describe([]string{os.Args[0]}, []string{clientEnv}, "no-such"); err == nil || !strings.Contains(err.Error(), `"no-such"`) {
 		t.Errorf("Describe(no-such) = %v, want an error naming it", err)
+	}
+}
+
+// TestCancelWhileStarting: a run cancelled while one client is ready and
+// another still builds its lock returns at once, and nothing is left
+// running (the ready client is not left waiting for a start).
+func TestCancelWhileStarting(t *testing.T) {
+	needRedis(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := Run(ctx, testConfig(t, "test-slow-start", builtin(t, "steady", 1), 1))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Run = %v, want the context's deadline", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("Run returned %v after it was cancelled", d)
+	}
+	if left := children(t); len(left) > 0 {
+		t.Errorf("processes left running: %v", left)
 	}
 }
