@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -224,6 +225,35 @@ func TestCancelWhileStarting(t *testing.T) {
 	}
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("Run returned %v after it was cancelled", d)
+	}
+	if left := children(t); len(left) > 0 {
+		t.Errorf("processes left running: %v", left)
+	}
+}
+
+// TestServerDiesOnItsOwn: a redis-server killed by someone else in the
+// middle of a run ends it with an error naming the server, and every
+// other process is stopped.
+func TestServerDiesOnItsOwn(t *testing.T) {
+	needRedis(t)
+	sc := builtin(t, "steady", 1)
+	sc.Clients, sc.Duration = 2, 20*time.Second
+	go func() {
+		time.Sleep(time.Second)
+		for _, c := range children(t) {
+			if strings.HasSuffix(c, " redis-server") {
+				pid, _ := strconv.Atoi(strings.Fields(c)[0])
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}()
+	start := time.Now()
+	_, err := Run(context.Background(), testConfig(t, "basic", sc, 1))
+	if err == nil || !strings.Contains(err.Error(), "redis-server n1") || !strings.Contains(err.Error(), "died on its own") {
+		t.Errorf("Run = %v, want an error naming n1 that died", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the run went on %v after its server died", d)
 	}
 	if left := children(t); len(left) > 0 {
 		t.Errorf("processes left running: %v", left)
