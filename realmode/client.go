@@ -49,7 +49,7 @@ type worker struct {
 	c      *conn
 	setup  Setup
 	locker Lock
-	clk    clock.Clock // the process's time: the lock's and the workload's sleeps
+	clk    *jumpClock // the process's time: the lock's and the workload's sleeps
 	rng    *rand.Rand
 	nodes  []*redis.Client
 }
@@ -84,9 +84,9 @@ func (w *worker) build(extra []Subject) error {
 		w.nodes = append(w.nodes, redis.NewClient(&redis.Options{Addr: a, DialerRetries: 1, MaxRetries: -1,
 			ReadTimeout: w.setup.Timeout, WriteTimeout: w.setup.Timeout, ContextTimeoutEnabled: true}))
 	}
-	w.clk = clock.Real{}
+	w.clk = &jumpClock{Clock: clock.Real{}}
 	if w.setup.DriftPPM != 0 {
-		w.clk = newDriftClock(w.setup.DriftPPM)
+		w.clk.Clock = newDriftClock(w.setup.DriftPPM)
 	}
 	opts := locks.Options{TTL: w.setup.TTL, Clock: w.clk,
 		Rand:  locks.NewSeededRand(w.setup.Seed^uint64(w.setup.Index+1)*0x9e3779b97f4a7c15, w.setup.Name),
@@ -114,6 +114,9 @@ func (w *worker) ask(m Msg) (Reply, error) {
 	}
 	if r.Stop {
 		return r, errStop
+	}
+	if r.Jump != 0 {
+		w.clk.jump(r.Jump)
 	}
 	return r, nil
 }

@@ -49,6 +49,7 @@ type clientState struct {
 	readCall int64
 	points   map[fault.Point]int
 	extra    time.Duration // slowness for the client's next step
+	jump     time.Duration // a step of its wall clock, for its next reply
 	stats    sim.ClientResult
 	waits    []time.Duration
 	lastAcq  int64

@@ -19,8 +19,9 @@
 //	slow      a real sleep at the client's next workload step
 //	crash     SIGKILL of redis-server, restarted on the same port after For,
 //	          with its data (AOF, appendfsync always) or without
-//	jump      (a node's clock) every key's expiry shifted by the jump inside
-//	          redis-server, by a Lua script (PEXPIRE to PTTL − jump)
+//	jump      a node's: every key's expiry shifted by the jump inside
+//	          redis-server, by a Lua script (PEXPIRE to PTTL − jump); a
+//	          client's: its Clock's Now stepped (Since stays monotonic)
 //	partition every client–node call goes through a TCP proxy (Link) of the
 //	          coordinator's: the links across the sides black-hole for For
 //	slowlink  those proxies delay what is sent in the direction by By
@@ -29,9 +30,9 @@
 //
 // A scenario with any other fault is refused by name (Supported): message
 // loss (TCP retransmits, so it has no real equivalent), failover, a node's
-// drift, a drift that starts later, a client clock jump, a link fault on
-// the protected store; and a drift for a library subject (Config.Library),
-// which reads the wall clock. Every
+// drift, a drift that starts later, a link fault on the protected store;
+// and a client's clock fault for a library subject (Config.Library), which
+// reads the wall clock. Every
 // process started is stopped by PID when the run ends, fails or is
 // cancelled (the CLI cancels on SIGINT and SIGTERM), and carries a
 // parent-death signal so that none outlives a coordinator killed outright.

@@ -2,6 +2,7 @@ package realmode
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/locksim/locksim/clock"
@@ -44,3 +45,18 @@ func (c *driftClock) Sleep(ctx context.Context, d time.Duration) error {
 func (c *driftClock) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, c.real(d))
 }
+
+// jumpClock is a client's Clock whose wall clock can be stepped: Now is
+// offset by every jump so far, and keeps its monotonic reading, so that
+// Since (elapsed time) is exact across jumps, as Go's time.Time makes it
+// and as the simulator's clocks do.
+type jumpClock struct {
+	clock.Clock
+	off atomic.Int64 // ns
+}
+
+// Now is the underlying Now stepped by the jumps so far.
+func (c *jumpClock) Now() time.Time { return c.Clock.Now().Add(time.Duration(c.off.Load())) }
+
+// jump steps the wall clock by d.
+func (c *jumpClock) jump(d time.Duration) { c.off.Add(int64(d)) }

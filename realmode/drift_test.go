@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/clock"
 )
 
 // TestDriftClockRunsSlow: a clock drifting by -40% measures 0.6 of the
@@ -29,5 +31,19 @@ func TestDriftClockRunsSlow(t *testing.T) {
 	dl, _ := ctx.Deadline()
 	if d := dl.Sub(realStart.Add(after)); d < 49*time.Millisecond {
 		t.Errorf("WithTimeout(30ms) ends %v after now in real time, want about 50ms", d)
+	}
+}
+
+// TestJumpClockStepsNowNotSince: a jump moves Now by the step; elapsed
+// time measured across it (Since) does not see it.
+func TestJumpClockStepsNowNotSince(t *testing.T) {
+	c := &jumpClock{Clock: clock.Real{}}
+	before := c.Now()
+	c.jump(time.Hour)
+	if d := c.Now().Sub(before.Round(0)); d < time.Hour {
+		t.Errorf("Now after a 1h jump is %v past the time before it, want at least 1h", d)
+	}
+	if d := c.Since(before); d >= time.Minute {
+		t.Errorf("Since across the jump = %v, want the real elapsed time", d)
 	}
 }

@@ -31,10 +31,7 @@ func unsupported(f fault.Fault) string {
 	case fault.Loss:
 		return "TCP retransmits a lost segment: message loss has no real equivalent on a TCP link short of a black-hole (use a partition)"
 	case fault.Jump:
-		if fault.IsNode(f.Target) {
-			return ""
-		}
-		return "a client clock jump goes through the Clock seam, which the client processes do not shift yet"
+		return "" // a node's: key expiries shifted; a client's: its Clock's Now stepped
 	case fault.Drift:
 		if fault.IsClient(f.Target) && !f.When.Triggered() && f.When.At == 0 {
 			return ""
@@ -64,9 +61,9 @@ func Supported(sc scenario.Scenario) error {
 // the Clock seam (a library adapter) cannot do.
 func supportedFor(sc scenario.Scenario, cfg Config) error {
 	for _, f := range sc.Faults {
-		if f.Kind == fault.Drift && cfg.Library {
-			return fmt.Errorf("%w: scenario %s: drift (%s): %s reads the wall clock, not the Clock seam a drift goes through",
-				ErrUnsupported, sc.Name, scenario.FormatFault(f), cfg.Pattern.Name)
+		if cfg.Library && (f.Kind == fault.Drift || (f.Kind == fault.Jump && fault.IsClient(f.Target))) {
+			return fmt.Errorf("%w: scenario %s: %s (%s): %s reads the wall clock, not the Clock seam a client's clock fault goes through",
+				ErrUnsupported, sc.Name, f.Kind, scenario.FormatFault(f), cfg.Pattern.Name)
 		}
 	}
 	return nil
@@ -109,6 +106,10 @@ func (c *coord) inject(f fault.Fault) string {
 	case fault.Crash:
 		return c.crash(i, f)
 	case fault.Jump:
+		if fault.IsClient(f.Target) {
+			c.state[i].jump += f.By
+			return "the client's Clock steps at its next reply"
+		}
 		return c.shiftExpiries(i, f.By)
 	case fault.Partition, fault.SlowLink:
 		return c.linkFault(f)

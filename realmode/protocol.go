@@ -68,6 +68,7 @@ type Reply struct {
 	Value    int64         `json:"value,omitempty"`    // for a read: the counter
 	Accepted bool          `json:"accepted,omitempty"` // for a write
 	Slow     time.Duration `json:"slow,omitempty"`     // for a point: sleep this long first
+	Jump     time.Duration `json:"jump,omitempty"`     // step the client's wall clock (its Clock's Now) by this
 }
 
 // conn is one end of the message stream.

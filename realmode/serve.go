@@ -51,13 +51,22 @@ func (c *coord) isStopping() bool {
 	return c.stopping
 }
 
-// handle executes one message at one instant of true time.
+// handle executes one message at one instant of true time, and hands
+// the client any step of its wall clock due.
 func (c *coord) handle(i int, m Msg) (Reply, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stopping {
 		return Reply{Stop: true}, nil
 	}
+	r, err := c.execute(i, m)
+	st := c.state[i]
+	r.Jump, st.jump = st.jump, 0
+	return r, err
+}
+
+// execute is handle's dispatch (the caller holds c.mu).
+func (c *coord) execute(i int, m Msg) (Reply, error) {
 	c.procs[i].heard()
 	st := c.state[i]
 	switch m.Kind {

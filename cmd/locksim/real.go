@@ -51,11 +51,11 @@ time (the coordinator's monotonic clock). Every process started is
 stopped when the run ends, fails or is interrupted.
 
 Partitions and slow links go through a TCP proxy the coordinator puts on
-every client–node link; a client's clock drift from the start goes
-through its Clock (the lock's and the workload's time). A scenario with a
-fault real mode cannot perform (message loss, failover, a node's drift, a
-client clock jump, a drift for a library that reads the wall clock) is
-refused, naming it.
+every client–node link; a client's clock jump or drift goes through its
+Clock (the lock's and the workload's time). A scenario with a fault real
+mode cannot perform (message loss, failover, a node's drift, a client's
+clock fault for a library that reads the wall clock) is refused, naming
+it.
 --runs N makes N runs (seeds --seed, --seed+1, …), each with fresh
 processes; the rate of runs that broke a claim is printed with its 95%
 interval.
