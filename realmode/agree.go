@@ -131,7 +131,8 @@ func WriteTable(w io.Writer, cells []Cell) error {
 	b.WriteString("| pattern | scenario | simulator | real | agree |\n|---|---|---|---|---|\n")
 	lib := "\n| library | scenario | real |\n|---|---|---|\n"
 	hasLib := false
-	refused := map[string]string{}
+	refused := map[string]string{} // scenario → reason (the last subject's)
+	who := map[string][]string{}   // scenario → subjects refused
 	var order []string
 	agree, total := 0, 0
 	for _, c := range cells {
@@ -140,6 +141,7 @@ func WriteTable(w io.Writer, cells []Cell) error {
 				order = append(order, c.Scenario)
 			}
 			refused[c.Scenario] = c.Refused
+			who[c.Scenario] = append(who[c.Scenario], c.Pattern)
 			continue
 		}
 		if c.Sim.Runs == 0 {
@@ -160,9 +162,9 @@ func WriteTable(w io.Writer, cells []Cell) error {
 		b.WriteString(lib)
 	}
 	if len(order) > 0 {
-		b.WriteString("\nScenarios real mode cannot run:\n\n")
+		b.WriteString("\nScenarios real mode refused, and for which subjects:\n\n")
 		for _, s := range order {
-			fmt.Fprintf(&b, "- `%s`: %s\n", s, refused[s])
+			fmt.Fprintf(&b, "- `%s` (%s): %s\n", s, strings.Join(who[s], ", "), refused[s])
 		}
 	}
 	_, err := io.WriteString(w, b.String())
