@@ -82,7 +82,7 @@ bench-micro:
 # can run, REAL_RUNS real runs (real redis-servers, client processes, real
 # faults) beside REAL_SIM_SEEDS simulated seeds, plus rows for the lock
 # libraries of bench/refs; written to reports/real/README.md. Needs
-# redis-server; about half an hour with the defaults on 2 cores.
+# redis-server; about 40 minutes with the defaults on 2 cores.
 REAL_RUNS     ?= 5
 REAL_SIM_SEEDS ?= 20
 REAL_PARALLEL ?= 2
