@@ -62,7 +62,7 @@ func (c cell) judge(t *testing.T) {
 func TestRealPauseBasicBreaksFencedSafe(t *testing.T) {
 	needRedis(t)
 	gc := builtin(t, "gc-pause", 1)
-	t.Run("basic", func(t *testing.T) { cell{"basic", gc, 3, true}.judge(t) })
+	t.Run("basic", func(t *testing.T) { cell{"basic", gc, 6, true}.judge(t) })
 	t.Run("fenced", func(t *testing.T) { cell{"fenced", gc, 3, false}.judge(t) })
 }
 

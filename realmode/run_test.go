@@ -116,12 +116,14 @@ func runReal(t *testing.T, cfg Config) *Result {
 }
 
 // TestSteadyIsClean: three client processes on one real redis-server,
-// no fault: every claim holds, porcupine says Ok, the store counted
+// no fault, a TTL far above any stall: every claim holds, porcupine says Ok, the store counted
 // every accepted write, and nothing is left running.
 func TestSteadyIsClean(t *testing.T) {
 	needRedis(t)
 	sc := builtin(t, "steady", 1)
-	sc.Clients, sc.Duration = 3, 1500*time.Millisecond
+	// A 1s TTL: on a loaded machine a client can stall past steady's 100ms
+	// (see reports/real/NOTES.md), which is a pause, not a plumbing fault.
+	sc.Clients, sc.Duration, sc.TTL = 3, 1500*time.Millisecond, time.Second
 	res := runReal(t, testConfig(t, "basic", sc, 1))
 	if err := res.Err(); err != nil {
 		t.Fatal(err)
