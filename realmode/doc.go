@@ -37,5 +37,5 @@
 // cancelled (the CLI cancels on SIGINT and SIGTERM), and carries a
 // parent-death signal so that none outlives a coordinator killed outright.
 //
-//	res, err := realmode.Run(ctx, realmode.Config{Pattern: p, Scenario: sc, Client: []string{bin, "client"}})
+//	res, err := realmode.Run(ctx, realmode.Config{Pattern: p, Scenario: sc, Client: []string{locksimBinary, "real-client"}})
 package realmode
