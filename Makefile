@@ -13,6 +13,7 @@ help:
 	@echo "make ci     what CI runs: install redis-server if missing, lint, race, the gate"
 	@echo "make check  the correctness gate; make explore, make report, make bench, make rapid-deep"
 	@echo "make bench-long  the benchmark sweep with longer, repeated runs (95% intervals); make bench-sim  the simulator's seeds/min"
+	@echo "make real   real mode's agreement table on real redis-servers (reports/real/)"
 
 build:
 	$(GO) build -o locksim ./cmd/locksim
@@ -97,3 +98,20 @@ bench-sim:
 
 bench-micro:
 	bash scripts/bench.sh micro
+
+# Real mode's agreement table: every pattern × built-in scenario real mode
+# can run, REAL_RUNS real runs (real redis-servers, client processes, real
+# faults) beside REAL_SIM_SEEDS simulated seeds, plus rows for the lock
+# libraries of bench/refs; written to reports/real/README.md. Needs
+# redis-server; about 40 minutes with the defaults on 2 cores.
+REAL_RUNS     ?= 5
+REAL_SIM_SEEDS ?= 20
+REAL_PARALLEL ?= 2
+REAL_LIBS     ?= redsync-1,redsync-5,redsync-setnx-1,redsync-setnx-5,redislock,rueidislock
+.PHONY: real
+real:
+	mkdir -p reports/real bin
+	$(GO) build -o bin/locksim ./cmd/locksim
+	cd bench/refs && $(GO) build -o ../../bin/locksim-real-client ./cmd/locksim-real-client
+	bin/locksim real --table reports/real/README.md --runs $(REAL_RUNS) --sim-seeds $(REAL_SIM_SEEDS) \
+		--parallel $(REAL_PARALLEL) --libraries $(REAL_LIBS) --lib-client bin/locksim-real-client

@@ -46,10 +46,10 @@ func (o *oracle) countHolders(h *holding, from int64, what string) {
 	clients := append([]int{h.client}, who...)
 	names := make([]string, len(who))
 	for i, c := range who {
-		names[i] = o.w.clients[c].name
+		names[i] = o.v.name(c)
 	}
 	o.violate("holders", clients, fmt.Sprintf("%s relied on its lease (%s) while %s also held it: %d holders, at most %d allowed",
-		o.w.clients[h.client].name, what, strings.Join(names, ","), peak+1, o.limit))
+		o.v.name(h.client), what, strings.Join(names, ","), peak+1, o.limit))
 }
 
 // peakHolders sweeps edges and returns the largest number of distinct

@@ -19,7 +19,7 @@ type holding struct {
 
 // oracle judges a run from true time (see the package documentation).
 type oracle struct {
-	w          *world
+	v          view
 	leases     []*holding
 	maxLen     int64
 	pairs      map[[2]int]bool
@@ -35,8 +35,16 @@ type oracle struct {
 
 type fenceMark struct{ at, max int64 }
 
-func newOracle(w *world, c pattern.Claims) *oracle {
-	return &oracle{w: w, pairs: map[[2]int]bool{}, fences: map[int64]bool{}, limit: holderLimit(c)}
+// view is what the oracles need of the run they judge: true time, the
+// clients' names, and the trace (nil when off).
+type view struct {
+	now   func() int64
+	name  func(c int) string
+	trace func(format string, a ...any)
+}
+
+func newOracle(v view, c pattern.Claims) *oracle {
+	return &oracle{v: v, pairs: map[[2]int]bool{}, fences: map[int64]bool{}, limit: holderLimit(c)}
 }
 
 // holderLimit is the number of simultaneous holders the oracle allows
@@ -53,7 +61,7 @@ func holderLimit(c pattern.Claims) int {
 // an Acquire called at call (a read lease when read), and checks its fence
 // token.
 func (o *oracle) grant(c int, call, fence int64, read bool) int {
-	now := o.w.s.Now()
+	now := o.v.now()
 	h := &holding{id: len(o.leases), client: c, start: now, end: now, read: read}
 	o.leases = append(o.leases, h)
 	if fence > 0 {
@@ -63,7 +71,7 @@ func (o *oracle) grant(c int, call, fence int64, read bool) int {
 }
 
 func (o *oracle) checkFence(c int, call, fence int64) {
-	name := o.w.clients[c].name
+	name := o.v.name(c)
 	if o.fences[fence] {
 		o.violate("fence", []int{c}, fmt.Sprintf("%s was granted fence %d, which was granted before", name, fence))
 	} else if i := sort.Search(len(o.fenceMax), func(i int) bool { return o.fenceMax[i].at >= call }); i > 0 && o.fenceMax[i-1].max >= fence {
@@ -74,7 +82,7 @@ func (o *oracle) checkFence(c int, call, fence int64) {
 	if n := len(o.fenceMax); n > 0 {
 		top = max(top, o.fenceMax[n-1].max)
 	}
-	o.fenceMax = append(o.fenceMax, fenceMark{at: o.w.s.Now(), max: top})
+	o.fenceMax = append(o.fenceMax, fenceMark{at: o.v.now(), max: top})
 }
 
 // act records that lease id's holder relied on it now (what: "check",
@@ -84,7 +92,7 @@ func (o *oracle) act(id int, what string) {
 		return
 	}
 	h := o.leases[id]
-	now := o.w.s.Now()
+	now := o.v.now()
 	if now <= h.end {
 		return
 	}
@@ -114,7 +122,7 @@ func (o *oracle) overlap(h, y *holding, what string) {
 	}
 	o.pairs[key] = true
 	o.safety.Overlaps++
-	hn, yn := o.w.clients[h.client].name, o.w.clients[y.client].name
+	hn, yn := o.v.name(h.client), o.v.name(y.client)
 	o.violate("overlap", []int{h.client, y.client}, fmt.Sprintf("%s relied on its lease (%s) while %s held the lock (granted at t=%s; %s's since t=%s)",
 		hn, what, yn, fmtT(y.start), hn, fmtT(h.start)))
 }
@@ -124,17 +132,17 @@ func (o *oracle) violate(kind string, clients []int, detail string) {
 	o.count++
 	names := make([]string, len(clients))
 	for i, c := range clients {
-		names[i] = o.w.clients[c].name
+		names[i] = o.v.name(c)
 	}
 	sort.Strings(names)
 	if len(o.violations) < maxViolations {
-		o.violations = append(o.violations, Violation{Kind: kind, At: o.w.s.Now(), Clients: names, Detail: detail})
+		o.violations = append(o.violations, Violation{Kind: kind, At: o.v.now(), Clients: names, Detail: detail})
 	}
 	if kind == "fence" {
 		o.safety.FenceViolations++
 	}
-	if o.w.tr.on() {
-		o.w.tr.printf("VIOLATION %s %s: %s", kind, joinNames(names), detail)
+	if o.v.trace != nil {
+		o.v.trace("VIOLATION %s %s: %s", kind, joinNames(names), detail)
 	}
 }
 

@@ -54,9 +54,7 @@ func (w *world) result() *Result {
 	sc := w.sc
 	r := &Result{Pattern: w.cfg.Pattern.Name, Scenario: sc.Name, Seed: w.cfg.Seed, Nodes: sc.Nodes,
 		Claims: w.cfg.Pattern.Claims.Names(), Violated: []string{}, History: w.hist}
-	r.Safety = w.or.safety
-	r.Safety.Counter = int(w.db.value)
-	r.Safety.LostUpdates = max(r.Safety.Accepted-r.Safety.Counter, 0)
+	r.Safety = safetyOf(w.or, w.db)
 	r.Violations = append([]Violation{}, w.or.violations...)
 	r.Liveness = w.liveness()
 	for _, c := range w.clients {

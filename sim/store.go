@@ -48,12 +48,13 @@ func (r storeResp) Describe() string {
 
 // store is the protected resource: a counter that checks fencing tokens.
 type store struct {
-	w       *world
+	or      *oracle
+	wrote   func(c int) // counts an accepted write of client c
 	value   int64
 	highest int64 // highest fence token seen on any request
 }
 
-func newStore(w *world) *store { return &store{w: w} }
+func newStore(or *oracle, wrote func(c int)) *store { return &store{or: or, wrote: wrote} }
 
 func (s *store) endpoint() *network.Endpoint {
 	return &network.Endpoint{Name: "db", Handle: func(c int, m network.Message) network.Message {
@@ -68,7 +69,7 @@ func (s *store) handle(c int, r storeReq) storeResp {
 	if r.write {
 		act = "write"
 	}
-	s.w.or.act(r.lease, act)
+	s.or.act(r.lease, act)
 	if r.fence > 0 && (!r.write || r.fence >= s.highest) {
 		s.highest = max(s.highest, r.fence)
 	}
@@ -76,15 +77,15 @@ func (s *store) handle(c int, r storeReq) storeResp {
 		return storeResp{value: s.value}
 	}
 	if r.fence > 0 && r.fence < s.highest {
-		s.w.or.safety.StaleRejected++
+		s.or.safety.StaleRejected++
 		return storeResp{write: true, highest: s.highest}
 	}
 	if s.value != r.read {
-		s.w.or.violate("lost-update", []int{c}, fmt.Sprintf("%s wrote counter=%d, computed from %d, over %d: %d increment(s) lost",
-			s.w.clients[c].name, r.value, r.read, s.value, max(s.value-r.read, 0)))
+		s.or.violate("lost-update", []int{c}, fmt.Sprintf("%s wrote counter=%d, computed from %d, over %d: %d increment(s) lost",
+			s.or.v.name(c), r.value, r.read, s.value, max(s.value-r.read, 0)))
 	}
 	s.value = r.value
-	s.w.or.safety.Accepted++
-	s.w.clients[c].stats.Writes++
+	s.or.safety.Accepted++
+	s.wrote(c)
 	return storeResp{write: true, accepted: true, value: s.value}
 }

@@ -56,7 +56,7 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	w.s.StallAfter = cfg.StallAfter
 	w.tr = newTracer(cfg.Trace, w.s.Now)
 	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
-	w.or = newOracle(w, cfg.Pattern.Claims)
+	w.or = newOracle(view{now: w.s.Now, name: func(c int) string { return w.clients[c].name }, trace: w.traceFunc()}, cfg.Pattern.Claims)
 	w.net = network.New(w.s, stream(cfg.Seed, "net", 0).Uint64(), sc.Net.Latency)
 	w.net.Timeout = sc.Net.Timeout
 	if w.tr.on() {
@@ -66,7 +66,7 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	if err := w.addNodes(); err != nil {
 		return nil, err
 	}
-	w.db = newStore(w)
+	w.db = newStore(w.or, func(c int) { w.clients[c].stats.Writes++ })
 	w.dbEP = w.net.AddEndpoint(w.db.endpoint())
 	for i := range sc.Clients {
 		if err := w.addClient(i); err != nil {
@@ -143,6 +143,14 @@ func (w *world) newLocker(conns []locks.Redis, opts locks.Options) (l locks.Lock
 		err = errors.New("New returned a nil Locker and a nil error")
 	}
 	return l, err
+}
+
+// traceFunc is the oracles' trace: nil when the trace is off.
+func (w *world) traceFunc() func(string, ...any) {
+	if !w.tr.on() {
+		return nil
+	}
+	return w.tr.printf
 }
 
 // jumps reports whether a fault steps name's wall clock.

@@ -16,6 +16,7 @@ const (
 	formatExplore = explore.FormatVersion // explore and merge: what merge reads
 	formatCheck   = "locksim-check/1"
 	formatList    = "locksim-list/1"
+	formatReal    = "locksim-real/1"
 )
 
 // runJSON is what `locksim run --json` prints.

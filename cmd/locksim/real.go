@@ -1,0 +1,334 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/internal/buildinfo"
+	"github.com/locksim/locksim/internal/safefile"
+	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/realmode"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+func init() { commands = append(commands, newRealCmd, newRealClientCmd) }
+
+type realFlags struct {
+	pattern, scenario string
+	runs, parallel    int
+	seed              uint64
+	asJSON            bool
+	client            string
+	// the agreement table
+	table     string
+	simSeeds  int
+	libraries string
+	libClient string
+}
+
+func newRealCmd() *cobra.Command {
+	var f realFlags
+	cmd := &cobra.Command{
+		Use:   "real --pattern P --scenario S|FILE [--runs N]",
+		Short: "Run one pattern under one scenario on real redis-servers, with real faults, and judge it",
+		Long: `real runs a scenario for real on this machine: redis-server processes on
+free loopback ports, each client its own OS process running the
+simulator's workload, and the faults done for real — a pause is SIGSTOP
+and SIGCONT of the client, a slow step a real sleep, a node crash a
+SIGKILL of redis-server and a restart on the same port, a node clock jump
+every key's expiry shifted inside redis-server. The same store, oracles
+and porcupine check as the simulator judge the history, kept in one true
+time (the coordinator's monotonic clock). Every process started is
+stopped when the run ends, fails or is interrupted.
+
+Partitions and slow links go through a TCP proxy the coordinator puts on
+every client–node link; a client's clock jump or drift goes through its
+Clock (the lock's and the workload's time). A scenario with a fault real
+mode cannot perform (message loss, failover, a node's drift, a client's
+clock fault for a library that reads the wall clock) is refused, naming
+it.
+--runs N makes N runs (seeds --seed, --seed+1, …), each with fresh
+processes; the rate of runs that broke a claim is printed with its 95%
+interval.
+
+--table FILE runs the agreement table instead: for every pattern (or
+--pattern) × built-in scenario (or --scenario) that real mode can run,
+--runs real runs beside --sim-seeds simulated seeds, with both violation
+rates and their 95% intervals; a cell agrees when both are zero or both
+non-zero. --libraries adds rows for library subjects of --lib-client.
+
+--client names the client program (default: this binary). A binary built
+in bench/refs (cmd/locksim-real-client) adds the lock libraries redsync,
+bsm/redislock and rueidislock as patterns.
+
+Exit status: 0 when no run broke a claim, 1 when one did or a client
+process crashed, panicked or hung (named in the output), 2 on bad usage
+(including a refused fault), 3 when the environment failed (no
+redis-server on PATH, a server that never became ready or died).`,
+		Example: `  locksim real --pattern basic --scenario gc-pause
+  locksim real --pattern fenced --scenario gc-pause --runs 10 --json
+  locksim real --pattern redlock --scenario node-restart-without-persistence --runs 20 --parallel 2
+  locksim real --table reports/real/README.md --runs 5 --sim-seeds 20`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runReal(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.pattern, "pattern", "", "pattern name (see locksim list), or a pattern of --client")
+	fl.StringVar(&f.scenario, "scenario", "", "built-in scenario name, or a scenario file")
+	fl.IntVar(&f.runs, "runs", 1, "number of runs, each with fresh processes")
+	fl.IntVar(&f.parallel, "parallel", 1, "runs at once")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the first run (workload jitter, lock tokens)")
+	fl.BoolVar(&f.asJSON, "json", false, "print the results as JSON")
+	fl.StringVar(&f.client, "client", "", "client program (default: this binary's hidden real-client command)")
+	fl.StringVar(&f.table, "table", "", "run the agreement table (every pattern × built-in scenario, or those given) and write it as markdown to this file")
+	fl.IntVar(&f.simSeeds, "sim-seeds", 20, "with --table: simulated seeds per cell")
+	fl.StringVar(&f.libraries, "libraries", "", "with --table: comma-separated library subjects of --lib-client, for rows of their own")
+	fl.StringVar(&f.libClient, "lib-client", "", "with --table: the client program that knows --libraries (bench/refs cmd/locksim-real-client)")
+	return cmd
+}
+
+// newRealClientCmd is the client process real mode starts: not for users.
+func newRealClientCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    "real-client",
+		Short:  "one client process of locksim real (started by it)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			os.Exit(realmode.ClientMain())
+			return nil
+		},
+	}
+}
+
+func runReal(cmd *cobra.Command, f realFlags) error {
+	if f.table != "" {
+		return runRealTable(cmd, f)
+	}
+	cfg, err := resolveReal(f)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := realmode.RunMany(ctx, cfg, f.runs, f.parallel)
+	if err != nil {
+		return realError(err)
+	}
+	if err := printReal(cmd.OutOrStdout(), res, f.asJSON); err != nil {
+		return err
+	}
+	return realVerdict(res)
+}
+
+// resolveReal checks the flags and builds the run's configuration.
+func resolveReal(f realFlags) (realmode.Config, error) {
+	switch {
+	case f.pattern == "":
+		return realmode.Config{}, usagef("--pattern is required (see locksim list)")
+	case f.scenario == "":
+		return realmode.Config{}, usagef("--scenario is required: a built-in name (see locksim list) or a file")
+	case f.runs < 1:
+		return realmode.Config{}, usagef("--runs %d: want at least 1", f.runs)
+	case f.parallel < 1:
+		return realmode.Config{}, usagef("--parallel %d: want at least 1", f.parallel)
+	}
+	client, err := clientArgv(f.client)
+	if err != nil {
+		return realmode.Config{}, err
+	}
+	p, err := realPattern(f, client)
+	if err != nil {
+		return realmode.Config{}, err
+	}
+	_, inCatalog := pattern.Lookup(f.pattern)
+	isFile, err := scenarioFile("--scenario", f.scenario)
+	if err != nil {
+		return realmode.Config{}, err
+	}
+	sc, err := loadScenario(f.scenario, isFile, p.Nodes)
+	if err != nil {
+		return realmode.Config{}, err
+	}
+	if err := realmode.Supported(sc); err != nil {
+		return realmode.Config{}, usagef("--scenario %s: %v", f.scenario, err)
+	}
+	return realmode.Config{Pattern: p, Scenario: sc, Seed: f.seed, Client: client, Library: inCatalog != nil}, nil
+}
+
+func clientArgv(path string) ([]string, error) {
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return nil, usagef("--client: %v", err)
+		}
+		return []string{path}, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, runtimef("real: find this binary to start clients: %w", err)
+	}
+	return []string{self, "real-client"}, nil
+}
+
+// realPattern finds the pattern in the catalog or, with --client, asks
+// the client program.
+func realPattern(f realFlags, client []string) (pattern.Pattern, error) {
+	p, err := pattern.Lookup(f.pattern)
+	if err == nil || f.client == "" {
+		if err != nil {
+			return p, usagef("--pattern: %v", err)
+		}
+		return p, nil
+	}
+	p, err = realmode.Describe(client, nil, f.pattern)
+	if err != nil {
+		return p, usagef("--pattern: %v", err)
+	}
+	return p, nil
+}
+
+// realError classifies a run that could not be made.
+func realError(err error) error {
+	switch {
+	case errors.Is(err, realmode.ErrUnsupported):
+		return usageError{err}
+	case errors.Is(err, context.Canceled):
+		return interruptError{fmt.Errorf("real: interrupted; every process started was stopped: %w", err)}
+	}
+	return runtimef("real: %w", err)
+}
+
+func printReal(w io.Writer, res []*realmode.Result, asJSON bool) error {
+	t := realmode.Count(res)
+	p, lo, hi := t.Rate()
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Format string             `json:"format"`
+			Runs   []*realmode.Result `json:"runs"`
+			Tally  realmode.Tally     `json:"tally"`
+			Rate   [3]float64         `json:"rate"` // share, 95% Wilson low, high
+		}{formatReal, res, t, [3]float64{p, lo, hi}})
+	}
+	for _, r := range res {
+		fmt.Fprintln(w, r.Summary())
+		for _, v := range r.Violations {
+			fmt.Fprintf(w, "  t=%.6fs %s %v: %s\n", float64(v.At)/1e9, v.Kind, v.Clients, v.Detail)
+		}
+	}
+	fmt.Fprintf(w, "violated in %d of %d runs (%.0f%%, 95%% interval %.0f–%.0f%%); client failures in %d\n",
+		t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi, t.Failed)
+	return nil
+}
+
+func realVerdict(res []*realmode.Result) error {
+	t := realmode.Count(res)
+	switch {
+	case t.Failed > 0:
+		for _, r := range res {
+			if err := r.Err(); err != nil {
+				return violationError{fmt.Sprintf("real: seed %d: %v", r.Seed, err)}
+			}
+		}
+	case t.Violated > 0:
+		return violationError{fmt.Sprintf("real: %s broke a claim under %s in %d of %d runs", res[0].Pattern, res[0].Scenario, t.Violated, t.Runs)}
+	}
+	return nil
+}
+
+// runRealTable runs the agreement table and writes it to f.table.
+func runRealTable(cmd *cobra.Command, f realFlags) error {
+	o, err := tableOptions(f)
+	if err != nil {
+		return err
+	}
+	var paths safefile.Paths
+	paths.Output("--table", f.table)
+	if err := checkPaths(&paths); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cells, err := realmode.Agreement(ctx, o)
+	if err != nil {
+		return realError(err)
+	}
+	err = safefile.Write(f.table, func(out io.Writer) error {
+		writeTableHeader(out)
+		return realmode.WriteTable(out, cells)
+	})
+	if err != nil {
+		return runtimef("real: write %s: %w", f.table, err)
+	}
+	return nil
+}
+
+// writeTableHeader is the agreement table's heading: what made it, when.
+func writeTableHeader(out io.Writer) {
+	fmt.Fprintf(out, "# Real mode: the simulator's verdicts on real redis-server\n\n"+
+		"Generated by `locksim %s` (%s), %s. Each cell: runs that broke a claim of the pattern / runs, "+
+		"the rate and its 95%% Wilson interval; real runs on this machine beside the simulator's seeds of the same "+
+		"scenario. A cell agrees when both rates are zero or both non-zero. See NOTES.md for every disagreement.\n\n",
+		strings.Join(os.Args[1:], " "), buildinfo.String(), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+}
+
+// tableOptions resolves the table's subjects and scenarios.
+func tableOptions(f realFlags) (realmode.AgreeOptions, error) {
+	o := realmode.AgreeOptions{Runs: f.runs, SimSeeds: f.simSeeds, Parallel: f.parallel, Progress: os.Stderr}
+	if f.runs < 1 || f.simSeeds < 1 || f.parallel < 1 {
+		return o, usagef("--runs %d, --sim-seeds %d, --parallel %d: want each at least 1", f.runs, f.simSeeds, f.parallel)
+	}
+	var err error
+	if o.Client, err = clientArgv(f.client); err != nil {
+		return o, err
+	}
+	for _, p := range pattern.All() {
+		if !p.Broken && (f.pattern == "" || p.Name == f.pattern) {
+			o.Patterns = append(o.Patterns, p)
+		}
+	}
+	if len(o.Patterns) == 0 {
+		return o, usagef("--pattern %q: not a correct pattern of the catalog", f.pattern)
+	}
+	for _, b := range scenario.Builtins() {
+		if f.scenario == "" || b.Name == f.scenario {
+			o.Scenarios = append(o.Scenarios, b)
+		}
+	}
+	if len(o.Scenarios) == 0 {
+		return o, usagef("--scenario %q: not a built-in scenario", f.scenario)
+	}
+	return o, tableLibraries(f, &o)
+}
+
+func tableLibraries(f realFlags, o *realmode.AgreeOptions) error {
+	if f.libraries == "" {
+		return nil
+	}
+	if f.libClient == "" {
+		return usagef("--libraries needs --lib-client (the binary with their adapters)")
+	}
+	if _, err := os.Stat(f.libClient); err != nil {
+		return usagef("--lib-client: %v", err)
+	}
+	o.LibraryClient = []string{f.libClient}
+	for _, name := range strings.Split(f.libraries, ",") {
+		p, err := realmode.Describe(o.LibraryClient, nil, strings.TrimSpace(name))
+		if err != nil {
+			return usagef("--libraries: %v", err)
+		}
+		o.Libraries = append(o.Libraries, p)
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/realmode"
+)
+
+// realClientEnv makes this test binary, re-executed by `locksim real` as
+// its own client (os.Executable is the test binary), run the client.
+const realClientEnv = "LOCKSIM_CMD_TEST_REAL_CLIENT"
+
+func init() {
+	if os.Getenv(realClientEnv) == "1" {
+		os.Exit(realmode.ClientMain())
+	}
+}
+
+func needRealRedis(t *testing.T) {
+	t.Helper()
+	if !redistest.Available() {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("redis-server not found on PATH, and CI=true requires the real-mode tests to run")
+		}
+		t.Skip("redis-server not installed")
+	}
+	t.Setenv(realClientEnv, "1")
+}
+
+// TestRealUsageErrors: bad flags and a refused fault exit 2, naming what
+// was wrong.
+func TestRealUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"real", "--scenario", "gc-pause"}, "--pattern is required"},
+		{[]string{"real", "--pattern", "basic"}, "--scenario is required"},
+		{[]string{"real", "--pattern", "nope", "--scenario", "gc-pause"}, `unknown pattern "nope"`},
+		{[]string{"real", "--pattern", "basic", "--scenario", "gc-pause", "--runs", "0"}, "--runs 0"},
+		{[]string{"real", "--pattern", "basic", "--scenario", "failover-async-replication"}, "failover"},
+		{[]string{"real", "--pattern", "basic", "--scenario", "gc-pause", "--client", "/no/such/client"}, "--client"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: exit %d, %v; want exit 2 naming %q", c.args, exitCode(err), err, c.want)
+		}
+	}
+}
+
+// TestRealVerdicts: basic under a real pause past its TTL exits 1 naming
+// the broken claim; fenced under the same pause exits 0; --json carries
+// the tally.
+func TestRealVerdicts(t *testing.T) {
+	needRealRedis(t)
+	out, _, err := runCLI(t, "real", "--pattern", "basic", "--scenario", "gc-pause", "--runs", "2")
+	var ve violationError
+	if !errors.As(err, &ve) || !strings.Contains(out, "VIOLATED [mutex]") {
+		t.Fatalf("basic under gc-pause: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "real", "--pattern", "fenced", "--scenario", "gc-pause", "--json")
+	if err != nil {
+		t.Fatalf("fenced under gc-pause: %v\n%s", err, out)
+	}
+	var got struct {
+		Tally realmode.Tally `json:"tally"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Tally.Runs != 1 || got.Tally.Violated != 0 {
+		t.Errorf("fenced --json: tally %+v (%v)\n%s", got.Tally, err, out)
+	}
+}
+
+// TestRealNoRedisServer: without redis-server on PATH, real exits 3 and
+// says what is missing.
+func TestRealNoRedisServer(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, _, err := runCLI(t, "real", "--pattern", "basic", "--scenario", "gc-pause")
+	if exitCode(err) != exitRuntime || !strings.Contains(err.Error(), "redis-server not found") {
+		t.Errorf("no redis-server: exit %d, %v; want exit 3 naming redis-server", exitCode(err), err)
+	}
+}

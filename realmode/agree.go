@@ -1,0 +1,182 @@
+package realmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+// AgreeOptions configure an agreement table.
+type AgreeOptions struct {
+	Patterns  []pattern.Pattern // locksim's patterns: real runs beside simulated seeds
+	Libraries []pattern.Pattern // subjects only a client binary knows: real runs only
+	Scenarios []scenario.Builtin
+	Runs      int // real runs per cell
+	SimSeeds  int // simulated seeds per cell
+	Parallel  int // real runs at once
+	Client    []string
+	ClientEnv []string
+	// LibraryClient runs the Libraries (a binary with their adapters).
+	LibraryClient []string
+	// Progress, if set, receives one line per cell.
+	Progress io.Writer
+}
+
+// Cell is one pattern × scenario.
+type Cell struct {
+	Pattern  string `json:"pattern"`
+	Scenario string `json:"scenario"`
+	Sim      Tally  `json:"sim"` // Runs 0 for a library
+	Real     Tally  `json:"real"`
+	// Refused says why real mode cannot run the scenario ("" if it can).
+	Refused string        `json:"refused,omitempty"`
+	Wall    time.Duration `json:"wall_ns"` // real time the real runs took
+}
+
+// Agree reports whether both rates are zero or both non-zero (a library
+// cell, with no simulator side, never disagrees).
+func (c Cell) Agree() bool {
+	if c.Sim.Runs == 0 {
+		return true
+	}
+	return (c.Sim.Violated == 0) == (c.Real.Violated == 0)
+}
+
+// Agreement runs every cell and returns them in order: patterns by
+// scenario, then libraries.
+func Agreement(ctx context.Context, o AgreeOptions) ([]Cell, error) {
+	var out []Cell
+	for _, group := range []struct {
+		subjects []pattern.Pattern
+		client   []string
+		sim      bool
+	}{{o.Patterns, o.Client, true}, {o.Libraries, o.LibraryClient, false}} {
+		for _, p := range group.subjects {
+			for _, b := range o.Scenarios {
+				c, err := agreeCell(ctx, o, p, b, group.client, group.sim)
+				if err != nil {
+					return out, err
+				}
+				if o.Progress != nil {
+					fmt.Fprintf(o.Progress, "%-12s %-34s sim %d/%d real %d/%d (failed %d) %s\n", c.Pattern, c.Scenario,
+						c.Sim.Violated, c.Sim.Runs, c.Real.Violated, c.Real.Runs, c.Real.Failed, c.Refused)
+				}
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+func agreeCell(ctx context.Context, o AgreeOptions, p pattern.Pattern, b scenario.Builtin, client []string, withSim bool) (Cell, error) {
+	c := Cell{Pattern: p.Name, Scenario: b.Name}
+	sc, err := b.Scenario(p.Nodes)
+	if err != nil {
+		return c, err
+	}
+	if err := errors.Join(Supported(sc), supportedFor(sc, Config{Pattern: p, Library: !withSim})); err != nil {
+		c.Refused = strings.TrimPrefix(err.Error(), ErrUnsupported.Error()+": ")
+		return c, nil
+	}
+	if withSim {
+		if c.Sim, err = simTally(p, sc, o.SimSeeds); err != nil {
+			return c, err
+		}
+	}
+	start := time.Now()
+	cfg := Config{Pattern: p, Scenario: sc, Seed: 1, Client: client, ClientEnv: o.ClientEnv, Library: !withSim}
+	rs, err := RunMany(ctx, cfg, o.Runs, o.Parallel)
+	if err != nil && ctx.Err() == nil {
+		// The machine is shared: a port taken between a crash and the
+		// restart fails the run, not the lock. One more try of the cell.
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "%s under %s: %v; running the cell again\n", p.Name, b.Name, err)
+		}
+		rs, err = RunMany(ctx, cfg, o.Runs, o.Parallel)
+	}
+	if err != nil {
+		return c, err
+	}
+	c.Real, c.Wall = Count(rs), time.Since(start)
+	return c, nil
+}
+
+// simTally runs the simulator's seeds 1..seeds of the same scenario.
+func simTally(p pattern.Pattern, sc scenario.Scenario, seeds int) (Tally, error) {
+	var t Tally
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		res, err := sim.Run(sim.Config{Pattern: p, Scenario: sc, Seed: seed})
+		if err != nil {
+			return t, err
+		}
+		t.Runs++
+		if len(res.Violated) > 0 {
+			t.Violated++
+		}
+	}
+	return t, nil
+}
+
+// WriteTable writes the cells as markdown: the agreement table of the
+// patterns, the libraries' rows, and the scenarios real mode refused.
+func WriteTable(w io.Writer, cells []Cell) error {
+	var b strings.Builder
+	b.WriteString("| pattern | scenario | simulator | real | agree |\n|---|---|---|---|---|\n")
+	lib := "\n| library | scenario | real |\n|---|---|---|\n"
+	hasLib := false
+	refused := map[string]string{} // scenario → reason (the last subject's)
+	who := map[string][]string{}   // scenario → subjects refused
+	var order []string
+	agree, total := 0, 0
+	for _, c := range cells {
+		if c.Refused != "" {
+			if _, seen := refused[c.Scenario]; !seen {
+				order = append(order, c.Scenario)
+			}
+			refused[c.Scenario] = c.Refused
+			who[c.Scenario] = append(who[c.Scenario], c.Pattern)
+			continue
+		}
+		if c.Sim.Runs == 0 {
+			hasLib = true
+			lib += fmt.Sprintf("| %s | %s | %s |\n", c.Pattern, c.Scenario, rateText(c.Real))
+			continue
+		}
+		total++
+		word := "**no**"
+		if c.Agree() {
+			agree++
+			word = "yes"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c.Pattern, c.Scenario, rateText(c.Sim), rateText(c.Real), word)
+	}
+	fmt.Fprintf(&b, "\n%d of %d cells agree.\n", agree, total)
+	if hasLib {
+		b.WriteString(lib)
+	}
+	if len(order) > 0 {
+		b.WriteString("\nScenarios real mode refused, and for which subjects:\n\n")
+		for _, s := range order {
+			fmt.Fprintf(&b, "- `%s` (%s): %s\n", s, strings.Join(who[s], ", "), refused[s])
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// rateText is "k/n (p%, 95% lo–hi%)", with client failures noted.
+func rateText(t Tally) string {
+	p, lo, hi := t.Rate()
+	s := fmt.Sprintf("%d/%d (%.0f%%, %.0f–%.0f%%)", t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi)
+	if t.Failed > 0 {
+		s += fmt.Sprintf(", %d client failure(s)", t.Failed)
+	}
+	return s
+}

@@ -1,0 +1,258 @@
+package realmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+// coord is one run's coordinator: true time, the store and oracles, the
+// history, and every process.
+type coord struct {
+	cfg Config
+	sc  scenario.Scenario
+
+	mu       sync.Mutex // guards everything below it, and the judge
+	start    time.Time
+	wall     time.Duration
+	judge    *sim.Judge
+	hist     *history.History
+	state    []*clientState
+	down     []bool // a node down on purpose (crashed, not yet restarted)
+	trig     map[trigKey][]fault.Fault
+	stopping bool
+	failures []Failure
+
+	servers  []*Server
+	links    [][]*Link // links[client][node]: the proxy every client–node call goes through
+	procs    []*proc
+	timers   []*time.Timer
+	started  chan struct{} // closed when the run begins
+	early    chan struct{} // closed to end the run early (a client failed)
+	once     sync.Once
+	serving  sync.WaitGroup
+	restarts sync.WaitGroup
+}
+
+// clientState is what the coordinator keeps per client.
+type clientState struct {
+	name     string
+	pending  *history.Op // an invoked lock call
+	readCall int64
+	points   map[fault.Point]int
+	extra    time.Duration // slowness for the client's next step
+	jump     time.Duration // a step of its wall clock, for its next reply
+	stats    sim.ClientResult
+	waits    []time.Duration
+	lastAcq  int64
+}
+
+func newCoord(cfg Config, sc scenario.Scenario) *coord {
+	c := &coord{cfg: cfg, sc: sc, trig: map[trigKey][]fault.Fault{}, down: make([]bool, sc.Nodes),
+		started: make(chan struct{}), early: make(chan struct{})}
+	names := make([]string, sc.Clients)
+	for i := range names {
+		names[i] = fmt.Sprint("c", i+1)
+		c.state = append(c.state, &clientState{name: names[i], points: map[fault.Point]int{}, stats: sim.ClientResult{Name: names[i]}})
+	}
+	c.judge = sim.NewJudge(cfg.Pattern.Claims, names, c.now)
+	c.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "redis", Ops: []history.Op{}}
+	return c
+}
+
+// now is true time: the coordinator's monotonic clock since the start.
+func (c *coord) now() int64 { return time.Since(c.start).Nanoseconds() }
+
+func (c *coord) startServers() error {
+	persist := None
+	for _, f := range c.sc.Faults {
+		if f.Kind == fault.Crash && f.Persist {
+			persist = AOFAlways
+		}
+	}
+	for i := range c.sc.Nodes {
+		s, err := StartServer(ServerConfig{Name: fmt.Sprint("n", i+1), Binary: c.cfg.Server, Persist: persist})
+		if err != nil {
+			return err
+		}
+		c.servers = append(c.servers, s)
+	}
+	return nil
+}
+
+// startLinks puts a proxy on every client–node link.
+func (c *coord) startLinks() error {
+	for range c.state {
+		var row []*Link
+		for _, s := range c.servers {
+			l, err := NewLink(s.Addr())
+			if err != nil {
+				c.links = append(c.links, row)
+				return err
+			}
+			row = append(row, l)
+		}
+		c.links = append(c.links, row)
+	}
+	return nil
+}
+
+func (c *coord) startClients(ctx context.Context) error {
+	if err := c.startLinks(); err != nil {
+		return err
+	}
+	ready := make(chan int, len(c.state))
+	c.procs = make([]*proc, len(c.state)) // allocated once: the serving goroutines index it
+	for i, st := range c.state {
+		addrs := make([]string, len(c.links[i]))
+		for n, l := range c.links[i] {
+			addrs[n] = l.Addr()
+		}
+		setup := Setup{Name: st.name, Index: i, Pattern: c.cfg.Pattern.Name, Addrs: addrs, Key: sim.Key,
+			TTL: c.sc.TTL, Seed: c.cfg.Seed, Workload: c.sc.Workload, Timeout: c.sc.Net.Timeout,
+			DriftPPM: driftOf(c.sc, st.name)}
+		p, err := startProc(st.name, c.cfg.Client, c.cfg.ClientEnv, setup)
+		if err != nil {
+			return err
+		}
+		c.procs[i] = p
+		c.serving.Add(1)
+		go c.serve(i, ready)
+	}
+	return c.awaitReady(ctx, ready)
+}
+
+// awaitReady waits until every client has built its lock.
+func (c *coord) awaitReady(ctx context.Context, ready <-chan int) error {
+	limit := time.NewTimer(30 * time.Second)
+	defer limit.Stop()
+	for n := 0; n < len(c.state); {
+		select {
+		case <-ready:
+			n++
+		case <-c.early:
+			return fmt.Errorf("realmode: %s under %s: %w", c.cfg.Pattern.Name, c.sc.Name, c.failErr())
+		case <-limit.C:
+			return fmt.Errorf("realmode: %s under %s: %d of %d clients not ready after 30s", c.cfg.Pattern.Name, c.sc.Name, len(c.state)-n, len(c.state))
+		case <-ctx.Done():
+			return fmt.Errorf("realmode: %s under %s: %w", c.cfg.Pattern.Name, c.sc.Name, ctx.Err())
+		}
+	}
+	return nil
+}
+
+func (c *coord) failErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := Result{Failures: c.failures}
+	return r.Err()
+}
+
+// begin starts true time, injects the faults due at its start, schedules
+// the timed ones and files the triggered ones, and lets the clients go.
+func (c *coord) begin() {
+	c.mu.Lock()
+	c.start = time.Now()
+	for _, f := range c.sc.Faults {
+		switch {
+		case f.When.Triggered():
+			k := trigKey{f.When.Client, f.When.Point, f.When.N}
+			c.trig[k] = append(c.trig[k], f)
+		case f.When.At == 0:
+			c.apply(f)
+		default:
+			c.timers = append(c.timers, time.AfterFunc(f.When.At, func() { c.locked(func() { c.apply(f) }) }))
+		}
+	}
+	c.mu.Unlock()
+	close(c.started)
+}
+
+// end stops the run: every later message is answered with stop, and ops
+// still in flight are recorded with an unknown outcome.
+func (c *coord) end() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopping = true
+	c.wall = time.Since(c.start)
+	for _, st := range c.state {
+		if st.pending != nil {
+			st.pending.Return = history.Unknown
+			c.record(*st.pending)
+			st.pending = nil
+		}
+	}
+	slices.SortStableFunc(c.hist.Ops, func(a, b history.Op) int { return compare(a.Call, b.Call) })
+}
+
+func compare(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (c *coord) locked(fn func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.stopping {
+		fn()
+	}
+}
+
+// fail records a client failure and ends the run early.
+func (c *coord) fail(i int, what string) {
+	c.mu.Lock()
+	if !c.stopping {
+		c.failures = append(c.failures, Failure{Client: c.state[i].name, What: what})
+	}
+	c.mu.Unlock()
+	c.once.Do(func() { close(c.early) })
+}
+
+// watch checks for hung clients and for servers that died on their own.
+func (c *coord) watch() error {
+	hang := c.hangAfter()
+	for i, p := range c.procs {
+		if d := p.silentFor(); d > hang && !p.exited() {
+			c.fail(i, fmt.Sprintf("hung: no message for %v (not paused); killed", d.Round(time.Millisecond)))
+			p.kill()
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, s := range c.servers {
+		if !c.down[i] && !s.Alive() {
+			return fmt.Errorf("realmode: redis-server %s on %s died on its own (log: %s)", s.Name(), s.Addr(), s.Log())
+		}
+	}
+	return nil
+}
+
+func (c *coord) hangAfter() time.Duration {
+	if c.cfg.HangAfter > 0 {
+		return c.cfg.HangAfter
+	}
+	wl := c.sc.Workload
+	step := max(wl.Work+wl.Jitter, wl.Think, wl.Prep)
+	for _, f := range c.sc.Faults {
+		if f.Kind == fault.Slow {
+			step = max(step, f.For+wl.Work+wl.Jitter)
+		}
+	}
+	return 2*wl.AcquireTimeout + 2*step + 5*time.Second
+}
+
+// errProtocol marks a client that broke the message protocol.
+var errProtocol = errors.New("broke the protocol")

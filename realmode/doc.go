@@ -1,0 +1,41 @@
+// Package realmode runs the simulator's workload, protected store, oracles
+// and history against real processes on this machine, with each fault
+// done for real, so that a verdict of the simulator can be confirmed (or
+// contradicted) on redis-server, and lock libraries that read the wall
+// clock and start their own goroutines can be judged at all.
+//
+// One coordinator (Run) starts redis-server processes on free loopback
+// ports (Server), starts every client as its own OS process (a binary that
+// calls ClientMain), and keeps the protected store and the oracles
+// (sim.Judge) and the history in one true time: the coordinator's
+// monotonic clock. A client announces each operation before it makes it
+// and reports its outcome after, and waits for the coordinator at each
+// workload point, so every recorded interval contains the real one and a
+// fault triggered at a point takes effect before the client goes on.
+//
+// Faults, for real:
+//
+//	pause     SIGSTOP of the client process, SIGCONT after For
+//	slow      a real sleep at the client's next workload step
+//	crash     SIGKILL of redis-server, restarted on the same port after For,
+//	          with its data (AOF, appendfsync always) or without
+//	jump      a node's: every key's expiry shifted by the jump inside
+//	          redis-server, by a Lua script (PEXPIRE to PTTL − jump); a
+//	          client's: its Clock's Now stepped (Since stays monotonic)
+//	partition every client–node call goes through a TCP proxy (Link) of the
+//	          coordinator's: the links across the sides black-hole for For
+//	slowlink  those proxies delay what is sent in the direction by By
+//	drift     (a client's, from the start) its Clock runs at 1 + rate: the
+//	          lock's validity arithmetic and the workload's sleeps
+//
+// A scenario with any other fault is refused by name (Supported): message
+// loss (TCP retransmits, so it has no real equivalent), failover, a node's
+// drift, a drift that starts later, a link fault on the protected store;
+// and a client's clock fault for a library subject (Config.Library), which
+// reads the wall clock. Every
+// process started is stopped by PID when the run ends, fails or is
+// cancelled (the CLI cancels on SIGINT and SIGTERM), and carries a
+// parent-death signal so that none outlives a coordinator killed outright.
+//
+//	res, err := realmode.Run(ctx, realmode.Config{Pattern: p, Scenario: sc, Client: []string{locksimBinary, "real-client"}})
+package realmode

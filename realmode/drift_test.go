@@ -1,0 +1,49 @@
+package realmode
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/clock"
+)
+
+// TestDriftClockRunsSlow: a clock drifting by -40% measures 0.6 of the
+// real time elapsed, and its sleeps and timeouts last 1/0.6 of theirs in
+// real time.
+func TestDriftClockRunsSlow(t *testing.T) {
+	c := newDriftClock(-400_000)
+	start, realStart := c.Now(), time.Now()
+	if err := c.Sleep(context.Background(), 30*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	before := time.Since(realStart)
+	got := c.Since(start)
+	after := time.Since(realStart)
+	if lo, hi := time.Duration(0.6*float64(before))-time.Millisecond, time.Duration(0.6*float64(after))+time.Millisecond; got < lo || got > hi {
+		t.Errorf("Since = %v after %v–%v of real time, want 0.6 of it (%v–%v)", got, before, after, lo, hi)
+	}
+	if before < 50*time.Millisecond {
+		t.Errorf("Sleep(30ms) on a clock at 0.6× returned after %v of real time, want at least 50ms", before)
+	}
+	ctx, cancel := c.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	dl, _ := ctx.Deadline()
+	if d := dl.Sub(realStart.Add(after)); d < 49*time.Millisecond {
+		t.Errorf("WithTimeout(30ms) ends %v after now in real time, want about 50ms", d)
+	}
+}
+
+// TestJumpClockStepsNowNotSince: a jump moves Now by the step; elapsed
+// time measured across it (Since) does not see it.
+func TestJumpClockStepsNowNotSince(t *testing.T) {
+	c := &jumpClock{Clock: clock.Real{}}
+	before := c.Now()
+	c.jump(time.Hour)
+	if d := c.Now().Sub(before.Round(0)); d < time.Hour {
+		t.Errorf("Now after a 1h jump is %v past the time before it, want at least 1h", d)
+	}
+	if d := c.Since(before); d >= time.Minute {
+		t.Errorf("Since across the jump = %v, want the real elapsed time", d)
+	}
+}

@@ -1,0 +1,246 @@
+package realmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
+	"github.com/redis/go-redis/v9"
+)
+
+// ErrUnsupported marks a scenario with a fault real mode cannot perform.
+var ErrUnsupported = errors.New("realmode: fault not supported for real")
+
+// unsupported says why real mode refuses a fault, or "" if it can do it.
+func unsupported(f fault.Fault) string {
+	switch f.Kind {
+	case fault.Pause, fault.Slow, fault.Crash:
+		return ""
+	case fault.Partition, fault.SlowLink:
+		if slices.Contains(f.A, "db") || slices.Contains(f.B, "db") {
+			return "the protected store is in the coordinator, not behind a link the proxy can cut"
+		}
+		return ""
+	case fault.Loss:
+		return "TCP retransmits a lost segment: message loss has no real equivalent on a TCP link short of a black-hole (use a partition)"
+	case fault.Jump:
+		return "" // a node's: key expiries shifted; a client's: its Clock's Now stepped
+	case fault.Drift:
+		if fault.IsClient(f.Target) && !f.When.Triggered() && f.When.At == 0 {
+			return ""
+		}
+		return "only a client's drift from the start (at=0s) is done for real, through its Clock; redis-server's clock cannot be slowed"
+	case fault.Failover:
+		return "failover needs a lagging replica and its promotion, not built yet"
+	}
+	return "unknown fault kind"
+}
+
+// Supported returns an error naming the first fault of sc that real mode
+// cannot perform, with the reason; nil when it can run all of them.
+func Supported(sc scenario.Scenario) error {
+	if sc.Net.LossPPM > 0 {
+		return fmt.Errorf("%w: scenario %s: net loss=%dppm: TCP retransmits lost segments; loss has no real equivalent", ErrUnsupported, sc.Name, sc.Net.LossPPM)
+	}
+	for _, f := range sc.Faults {
+		if why := unsupported(f); why != "" {
+			return fmt.Errorf("%w: scenario %s: %s (%s): %s", ErrUnsupported, sc.Name, f.Kind, scenario.FormatFault(f), why)
+		}
+	}
+	return nil
+}
+
+// supportedFor refuses what a subject that does not read time through
+// the Clock seam (a library adapter) cannot do.
+func supportedFor(sc scenario.Scenario, cfg Config) error {
+	for _, f := range sc.Faults {
+		if cfg.Library && (f.Kind == fault.Drift || (f.Kind == fault.Jump && fault.IsClient(f.Target))) {
+			return fmt.Errorf("%w: scenario %s: %s (%s): %s reads the wall clock, not the Clock seam a client's clock fault goes through",
+				ErrUnsupported, sc.Name, f.Kind, scenario.FormatFault(f), cfg.Pattern.Name)
+		}
+	}
+	return nil
+}
+
+// driftOf is the drift a client's clock starts with.
+func driftOf(sc scenario.Scenario, client string) int64 {
+	var ppm int64
+	for _, f := range sc.Faults {
+		if f.Kind == fault.Drift && f.Target == client {
+			ppm = f.PPM
+		}
+	}
+	return ppm
+}
+
+// apply injects f now (the caller holds c.mu).
+func (c *coord) apply(f fault.Fault) {
+	ev := history.Event{At: c.now(), Kind: string(f.Kind), Target: f.Target, Detail: scenario.FormatFault(f)}
+	if ev.Target == "" {
+		ev.Target = strings.Join(f.A, ",") + "|" + strings.Join(f.B, ",")
+	}
+	if f.For > 0 && f.Kind != fault.Slow {
+		ev.End = ev.At + int64(f.For)
+	}
+	if note := c.inject(f); note != "" {
+		ev.Detail += " (" + note + ")"
+	}
+	c.event(ev)
+}
+
+func (c *coord) inject(f fault.Fault) string {
+	i := fault.Index(f.Target)
+	switch f.Kind {
+	case fault.Pause:
+		c.procs[i].pause(f.For)
+		return fmt.Sprintf("SIGSTOP pid %d", c.procs[i].cmd.Process.Pid)
+	case fault.Slow:
+		c.state[i].extra += f.For
+	case fault.Crash:
+		return c.crash(i, f)
+	case fault.Jump:
+		if fault.IsClient(f.Target) {
+			c.state[i].jump += f.By
+			return "the client's Clock steps at its next reply"
+		}
+		return c.shiftExpiries(i, f.By)
+	case fault.Partition, fault.SlowLink:
+		return c.linkFault(f)
+	case fault.Drift:
+		return fmt.Sprintf("%s's Clock runs at %.2f× from its start", f.Target, 1+float64(f.PPM)/1e6)
+	}
+	return ""
+}
+
+// linkFault starts a partition or slow link on every client–node link
+// between f's sides, and ends it after f.For (0: at the end of the run).
+func (c *coord) linkFault(f fault.Fault) string {
+	links := c.linksOf(f)
+	set := func(on bool) {
+		sign := map[bool]time.Duration{true: 1, false: -1}[on]
+		for _, l := range links {
+			if f.Kind == fault.Partition {
+				l.Partition(on)
+			} else {
+				l.Slow(f.Dir, sign*f.By)
+			}
+		}
+	}
+	set(true)
+	if f.For > 0 {
+		c.timers = append(c.timers, time.AfterFunc(f.For, func() { c.locked(func() { set(false) }) }))
+	}
+	return fmt.Sprintf("%d proxied link(s)", len(links))
+}
+
+// linksOf returns the proxies of the client–node pairs across f's sides.
+func (c *coord) linksOf(f fault.Fault) []*Link {
+	var out []*Link
+	for _, a := range f.A {
+		for _, b := range f.B {
+			if fault.IsClient(b) {
+				a, b = b, a
+			}
+			if fault.IsClient(a) && fault.IsNode(b) {
+				out = append(out, c.links[fault.Index(a)][fault.Index(b)])
+			}
+		}
+	}
+	return out
+}
+
+// crash SIGKILLs node i and restarts it on the same port after f.For,
+// with its data when f.Persist.
+func (c *coord) crash(i int, f fault.Fault) string {
+	s := c.servers[i]
+	pid := s.PID()
+	c.down[i] = true
+	s.Crash()
+	if f.For == 0 {
+		return fmt.Sprintf("SIGKILL pid %d; down for good", pid)
+	}
+	c.restarts.Add(1)
+	go func() {
+		defer c.restarts.Done()
+		time.Sleep(f.For)
+		if c.isStopping() {
+			return
+		}
+		at := c.now()
+		err := s.Restart(f.Persist)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if err != nil {
+			c.event(history.Event{At: c.now(), Kind: "restart", Target: s.Name(), Detail: "failed: " + err.Error()})
+			return // watch reports the server as dead
+		}
+		c.down[i] = false
+		data := map[bool]string{true: "its data kept (AOF, appendfsync always)", false: "its data lost"}[f.Persist]
+		c.event(history.Event{At: at, End: c.now(), Kind: "restart", Target: s.Name(), Detail: data})
+	}()
+	return fmt.Sprintf("SIGKILL pid %d", pid)
+}
+
+// shiftScript moves every key's expiry by -ARGV[1] ms, as a step of the
+// node's wall clock does to Redis's absolute expiry times; a key whose
+// time is up is deleted. It returns the number of keys shifted.
+const shiftScript = `
+local by = tonumber(ARGV[1])
+local n = 0
+for _, k in ipairs(redis.call('KEYS', '*')) do
+  local t = redis.call('PTTL', k)
+  if t > 0 then
+    n = n + 1
+    if t - by <= 0 then redis.call('DEL', k) else redis.call('PEXPIRE', k, t - by) end
+  end
+end
+return n`
+
+// shiftExpiries emulates a jump of node i's clock by by.
+func (c *coord) shiftExpiries(i int, by time.Duration) string {
+	rdb := redis.NewClient(&redis.Options{Addr: c.servers[i].Addr(), DialerRetries: 1, MaxRetries: -1})
+	defer rdb.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	n, err := rdb.Eval(ctx, shiftScript, nil, by.Milliseconds()).Int()
+	if err != nil {
+		return "expiry shift failed: " + err.Error()
+	}
+	return fmt.Sprintf("%d key expiries shifted by %v", n, -by)
+}
+
+// liveness summarises progress as the simulator does (the caller holds
+// c.mu).
+func (c *coord) liveness() sim.Liveness {
+	l := sim.Liveness{Stuck: []string{}}
+	var waits []time.Duration
+	window := min(max(20*c.sc.TTL, time.Second), c.wall)
+	for _, st := range c.state {
+		l.Acquisitions += st.stats.Acquisitions
+		l.Failures += st.stats.Failures
+		waits = append(waits, st.waits...)
+		if st.stats.Acquisitions == 0 || st.lastAcq < int64(c.wall-window) {
+			l.Stuck = append(l.Stuck, st.name)
+		}
+	}
+	if len(waits) == 0 {
+		return l
+	}
+	slices.Sort(waits)
+	var sum time.Duration
+	for _, d := range waits {
+		sum += d
+	}
+	l.WaitMean = sum / time.Duration(len(waits))
+	l.WaitP50 = waits[len(waits)/2]
+	l.WaitP99 = waits[min(len(waits)*99/100, len(waits)-1)]
+	l.WaitMax = waits[len(waits)-1]
+	return l
+}

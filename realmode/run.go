@@ -1,0 +1,208 @@
+package realmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/linearizability"
+	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
+)
+
+// Config is one real run.
+type Config struct {
+	// Pattern is what runs: its name is looked up again inside each client
+	// process, its claims judge the run, its node count sizes it.
+	Pattern  pattern.Pattern
+	Scenario scenario.Scenario // its node count may be 0: the pattern's
+	Seed     uint64            // the workload's jitter and the lock tokens
+	// Client is the command line of a client process: a program whose
+	// main calls ClientMain (the locksim binary's hidden real-client
+	// command, or a binary built with library adapters). ClientEnv is added
+	// to its environment.
+	Client    []string
+	ClientEnv []string
+	// Library marks a subject that reads the wall clock itself (a library
+	// adapter), not through the Clock seam: a clock drift cannot reach it.
+	Library bool
+	// Server is the redis-server executable (default: redis-server on PATH).
+	Server string
+	// HangAfter is how long a client that is not paused may stay silent
+	// before it is judged hung (default: 2 × acquire-timeout + 2 × the
+	// longest step + 5s).
+	HangAfter time.Duration
+}
+
+// Result is the verdict of one real run: the simulator's result (same
+// oracles, same fields), the clients that failed, and porcupine's verdict
+// on the history.
+type Result struct {
+	sim.Result
+	// Failures names each client process that crashed, panicked, hung or
+	// could not build its lock; a run with failures has no safety verdict
+	// worth having.
+	Failures []Failure `json:"failures"`
+	// Linearizable is porcupine's verdict on the history (counter and
+	// register models): Ok, Illegal or Unknown.
+	Linearizable linearizability.Verdict `json:"linearizable"`
+	// Wall is the run's length in real time, set-up excluded.
+	Wall time.Duration `json:"wall_ns"`
+}
+
+// Failure is one client process that did not run to the end.
+type Failure struct {
+	Client string `json:"client"`
+	What   string `json:"what"`
+}
+
+// ErrClientFailed wraps nothing: it marks Results whose clients failed
+// (see Result.Err).
+var ErrClientFailed = errors.New("realmode: a client process failed")
+
+// Err is ErrClientFailed naming the failures, or nil.
+func (r *Result) Err() error {
+	if len(r.Failures) == 0 {
+		return nil
+	}
+	msg := ""
+	for i, f := range r.Failures {
+		if i > 0 {
+			msg += "; "
+		}
+		msg += f.Client + " " + f.What
+	}
+	return fmt.Errorf("%w: %s", ErrClientFailed, msg)
+}
+
+// Summary is a one-line verdict.
+func (r *Result) Summary() string {
+	if len(r.Failures) > 0 {
+		return fmt.Sprintf("%s under %s (real), seed %d: CLIENT FAILED — %v", r.Pattern, r.Scenario, r.Seed, r.Err())
+	}
+	return "real: " + r.Result.Summary() + fmt.Sprintf(", porcupine %s", r.Linearizable)
+}
+
+// Run starts the servers and client processes, runs the scenario for its
+// duration in real time with its faults done for real, stops every
+// process, and judges the run. An error means the run could not be made
+// (a refused scenario, no redis-server, a server that died on its own, ctx
+// done); violations and client failures are in the Result.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	sc, err := cfg.Scenario.Resolve(cfg.Pattern.Nodes)
+	if err != nil {
+		return nil, fmt.Errorf("realmode: scenario %s: %w", sc.Name, err)
+	}
+	if err := Supported(sc); err != nil {
+		return nil, err
+	}
+	if err := supportedFor(sc, cfg); err != nil {
+		return nil, err
+	}
+	c := newCoord(cfg, sc)
+	defer c.shutdown()
+	if err := c.startServers(); err != nil {
+		return nil, err
+	}
+	if err := c.startClients(ctx); err != nil {
+		return nil, err
+	}
+	c.begin()
+	if err := c.wait(ctx); err != nil {
+		return nil, err
+	}
+	c.end()
+	return c.result()
+}
+
+// wait runs the scenario's duration, ending early on a client failure, a
+// server that died on its own, or ctx.
+func (c *coord) wait(ctx context.Context) error {
+	timer := time.NewTimer(c.sc.Duration)
+	defer timer.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-timer.C:
+			return nil
+		case <-c.early:
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("realmode: %s under %s: %w", c.cfg.Pattern.Name, c.sc.Name, ctx.Err())
+		case <-tick.C:
+			if err := c.watch(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// shutdown stops every process started, clients first.
+func (c *coord) shutdown() {
+	c.mu.Lock()
+	c.stopping = true
+	c.mu.Unlock()
+	c.once.Do(func() { close(c.early) }) // frees a client waiting for a start that will not come
+	for _, t := range c.timers {
+		t.Stop()
+	}
+	for _, p := range c.procs {
+		if p != nil {
+			p.kill()
+		}
+	}
+	for _, row := range c.links {
+		for _, l := range row {
+			l.Close()
+		}
+	}
+	c.restarts.Wait()
+	var wg sync.WaitGroup
+	for _, s := range c.servers {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.Stop() }()
+	}
+	wg.Wait()
+	c.serving.Wait()
+}
+
+func (c *coord) result() (*Result, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h := c.hist
+	r := &Result{Failures: append([]Failure{}, c.failures...), Wall: c.wall}
+	r.Result = sim.Result{Pattern: c.cfg.Pattern.Name, Scenario: c.sc.Name, Seed: c.cfg.Seed, Nodes: c.sc.Nodes,
+		Claims: c.cfg.Pattern.Claims.Names(), Violated: c.judge.Violated(), Safety: c.judge.Safety(), History: h}
+	r.Violations, r.Stats.Violations = c.judge.Violations()
+	r.Stats.SimTime = c.wall
+	r.Liveness = c.liveness()
+	for i, st := range c.state {
+		st.stats.Writes = c.judge.Writes(i)
+		r.Clients = append(r.Clients, st.stats)
+	}
+	rep, err := linearizability.Check(h, linearizability.Options{Models: linearizability.DefaultModels, Timeout: time.Minute})
+	if err != nil {
+		return nil, fmt.Errorf("realmode: check the history: %w", err)
+	}
+	r.Linearizable = rep.Verdict
+	return r, nil
+}
+
+// record adds an op to the history.
+func (c *coord) record(o history.Op) { c.hist.Ops = append(c.hist.Ops, o) }
+
+// event adds a fault or other annotation to the history.
+func (c *coord) event(e history.Event) { c.hist.Events = append(c.hist.Events, e) }
+
+// trigKey is a workload point reached for the n-th time by a client.
+type trigKey struct {
+	client string
+	point  fault.Point
+	n      int
+}

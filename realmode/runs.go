@@ -1,0 +1,100 @@
+package realmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+)
+
+// RunMany runs cfg runs times, seeds cfg.Seed, cfg.Seed+1, …, each with a
+// fresh set of processes, at most parallel at once. It returns the
+// results in seed order; the first error stops the runs not yet started.
+func RunMany(ctx context.Context, cfg Config, runs, parallel int) ([]*Result, error) {
+	if runs < 1 || parallel < 1 {
+		return nil, fmt.Errorf("realmode: runs (%d) and parallel (%d) must be at least 1", runs, parallel)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make([]*Result, runs)
+	errs := make([]error, runs)
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i := range runs {
+		if ctx.Err() != nil {
+			errs[i] = ctx.Err()
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			c := cfg
+			c.Seed = cfg.Seed + uint64(i)
+			if out[i], errs[i] = Run(ctx, c); errs[i] != nil {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	return out, firstCause(errs)
+}
+
+// firstCause is the first error that is not the cancellation the first
+// error caused in the runs beside it (or the first error, if all are).
+func firstCause(errs []error) error {
+	var first error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case !errors.Is(err, context.Canceled):
+			return err
+		case first == nil:
+			first = err
+		}
+	}
+	return first
+}
+
+// Tally counts the runs that broke a claim (and those whose clients failed).
+type Tally struct {
+	Runs     int `json:"runs"`
+	Violated int `json:"violated"`
+	Failed   int `json:"failed"` // client processes that crashed or hung
+}
+
+// Count tallies results.
+func Count(rs []*Result) Tally {
+	t := Tally{}
+	for _, r := range rs {
+		if r == nil {
+			continue
+		}
+		t.Runs++
+		if len(r.Failures) > 0 {
+			t.Failed++
+		} else if len(r.Violated) > 0 {
+			t.Violated++
+		}
+	}
+	return t
+}
+
+// Rate is the share of runs that broke a claim, with its 95% Wilson
+// interval.
+func (t Tally) Rate() (p, lo, hi float64) { return Wilson(t.Violated, t.Runs-t.Failed) }
+
+// Wilson returns k/n and its 95% Wilson score interval (0, 0, 1 for n = 0).
+func Wilson(k, n int) (p, lo, hi float64) {
+	if n <= 0 {
+		return 0, 0, 1
+	}
+	const z = 1.959963984540054
+	p = float64(k) / float64(n)
+	nf := float64(n)
+	d := 1 + z*z/nf
+	c := (p + z*z/(2*nf)) / d
+	h := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / d
+	return p, math.Max(0, c-h), math.Min(1, c+h)
+}

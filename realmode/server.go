@@ -1,0 +1,271 @@
+package realmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Persistence is what a redis-server keeps on disk across a crash.
+type Persistence string
+
+// Persistence modes. A SIGKILL loses what the mode has not yet written:
+// everything (None), up to a second of writes (AOFEverySec), nothing
+// acknowledged (AOFAlways), everything since the last snapshot (RDB, which
+// snapshots after every write here: save 1 1).
+const (
+	None        Persistence = ""
+	AOFAlways   Persistence = "aof-always"
+	AOFEverySec Persistence = "aof-everysec"
+	RDB         Persistence = "rdb"
+)
+
+// ErrNoServer is returned when the redis-server executable is not found.
+var ErrNoServer = errors.New("realmode: redis-server not found")
+
+// ServerConfig describes one redis-server.
+type ServerConfig struct {
+	Name    string      // n1, n2, … (for messages)
+	Binary  string      // executable; default "redis-server", looked up on PATH
+	Port    int         // 0: a free loopback port
+	Persist Persistence // default None: no RDB, no AOF
+	// ReadyTimeout bounds the wait for the first PING reply (default 10s).
+	ReadyTimeout time.Duration
+	// Args are extra redis-server arguments (e.g. "--replicaof", host, port).
+	Args []string
+}
+
+// Server is one redis-server process started by real mode. It is killed
+// by PID when Stop is called, and by the kernel if this process dies
+// (a parent-death signal), so that none is left behind.
+type Server struct {
+	cfg  ServerConfig
+	path string
+	dir  string
+	addr string
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// StartServer starts a redis-server as cfg says and waits until it
+// answers PING. On any error nothing is left running.
+func StartServer(cfg ServerConfig) (*Server, error) {
+	if cfg.Binary == "" {
+		cfg.Binary = "redis-server"
+	}
+	if cfg.ReadyTimeout <= 0 {
+		cfg.ReadyTimeout = 10 * time.Second
+	}
+	if err := cfg.Persist.validate(); err != nil {
+		return nil, err
+	}
+	path, err := exec.LookPath(cfg.Binary)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s (install redis-server, or put it on PATH): %w", ErrNoServer, cfg.Binary, err)
+	}
+	if cfg.Port == 0 {
+		if cfg.Port, err = freePort(); err != nil {
+			return nil, err
+		}
+	}
+	dir, err := os.MkdirTemp("", "locksim-real-")
+	if err != nil {
+		return nil, fmt.Errorf("realmode: %s: data directory: %w", cfg.Name, err)
+	}
+	s := &Server{cfg: cfg, path: path, dir: dir, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port))}
+	if err := s.start(); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	return s, nil
+}
+
+func (p Persistence) validate() error {
+	switch p {
+	case None, AOFAlways, AOFEverySec, RDB:
+		return nil
+	}
+	return fmt.Errorf("realmode: ServerConfig.Persist: unknown mode %q (known: none, aof-always, aof-everysec, rdb)", string(p))
+}
+
+// args is the command line: loopback only, the persistence asked for.
+func (s *Server) args() []string {
+	a := []string{"--port", strconv.Itoa(s.cfg.Port), "--bind", "127.0.0.1", "--dir", s.dir,
+		"--protected-mode", "no", "--daemonize", "no", "--loglevel", "notice", "--logfile", s.logPath()}
+	switch s.cfg.Persist {
+	case None:
+		a = append(a, "--save", "", "--appendonly", "no")
+	case AOFAlways, AOFEverySec:
+		a = append(a, "--save", "", "--appendonly", "yes", "--appendfsync", strings.TrimPrefix(string(s.cfg.Persist), "aof-"))
+	case RDB:
+		a = append(a, "--save", "1 1", "--appendonly", "no")
+	}
+	return append(a, s.cfg.Args...)
+}
+
+func (s *Server) logPath() string { return filepath.Join(s.dir, "redis.log") }
+
+// start launches the process on the configured port and waits for PING.
+func (s *Server) start() error {
+	if err := portFree(s.cfg.Port); err != nil {
+		return fmt.Errorf("realmode: %s: %w", s.cfg.Name, err)
+	}
+	cmd := exec.Command(s.path, s.args()...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("realmode: %s: start %s: %w", s.cfg.Name, s.path, err)
+	}
+	s.cmd, s.done = cmd, make(chan struct{})
+	go func(done chan struct{}) { _ = cmd.Wait(); close(done) }(s.done)
+	if err := s.waitReady(); err != nil {
+		s.kill()
+		return fmt.Errorf("realmode: redis-server %s on %s: %w (log: %s)", s.cfg.Name, s.addr, err, tail(s.logPath()))
+	}
+	return nil
+}
+
+func (s *Server) waitReady() error {
+	c := redis.NewClient(&redis.Options{Addr: s.addr, DialerRetries: 1, MaxRetries: -1})
+	defer c.Close()
+	deadline := time.Now().Add(s.cfg.ReadyTimeout)
+	for {
+		select {
+		case <-s.done:
+			return errors.New("exited before it answered PING")
+		default:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		err := c.Ping(ctx).Err()
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("never answered PING within %v: %w", s.cfg.ReadyTimeout, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Name is the server's name (n1, …).
+func (s *Server) Name() string { return s.cfg.Name }
+
+// Addr is the server's host:port.
+func (s *Server) Addr() string { return s.addr }
+
+// Port is the server's port (kept over restarts).
+func (s *Server) Port() int { return s.cfg.Port }
+
+// PID is the process id, or 0 when the server is down.
+func (s *Server) PID() int {
+	if !s.Alive() {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
+// Alive reports whether the process is running.
+func (s *Server) Alive() bool {
+	if s.cmd == nil {
+		return false
+	}
+	select {
+	case <-s.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Exited is closed when the current process exits (for any reason).
+func (s *Server) Exited() <-chan struct{} { return s.done }
+
+// Crash kills the server with SIGKILL (no shutdown, no final save) and
+// waits until it is gone.
+func (s *Server) Crash() { s.kill() }
+
+func (s *Server) kill() {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGKILL)
+	<-s.done
+}
+
+// Restart starts the server again on the same port, with its data files
+// (what its persistence wrote before the crash) or without them.
+func (s *Server) Restart(keepData bool) error {
+	s.kill()
+	if !keepData {
+		if err := clearData(s.dir); err != nil {
+			return fmt.Errorf("realmode: %s: clear data: %w", s.cfg.Name, err)
+		}
+	}
+	return s.start()
+}
+
+// clearData removes every file in dir but the log.
+func clearData(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == "redis.log" {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Stop kills the server and removes its data directory.
+func (s *Server) Stop() {
+	s.kill()
+	_ = os.RemoveAll(s.dir)
+}
+
+// Log returns the last lines of the server's log.
+func (s *Server) Log() string { return tail(s.logPath()) }
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("realmode: find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// portFree reports an error naming the port when it is taken.
+func portFree(port int) error {
+	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return fmt.Errorf("port %d is taken: %w", port, err)
+	}
+	return l.Close()
+}
+
+func tail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "no log: " + err.Error()
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) > 4 {
+		lines = lines[len(lines)-4:]
+	}
+	return strings.Join(lines, " | ")
+}
