@@ -9,15 +9,15 @@ type effect[S any] struct {
 }
 
 // judge is the outcome switch every lock model shares. An unknown outcome
-// may have taken effect or not: it is legal, and leads to next where the
-// call could succeed. A success is legal only where the call could
-// succeed; a refusal only where it could fail.
+// may have taken effect or not: it is always legal, and leads to next
+// where the call could succeed, else to failed. A success is legal only
+// where the call could succeed; a refusal only where it could fail.
 func judge[S any](e effect[S], out LockOut) (bool, any) {
 	switch {
 	case out.Unknown && e.can:
 		return true, e.next
 	case out.Unknown:
-		return e.canFail, e.failed
+		return true, e.failed
 	case out.OK:
 		return e.can, e.next
 	}
