@@ -145,6 +145,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	op.OK, op.Token, op.Fence, op.Count, op.Mode = true, lease.Token, lease.Fence, lease.Count, mode(lease)
 	c.w.record(op)
 	id := c.w.or.grant(c.i, call, lease.Fence, pattern.ReadLease(lease))
+	c.w.pr.hold(c.i)
 	c.stats.Acquisitions++
 	c.waits = append(c.waits, (time.Duration(c.now() - call)).Round(time.Microsecond))
 	c.lastAcq = c.now()
@@ -197,6 +198,7 @@ func (c *client) write(l *locks.Lease, id int, v int64) {
 
 func (c *client) release(l *locks.Lease) {
 	call := c.now()
+	c.w.pr.free(c.i)
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 	err := c.locker.Release(ctx, l)
 	cancel()

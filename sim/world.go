@@ -27,6 +27,7 @@ type world struct {
 	dbEP    int
 	clients []*client
 	or      *oracle
+	pr      *progress
 	tr      *tracer
 	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
@@ -57,6 +58,7 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	w.tr = newTracer(cfg.Trace, w.s.Now)
 	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
 	w.or = newOracle(w, cfg.Pattern.Claims)
+	w.pr = newProgress(w, cfg.Pattern.Claims)
 	w.net = network.New(w.s, stream(cfg.Seed, "net", 0).Uint64(), sc.Net.Latency)
 	w.net.Timeout = sc.Net.Timeout
 	if w.tr.on() {

@@ -7,12 +7,23 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
-// Progress is the liveness property each cell counts beside the claims: a
-// run breaks it when some client acquired nothing in the last stretch of
-// the run.
-const Progress = "progress"
+// Progress and NoStarvation are the liveness properties each cell counts
+// beside the claims, whether or not the pattern claims them. A run breaks
+// Progress (pattern.Claims.Progress) when no client held the lock for
+// longer than the bound, sim.ProgressBound (sim.Liveness.Stalled); it
+// breaks NoStarvation, which no pattern claims but the gate can expect,
+// when some client acquired nothing in the last stretch of the run
+// (sim.Liveness.Starved).
+const (
+	Progress     = "progress"
+	NoStarvation = "no-starvation"
+)
 
-// Found counts the runs of a cell that broke one claim (or Progress).
+// Liveness names the liveness properties every cell counts.
+var Liveness = []string{Progress, NoStarvation}
+
+// Found counts the runs of a cell that broke one claim (or a Liveness
+// property).
 type Found struct {
 	Runs      int     `json:"runs"`
 	FirstSeed *uint64 `json:"first_seed,omitempty"`
@@ -45,7 +56,8 @@ type Tally struct {
 	Runs          int     `json:"runs"`
 	ViolatingRuns int     `json:"violating_runs"` // runs that broke some claim
 	FirstViolated *uint64 `json:"first_violating_seed,omitempty"`
-	// Broke has an entry for each claim of the pattern and for Progress.
+	// Broke has an entry for each claim of the pattern and for each
+	// Liveness property.
 	Broke map[string]*Found `json:"broke"`
 
 	Overlaps        int64 `json:"overlaps"`
@@ -71,7 +83,7 @@ type Tally struct {
 }
 
 func newTally(claims []string) Tally {
-	t := Tally{Broke: map[string]*Found{Progress: {}}}
+	t := Tally{Broke: map[string]*Found{Progress: {}, NoStarvation: {}}}
 	for _, c := range claims {
 		t.Broke[c] = &Found{}
 	}
@@ -93,10 +105,15 @@ func one(claims []string, seed uint64, r *sim.Result, err error) Tally {
 		t.ViolatingRuns, t.FirstViolated = 1, &seed
 	}
 	for _, c := range r.Violated {
-		t.found(c).note(seed)
+		if c != Progress {
+			t.found(c).note(seed)
+		}
 	}
-	if len(r.Liveness.Stuck) > 0 {
+	if r.Liveness.Stalled() {
 		t.Broke[Progress].note(seed)
+	}
+	if r.Liveness.Starved() {
+		t.Broke[NoStarvation].note(seed)
 	}
 	s, l := r.Safety, r.Liveness
 	t.Overlaps, t.LostUpdates, t.FenceViolations = int64(s.Overlaps), int64(s.LostUpdates), int64(s.FenceViolations)

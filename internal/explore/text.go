@@ -53,7 +53,7 @@ func (r *Report) writeFollowUps(w io.Writer) error {
 	return err
 }
 
-// broke names the claims (and Progress) that some run broke, with counts:
+// broke names the claims (and liveness properties) that some run broke, with counts:
 // "mutex 12, progress 3".
 func broke(c CellResult) string {
 	var names []string
