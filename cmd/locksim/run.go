@@ -62,6 +62,10 @@ the pattern's node count.
 
 Exit status: 0 when nothing the pattern claims was violated, 1 when
 something was (the seed and a replay command are printed), 2 on bad usage.
+Progress is a claim like the others: a run in which no client held the
+lock for longer than the pattern's bound (5 TTL for the built-ins: a lock
+held on after its holder was gone, a queue that serves nobody) is a
+"stall" violation and exits 1.
 The verdict goes to stdout (--json for machines); --trace writes the
 readable trace, --history the history for 'locksim check' and porcupine,
 --viz porcupine's HTML visualisation of the history's check, with the
@@ -224,9 +228,9 @@ func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
 	fmt.Fprintf(w, "verdict   %s\n", verdictWord(res))
 	fmt.Fprintf(w, "safety    overlaps %d, lost updates %d, fence violations %d, stale writes rejected %d, writes abandoned %d\n",
 		s.Overlaps, s.LostUpdates, s.FenceViolations, s.StaleRejected, s.Abandoned)
-	fmt.Fprintf(w, "liveness  acquisitions %d (failed %d), wait p50 %v p99 %v max %v, stuck: %s\n",
+	fmt.Fprintf(w, "liveness  acquisitions %d (failed %d), wait p50 %v p99 %v max %v, stuck: %s, stalls %d (longest %v)\n",
 		l.Acquisitions, l.Failures, l.WaitP50.Round(time.Microsecond), l.WaitP99.Round(time.Microsecond),
-		l.WaitMax.Round(time.Microsecond), orNone(l.Stuck))
+		l.WaitMax.Round(time.Microsecond), orNone(l.Stuck), l.Stalls, l.LongestStall.Round(time.Microsecond))
 	if fs := res.FaultsSummary(); fs != "" {
 		fmt.Fprintf(w, "faults    %s\n", strings.TrimPrefix(fs, "faults "))
 	}
