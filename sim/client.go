@@ -109,10 +109,7 @@ func (c *client) at(p fault.Point) {
 		return
 	}
 	c.points[p]++
-	if fs := c.w.trig[trigKey{c.name, p, c.points[p]}]; len(fs) > 0 {
-		for _, i := range fs {
-			c.w.s.At(c.now(), func() { c.w.apply(i) })
-		}
+	if fs := c.w.trig[trigKey{c.name, p, c.points[p]}]; len(fs) > 0 && c.w.fireTriggered(fs) {
 		_ = c.w.s.Current().Yield()
 	}
 	if d := c.extra; d > 0 {

@@ -32,6 +32,7 @@ type world struct {
 	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
 	fired   []FaultFiring
+	reached []bool // per fault: its trigger point was reached (it may fire later)
 }
 
 // stream derives an independent PCG for one concern (and index) of a run,

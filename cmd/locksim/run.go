@@ -36,6 +36,13 @@ func init() {
 		}
 		return out
 	}
+	triggerList = func() []namedInfo {
+		var out []namedInfo
+		for _, t := range fault.Triggers {
+			out = append(out, namedInfo{Name: t.Name, Summary: t.Summary})
+		}
+		return out
+	}
 }
 
 type runFlags struct {

@@ -10,11 +10,15 @@
 //	drift c1 at=0 rate=-20%            clock rate change (client or node)
 //	crash n1 at=1s for=500ms persist=no
 //	failover n1 on=c1:acquired         promote the replica (async replication)
+//	pause c1 on=acquired after=30ms for=150ms   30ms after the point is reached
 //	partition c1|n1,n2 at=0 for=2s     cut every client–node link across
 //	slowlink c1|n1 at=0 for=50ms by=150ms dir=reply
 //	loss c1|n1 at=0 for=1s rate=50%
 //
-// A clock that starts off by some offset is a jump at=0s. A link fault's
+// A triggered fault (on=[client:]point, n=N for the N-th time) fires when
+// the point is reached, before the client goes on; after=D fires it D of
+// true time later instead, while the client runs on. A clock that starts
+// off by some offset is a jump at=0s. A link fault's
 // sides may name the protected store, db, as well as nodes.
 package fault
 
@@ -41,4 +45,16 @@ func ValidPoint(p Point) bool {
 		}
 	}
 	return false
+}
+
+// Triggers lists the ways a fault is timed, with a one-line summary each,
+// for `locksim list`.
+var Triggers = []struct{ Name, Summary string }{
+	{"at=D", "at true time D from the start of the run"},
+	{"on=[cN:]acquired", "when the client's Acquire has just returned a lease"},
+	{"on=[cN:]work", "when the client has read the store and starts its work"},
+	{"on=[cN:]write", "when the client's lease check passed and it is about to prepare and send its write"},
+	{"on=[cN:]release", "when the client's write is done (or abandoned) and it is about to call Release"},
+	{"n=N", "with on=: the N-th time the client reaches the point (default 1)"},
+	{"after=D", "with on=: D of true time after the point is reached, the client running on meanwhile"},
 }

@@ -41,12 +41,15 @@ var Kinds = []struct {
 }
 
 // When is a fault's trigger: true time At, or — if Point is set — the N-th
-// time (from 1) that Client reaches Point.
+// time (from 1) that Client reaches Point, and then After later (an
+// offset in true time from the point: 0 fires at once, before the client
+// goes on).
 type When struct {
 	At     time.Duration
 	Client string
 	Point  Point
 	N      int
+	After  time.Duration
 }
 
 // Triggered reports whether the fault waits for a workload point.
@@ -138,7 +141,13 @@ func (f Fault) validateWhen(clients int) error {
 		if w.At < 0 {
 			return fmt.Errorf("field at: %v is negative", w.At)
 		}
+		if w.After != 0 {
+			return fmt.Errorf("field after: only with on= (an offset from a workload point)")
+		}
 		return nil
+	}
+	if w.After < 0 {
+		return fmt.Errorf("field after: %v is negative", w.After)
 	}
 	if !ValidPoint(w.Point) {
 		return fmt.Errorf("field on: unknown point %q (known: acquired, work, write, release)", w.Point)

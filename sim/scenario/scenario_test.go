@@ -44,6 +44,7 @@ start nodes=1 clients=2 ttl=100ms duration=2s   # trailing comment
 net latency=1ms jitter=0s tail=0.25% loss=1%
 pause c1 on=write n=2 for=150ms
 failover n1 on=c2:acquired
+slow c2 on=acquired after=30ms for=5ms
 replicas delay=50ms
 slowlink c1,c2|n1 at=10ms for=20ms by=150ms dir=reply
 jump n1 at=1s by=-2s
@@ -59,6 +60,7 @@ drift c2 at=0s rate=+2.5%
 	want.Faults = []fault.Fault{
 		{Kind: fault.Pause, Target: "c1", When: fault.When{Client: "c1", Point: fault.Write, N: 2}, For: 150 * time.Millisecond},
 		{Kind: fault.Failover, Target: "n1", When: fault.When{Client: "c2", Point: fault.Acquired, N: 1}},
+		{Kind: fault.Slow, Target: "c2", When: fault.When{Client: "c2", Point: fault.Acquired, N: 1, After: 30 * time.Millisecond}, For: 5 * time.Millisecond},
 		{Kind: fault.SlowLink, A: []string{"c1", "c2"}, B: []string{"n1"}, When: fault.When{At: 10 * time.Millisecond},
 			For: 20 * time.Millisecond, By: 150 * time.Millisecond, Dir: network.Reply},
 		{Kind: fault.Jump, Target: "n1", When: fault.When{At: time.Second}, By: -2 * time.Second},
@@ -87,6 +89,8 @@ func TestParseErrorsNameLineAndField(t *testing.T) {
 		{"start\ndrift c1 rate=5", `line 2: drift: field rate: bad rate "5"`},
 		{"start\nloss c1|db rate=0%", "line 2: loss: field rate: 0ppm, want (0, 100%]"},
 		{"start\npause c1 at=1s on=write for=1s", "line 2: pause: field at: give at= or on=, not both"},
+		{"start\npause c1 at=1s after=5ms for=1s", "line 2: pause: field after: only with on="},
+		{"start\npause c1 on=write after=-5ms for=1s", "line 2: pause: field after: -5ms is negative"},
 		{"start\nworkload work=10ms jitter=20ms", "workload: field jitter: 20ms is more than work (10ms)"},
 		{"start\nslowlink c1|db by=1ms dir=up", `line 2: slowlink: field dir: "up"`},
 	} {
@@ -166,6 +170,9 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 		fault.Crash, fault.Failover, fault.Partition, fault.SlowLink, fault.Loss}).Draw(t, "kind")}
 	if rapid.Bool().Draw(t, "triggered") {
 		f.When = fault.When{Client: client("on"), Point: rapid.SampledFrom(fault.Points).Draw(t, "point"), N: rapid.IntRange(1, 9).Draw(t, "n")}
+		if rapid.Bool().Draw(t, "offset") {
+			f.When.After = genDur(t, "after", 1, time.Minute)
+		}
 	} else {
 		f.When.At = genDur(t, "at", 0, time.Minute)
 	}
@@ -201,6 +208,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(Format(s))
 	}
 	f.Add("start\npause c1 on=write n=2 for=1ms\n")
+	f.Add("start\npause c1 on=acquired after=25ms for=1ms\n")
 	f.Add("start clients=2\npattern ttl=30s renew-every=10s drift=0.01 node-timeout=50ms retry-attempts=3 retry-delay=10ms retry-max-delay=200ms nodes=5\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		s, err := ParseString(text)
