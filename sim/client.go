@@ -65,14 +65,16 @@ func (c *client) cycle() {
 	}
 	v, readOK := c.read(lease, id)
 	c.at(fault.Work)
-	c.sleep(c.workTime())
+	worked := c.work(lease, c.workTime())
 	if innerOK {
 		c.release(inner)
 	}
-	if readOK && !c.w.s.Stopping() && c.check(lease, id) {
+	if worked && readOK && !c.w.s.Stopping() && c.check(lease, id) {
 		c.at(fault.Write)
-		c.sleep(wl.Prep)
-		c.write(lease, id, v)
+		if c.extendAtWrite(lease) {
+			c.sleep(wl.Prep)
+			c.write(lease, id, v)
+		}
 	}
 	c.at(fault.Release)
 	c.release(lease)

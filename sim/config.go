@@ -90,6 +90,10 @@ type ClientResult struct {
 	Acquisitions int    `json:"acquisitions"`
 	Failures     int    `json:"failures"`
 	Writes       int    `json:"writes"` // accepted
+	// Extends counts the manual extensions (Workload.ExtendEvery), and
+	// ExtendFailures those refused or failed.
+	Extends        int `json:"extends,omitempty"`
+	ExtendFailures int `json:"extend_failures,omitempty"`
 }
 
 // Violation is one oracle finding.

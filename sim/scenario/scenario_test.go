@@ -93,6 +93,9 @@ func TestParseErrorsNameLineAndField(t *testing.T) {
 		{"start\npause c1 on=write after=-5ms for=1s", "line 2: pause: field after: -5ms is negative"},
 		{"start\nworkload work=10ms jitter=20ms", "workload: field jitter: 20ms is more than work (10ms)"},
 		{"start\nslowlink c1|db by=1ms dir=up", `line 2: slowlink: field dir: "up"`},
+		{"start\nworkload extend-every=-1ms", "workload: field extend-every: -1ms is negative"},
+		{"start\nworkload extend-on=lunch", `field extend-on: "lunch", want work or write`},
+		{"start\nworkload extend-on=write", "workload: field extend-on: write, but extend-every is 0"},
 	} {
 		_, err := ParseString(tc.text)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -147,6 +150,10 @@ func genScenario(t *rapid.T) Scenario {
 	s.Workload.Work = genDur(t, "work", 0, time.Second)
 	s.Workload.Jitter = genDur(t, "jitter", 0, s.Workload.Work)
 	s.Workload.Check = rapid.Bool().Draw(t, "check")
+	if rapid.Bool().Draw(t, "extend") {
+		s.Workload.ExtendEvery = genDur(t, "extend-every", 1, time.Second)
+		s.Workload.ExtendOn = rapid.SampledFrom([]string{"", "work", "write"}).Draw(t, "extend-on")
+	}
 	s.Net.Latency.TailPPM = rapid.Int64Range(0, 1_000_000).Draw(t, "tail")
 	if rapid.Bool().Draw(t, "replicas") {
 		s.Replicas = genDur(t, "replicas", 1, time.Second)
@@ -209,6 +216,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add("start\npause c1 on=write n=2 for=1ms\n")
 	f.Add("start\npause c1 on=acquired after=25ms for=1ms\n")
+	f.Add("start\nworkload work=250ms check=no extend-every=30ms extend-on=write\n")
 	f.Add("start clients=2\npattern ttl=30s renew-every=10s drift=0.01 node-timeout=50ms retry-attempts=3 retry-delay=10ms retry-max-delay=200ms nodes=5\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		s, err := ParseString(text)
