@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -66,15 +65,12 @@ func (c *client) abandon() bool {
 	return false
 }
 
-// extend calls Extend on l, records it in the history, and counts it.
+// extend calls Extend on l and counts it. The history records the
+// extension scripts the nodes run (observe), as it does the watchdog's.
 func (c *client) extend(x locks.Extender, l *locks.Lease) bool {
-	call := c.now()
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 	err := x.Extend(ctx, l)
 	cancel()
-	op := c.op(history.Extend, call, err)
-	op.OK, op.Token, op.Mode = err == nil, l.Token, mode(l)
-	c.w.record(op)
 	if c.w.s.Stopping() {
 		return err == nil
 	}
