@@ -69,7 +69,8 @@ func (c *client) abandon() bool {
 // extension scripts the nodes run (observe), as it does the watchdog's.
 func (c *client) extend(x locks.Extender, l *locks.Lease) bool {
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
-	err := x.Extend(ctx, l)
+	var err error
+	c.during(phaseExtend, func() { err = x.Extend(ctx, l) })
 	cancel()
 	if c.w.s.Stopping() {
 		return err == nil

@@ -66,6 +66,7 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 		w.net.Trace = w.tr.line
 	}
 	w.net.Observe = w.observe
+	w.net.Sent, w.net.Received = w.onSent, w.onReceived
 	if err := w.addNodes(); err != nil {
 		return nil, err
 	}

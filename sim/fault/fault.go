@@ -150,7 +150,7 @@ func (f Fault) validateWhen(clients int) error {
 		return fmt.Errorf("field after: %v is negative", w.After)
 	}
 	if !ValidPoint(w.Point) {
-		return fmt.Errorf("field on: unknown point %q (known: acquired, work, write, release)", w.Point)
+		return fmt.Errorf("field on: unknown point %q (known: %s)", w.Point, PointNames())
 	}
 	if w.N < 1 {
 		return fmt.Errorf("field n: %d, want at least 1", w.N)

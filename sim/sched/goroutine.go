@@ -27,6 +27,15 @@ type wakeMsg struct {
 	err error
 }
 
+// Root is the G that started g through Parallel, transitively: g itself
+// when g was not started by Parallel.
+func (g *G) Root() *G {
+	for g.parent != nil {
+		g = g.parent
+	}
+	return g
+}
+
 // Name is the G's name, e.g. "c1/3".
 func (g *G) Name() string { return g.name }
 
