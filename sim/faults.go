@@ -76,6 +76,8 @@ func (w *world) inject(f fault.Fault) string {
 	switch f.Kind {
 	case fault.Pause:
 		w.client(f.Target).proc.Pause(f.For)
+	case fault.Starve:
+		w.client(f.Target).proc.Starve(f.For)
 	case fault.Slow:
 		w.client(f.Target).extra += f.For
 	case fault.Jump:

@@ -6,6 +6,7 @@
 //
 //	pause c1 on=write for=150ms        client stop-the-world pause (GC)
 //	slow c1 on=work for=300ms          the client's own step runs long
+//	starve c1 on=acquired for=200ms    the client's watchdog gets no CPU; its workload runs on
 //	jump n3 at=1s by=+2s               wall clock step (client or node)
 //	drift c1 at=0 rate=-20%            clock rate change (client or node)
 //	crash n1 at=1s for=500ms persist=no

@@ -14,6 +14,7 @@ type Kind string
 // Fault kinds.
 const (
 	Pause     Kind = "pause"     // Target (a client) stops for For: none of its goroutines runs
+	Starve    Kind = "starve"    // Target's background goroutines (the watchdog) get no CPU for For; its workload runs on
 	Slow      Kind = "slow"      // Target's next workload step takes For longer; its other goroutines run
 	Jump      Kind = "jump"      // Target's wall clock steps by By
 	Drift     Kind = "drift"     // Target's clocks run at 1 + PPM/1e6 from then on
@@ -30,6 +31,7 @@ var Kinds = []struct {
 	Summary string
 }{
 	{Pause, "client stop-the-world pause (GC): none of its goroutines runs, the watchdog included"},
+	{Starve, "a CPU-starved client: its background goroutines (the watchdog) do not run for a while, its workload runs on"},
 	{Slow, "a client's workload step (work, or preparing the write) takes longer; its watchdog keeps running"},
 	{Jump, "a client's or node's wall clock steps forward or back (node TTLs follow it)"},
 	{Drift, "a client's or node's clock runs fast or slow"},
@@ -106,7 +108,7 @@ func (f Fault) Validate(nodes, clients int) error {
 		return err
 	}
 	switch f.Kind {
-	case Pause, Slow:
+	case Pause, Slow, Starve:
 		return f.needs(clientTarget(f.Target, clients), positive("for", f.For))
 	case Jump:
 		return f.needs(anyTarget(f.Target, nodes, clients), nonZero("by", f.By))

@@ -11,7 +11,7 @@ import (
 // faultFields lists the fields each kind takes besides at, on, n and
 // after.
 var faultFields = map[fault.Kind][]string{
-	fault.Pause: {"for"}, fault.Slow: {"for"}, fault.Jump: {"by"}, fault.Drift: {"rate"},
+	fault.Pause: {"for"}, fault.Slow: {"for"}, fault.Starve: {"for"}, fault.Jump: {"by"}, fault.Drift: {"rate"},
 	fault.Crash: {"for", "persist"}, fault.Failover: {},
 	fault.Partition: {"for"}, fault.SlowLink: {"for", "by", "dir"}, fault.Loss: {"for", "rate"},
 }

@@ -173,7 +173,7 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 	nodes := max(s.Nodes, 1)
 	client := func(l string) string { return "c" + strconv.Itoa(rapid.IntRange(1, s.Clients).Draw(t, l)) }
 	node := func(l string) string { return "n" + strconv.Itoa(rapid.IntRange(1, nodes).Draw(t, l)) }
-	f := fault.Fault{Kind: rapid.SampledFrom([]fault.Kind{fault.Pause, fault.Slow, fault.Jump, fault.Drift,
+	f := fault.Fault{Kind: rapid.SampledFrom([]fault.Kind{fault.Pause, fault.Slow, fault.Starve, fault.Jump, fault.Drift,
 		fault.Crash, fault.Failover, fault.Partition, fault.SlowLink, fault.Loss}).Draw(t, "kind")}
 	if rapid.Bool().Draw(t, "triggered") {
 		f.When = fault.When{Client: client("on"), Point: rapid.SampledFrom(fault.Points).Draw(t, "point"), N: rapid.IntRange(1, 9).Draw(t, "n")}
@@ -184,7 +184,7 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 		f.When.At = genDur(t, "at", 0, time.Minute)
 	}
 	switch f.Kind {
-	case fault.Pause, fault.Slow:
+	case fault.Pause, fault.Slow, fault.Starve:
 		f.Target, f.For = client("target"), genDur(t, "for", 1, time.Minute)
 	case fault.Jump:
 		f.Target, f.By = rapid.SampledFrom([]string{client("c"), node("n")}).Draw(t, "target"), genDur(t, "by", -time.Hour, time.Hour)
@@ -216,6 +216,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add("start\npause c1 on=write n=2 for=1ms\n")
 	f.Add("start\npause c1 on=acquired after=25ms for=1ms\n")
+	f.Add("start\nstarve c1 on=renew-sent for=200ms\n")
 	f.Add("start\nworkload work=250ms check=no extend-every=30ms extend-on=write\n")
 	f.Add("start clients=2\npattern ttl=30s renew-every=10s drift=0.01 node-timeout=50ms retry-attempts=3 retry-delay=10ms retry-max-delay=200ms nodes=5\n")
 	f.Fuzz(func(t *testing.T, text string) {

@@ -20,6 +20,7 @@ type G struct {
 	done   bool
 	kids   int // Parallel children still running
 	parent *G
+	bg     bool // started by Proc.Go: background work, which starving stops
 }
 
 type wakeMsg struct {
@@ -60,8 +61,8 @@ func (w Waker) G() *G { return w.g }
 // several sources (a reply, a timeout, a cancellation) may race for one
 // park and the first wins. Called from a G, the wake is queued as an event
 // at the current time; called from the scheduler, it runs the G at once —
-// unless the G's Proc is paused, in which case the wake is deferred to the
-// end of the pause.
+// unless the G's Proc is paused (or starved, and the G is background
+// work), in which case the wake is deferred to the end of the pause.
 func (w Waker) Wake(val any, err error) {
 	g := w.g
 	s := g.s
@@ -72,7 +73,7 @@ func (w Waker) Wake(val any, err error) {
 		s.At(s.now, func() { w.Wake(val, err) })
 		return
 	}
-	if p := g.proc; p != nil && p.pause > 0 && !s.stopping {
+	if p := g.proc; p != nil && p.holds(g) && !s.stopping {
 		p.deferred = append(p.deferred, deferredWake{w, wakeMsg{val, err}})
 		return
 	}
