@@ -70,6 +70,11 @@ type Tally struct {
 	WaitTotal       int64 `json:"wait_total_ns"` // sum over runs of mean wait × acquisitions
 	WaitMax         int64 `json:"wait_max_ns"`
 	StuckClients    int64 `json:"stuck_clients"` // summed over runs
+	// Violations counts every oracle finding (sim.Stats.Violations), and
+	// SimTimeNs the simulated time of the completed runs: the rates of
+	// RatePerSimHour and RatePerMillionAcquisitions.
+	Violations int64 `json:"violations"`
+	SimTimeNs  int64 `json:"sim_time_ns"`
 
 	// Errors counts runs the simulator could not complete; FirstError is
 	// the message of the lowest such seed.
@@ -121,6 +126,7 @@ func one(claims []string, seed uint64, r *sim.Result, err error) Tally {
 	t.Acquisitions, t.Failures = int64(l.Acquisitions), int64(l.Failures)
 	t.WaitTotal, t.WaitMax = int64(l.WaitMean)*int64(l.Acquisitions), int64(l.WaitMax)
 	t.StuckClients = int64(len(l.Stuck))
+	t.Violations, t.SimTimeNs = int64(r.Stats.Violations), int64(r.Stats.SimTime)
 	t.Faults = faultsOfRun(seed, r)
 	return t
 }
@@ -155,6 +161,8 @@ func (t *Tally) Add(u Tally) {
 	t.WaitTotal += u.WaitTotal
 	t.WaitMax = max(t.WaitMax, u.WaitMax)
 	t.StuckClients += u.StuckClients
+	t.Violations += u.Violations
+	t.SimTimeNs += u.SimTimeNs
 	t.addErrors(u)
 	t.Faults = addFaults(t.Faults, u.Faults)
 }
@@ -172,6 +180,24 @@ func (t Tally) AcquisitionsPerRun() float64 {
 		return 0
 	}
 	return float64(t.Acquisitions) / float64(t.Runs)
+}
+
+// RatePerSimHour is the number of violations per hour of simulated time
+// (0 when no time was simulated).
+func (t Tally) RatePerSimHour() float64 {
+	if t.SimTimeNs == 0 {
+		return 0
+	}
+	return float64(t.Violations) / (float64(t.SimTimeNs) / float64(time.Hour))
+}
+
+// RatePerMillionAcquisitions is the number of violations per million
+// successful acquisitions (0 when there were none).
+func (t Tally) RatePerMillionAcquisitions() float64 {
+	if t.Acquisitions == 0 {
+		return 0
+	}
+	return float64(t.Violations) * 1e6 / float64(t.Acquisitions)
 }
 
 // WaitMean is the mean wait of a successful Acquire.
