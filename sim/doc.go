@@ -43,12 +43,19 @@
 //
 //	Acquire (bounded by acquire-timeout; the pattern retries inside)
 //	  → read the counter (with the lease's fence token)
-//	  → work (work ± jitter on its own clock)
+//	  → work (work ± jitter on its own clock; with extend-every, extending
+//	    the lease by hand every so often, for a locks.Extender)
 //	  → check lease.Err(), as a careful user does; if lost, skip the write
+//	    (check=no: the careless user, who never looks)
 //	  → prepare the write (prep), write counter+1 with the fence token
 //	  → Release → think
 //
-// Faults trigger at a true time or at these points (fault.Point).
+// Faults trigger at a true time or at these points (fault.Point), at once
+// or after= later: the workload points above, and the call points — a
+// request of a kind of call just sent, or its reply just arrived before the
+// caller sees it (acquire, release, extend by hand, renew from a background
+// goroutine, read and write of the store). A starve fault stops only a
+// client's background goroutines (sched.Proc.Starve); pause stops them all.
 // Result.Faults records, per fault of the scenario, whether it fired and,
 // when it did not, why as precisely as the run can tell: "the run ends at
 // 1s" for a time past the end, "c1 reached write only 37 times in the
