@@ -168,8 +168,11 @@ func (c *cell) broke(claim string) (n int, first uint64) {
 }
 
 func breaks(r *sim.Result, claim string) bool {
-	if claim == Progress {
-		return len(r.Liveness.Stuck) > 0
+	switch claim {
+	case Progress:
+		return r.Liveness.Stalled()
+	case NoStarvation:
+		return r.Liveness.Starved()
 	}
 	return slices.Contains(r.Violated, claim)
 }

@@ -27,8 +27,10 @@
 // breaks C expects some seed to break C (a limitation the harness proves
 // it can see); may C is not checked; seeds=N gives the scenario its own
 // seed budget. Claims are the pattern's (mutex, safe-store, fencing,
-// max-holders) and progress (no client stuck), which is checked only where
-// a line names it. Lines about other patterns, and variant lines, are
+// max-holders, progress), and the liveness properties any pattern may be
+// held to: progress (the lock is never free past sim.ProgressBound: no
+// stall) and no-starvation (no client stuck), each checked, when the
+// pattern does not claim it, only where a line names it. Lines about other patterns, and variant lines, are
 // skipped: one file can serve several patterns and locksim check --expect.
 //
 // # Failures

@@ -12,10 +12,16 @@ import (
 	"github.com/locksim/locksim/pattern"
 )
 
-// Progress is the liveness claim any pattern may be expected to keep or
-// lose: no client acquired nothing in the last stretch of a run. Unlike
-// the pattern's own claims it is checked only where a line names it.
-const Progress = "progress"
+// Progress and NoStarvation are the liveness properties any pattern may be
+// expected to keep or lose. Progress: the lock is never free for longer
+// than sim.ProgressBound (a pattern may claim it, pattern.Claims.Progress,
+// and is then checked on it like on its other claims); NoStarvation: no
+// client acquired nothing in the last stretch of a run. Unclaimed, each is
+// checked only where a line names it.
+const (
+	Progress     = "progress"
+	NoStarvation = "no-starvation"
+)
 
 // Verdicts of an expectation line, as in locksim check's matrix.
 const (
@@ -108,8 +114,8 @@ func parseExpectation(p pattern.Pattern, raw string) (e expectation, ok bool, er
 	}
 	own := p.Claims.Names()
 	for _, c := range e.claims {
-		if c != Progress && !slices.Contains(own, c) {
-			return e, false, fmt.Errorf("claim %q: %s claims %s (or give %s)", c, p.Name, strings.Join(own, ", "), Progress)
+		if c != Progress && c != NoStarvation && !slices.Contains(own, c) {
+			return e, false, fmt.Errorf("claim %q: %s claims %s (or give %s or %s)", c, p.Name, strings.Join(own, ", "), Progress, NoStarvation)
 		}
 	}
 	if len(f) == 4 {

@@ -179,26 +179,47 @@ func TestBadInputIsAnError(t *testing.T) {
 	}
 }
 
-// TestProgressLines: progress is checked only where a line names it; a
-// client cut off for the whole run breaks it.
-func TestProgressLines(t *testing.T) {
+// TestStarvationLines: no-starvation is checked only where a line names
+// it; a client cut off for the whole run breaks it (and not progress: the
+// other client takes turns).
+func TestStarvationLines(t *testing.T) {
 	dir := t.TempDir()
 	sc := filepath.Join(dir, "cut-off.txt")
 	write(t, sc, "start clients=2 duration=2s\npartition c1|n1 at=0s for=5s\n")
 	o := locksimtest.Options{Seeds: 2, Dir: dir, Scenarios: []string{sc}, NoBuiltins: true}
 	basic := lookup(t, "basic")
-	o.Expect = []string{"cut-off breaks progress  # c1 never reaches the node"}
+	o.Expect = []string{"cut-off breaks no-starvation  # c1 never reaches the node", "cut-off holds progress  # c2 takes turns"}
 	locksimtest.Run(t, basic, o)
-	o.Expect = []string{"cut-off holds progress"}
+	o.Expect = []string{"cut-off holds no-starvation"}
 	rep, err := locksimtest.Check(basic, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := findingFor(t, rep, "cut-off", locksimtest.Progress); f.Seed != 1 || f.Broke != 2 || len(rep.Findings) != 1 {
-		t.Errorf("findings %v, want progress broken at seed 1 in both runs, nothing else", rep.Findings)
+	if f := findingFor(t, rep, "cut-off", locksimtest.NoStarvation); f.Seed != 1 || f.Broke != 2 || len(rep.Findings) != 1 {
+		t.Errorf("findings %v, want no-starvation broken at seed 1 in both runs, nothing else", rep.Findings)
 	}
 	o.Expect = nil
 	if rep, err = locksimtest.Check(basic, o); err != nil || !rep.OK() {
-		t.Errorf("with no line, progress is not checked: %v, %v", rep.Findings, err)
+		t.Errorf("with no line, no-starvation is not checked: %v, %v", rep.Findings, err)
+	}
+}
+
+// TestProgressLines: every client cut off from the node for half the run
+// leaves the lock free past the bound, which breaks progress.
+func TestProgressLines(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "outage.txt")
+	write(t, sc, "start clients=2 duration=2s\npartition c1,c2|n1 at=500ms for=1s\n")
+	o := locksimtest.Options{Seeds: 2, Dir: dir, Scenarios: []string{sc}, NoBuiltins: true}
+	basic := lookup(t, "basic")
+	o.Expect = []string{"outage breaks progress  # nobody reaches the node for 10 TTL"}
+	locksimtest.Run(t, basic, o)
+	o.Expect = []string{"outage holds progress"}
+	rep, err := locksimtest.Check(basic, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := findingFor(t, rep, "outage", locksimtest.Progress); f.Seed != 1 || f.Broke != 2 {
+		t.Errorf("findings %v, want progress broken at seed 1 in both runs", rep.Findings)
 	}
 }

@@ -27,7 +27,10 @@
 // Claims are what the oracles judge: Mutex (no two holders at one instant
 // of true time), SafeStore (a store that checks fencing tokens loses no
 // update), Fencing (tokens strictly increase), MaxHolders (at most N
-// holders). Every pattern is also judged on progress (no client stuck).
+// holders), Progress (the lock is never free for longer than that many
+// TTLs while clients want it; the built-ins claim ProgressTTLs). Every
+// pattern is also measured on progress and on no-starvation (no client
+// stuck), claimed or not, and the gate can expect either.
 //
 // A shared (read) holding is a lease for which ReadLease reports true:
 // one that locks.IsReadLease recognises, or whose Key ends in ":read". A

@@ -25,10 +25,10 @@ import (
 const SemaphorePermits = 2
 
 func init() {
-	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true},
+	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
 		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, k, o) })})
-	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true}, Shared: true,
+	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs}, Shared: true,
 		Summary: "read-write lock, clients alternating write/read; owned, expiring readers; a waiting writer holds off new readers",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := locks.NewRWLock(r, k, o)
@@ -37,7 +37,7 @@ func init() {
 			}
 			return Alternating(rw.Writer(), rw.Reader()), nil
 		})})
-	Register(Pattern{Name: "rwlock-write", Nodes: 1, Claims: Claims{Mutex: true},
+	Register(Pattern{Name: "rwlock-write", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "the read-write lock's write side only: writers exclude each other",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := locks.NewRWLock(r, k, o)
@@ -46,7 +46,7 @@ func init() {
 			}
 			return rw.Writer(), nil
 		})})
-	Register(Pattern{Name: "semaphore", Nodes: 1, Claims: Claims{MaxHolders: SemaphorePermits},
+	Register(Pattern{Name: "semaphore", Nodes: 1, Claims: Claims{MaxHolders: SemaphorePermits, Progress: ProgressTTLs},
 		Summary: "at most N=2 holders; each permit owned and expiring on its own; owner-checked release",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewSemaphore(r, k, SemaphorePermits, o)

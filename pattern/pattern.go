@@ -20,7 +20,20 @@ type Claims struct {
 	// MaxHolders: at most this many clients hold at one instant of true
 	// time (a semaphore's N); 0 makes no such claim (Mutex claims 1).
 	MaxHolders int
+	// Progress: the lock is never free for longer than this many TTLs of
+	// true time, from the moment no client holds it (its holder released
+	// it, or is gone) until some client is granted it; 0 makes no such
+	// claim. A lock held on after its release, or a queue that serves
+	// nobody, breaks it; one client starving while others take turns does
+	// not.
+	Progress int
 }
+
+// ProgressTTLs is the progress bound, in TTLs, that the built-in patterns
+// claim (Claims.Progress): after the lock becomes free — released, or its
+// holder gone and its key expired — some waiting client holds it again
+// within this many TTLs of true time.
+const ProgressTTLs = 5
 
 // Names names the claims as results report them: mutex, safe-store,
 // fencing, and max-holders for a holder limit that is not a mutex (a
@@ -38,6 +51,9 @@ func (c Claims) Names() []string {
 	}
 	if !c.Mutex && c.MaxHolders > 0 {
 		out = append(out, "max-holders")
+	}
+	if c.Progress > 0 {
+		out = append(out, "progress")
 	}
 	return out
 }
@@ -83,6 +99,8 @@ func (p Pattern) Validate() error {
 		return fmt.Errorf("pattern %s: Nodes (%d) must be at least 1", p.Name, p.Nodes)
 	case p.Claims.MaxHolders < 0:
 		return fmt.Errorf("pattern %s: Claims.MaxHolders (%d) must not be negative", p.Name, p.Claims.MaxHolders)
+	case p.Claims.Progress < 0:
+		return fmt.Errorf("pattern %s: Claims.Progress (%d) must not be negative", p.Name, p.Claims.Progress)
 	}
 	return nil
 }
@@ -139,26 +157,26 @@ func Single(f func(r locks.Redis, key string, o locks.Options) (locks.Locker, er
 }
 
 func init() {
-	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true},
+	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "SET NX PX + owner-checked Lua release; safe while the holder finishes within its validity",
 		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, k, o) })})
-	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true},
+	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "hash {owner: count}; the owner re-enters; TTL refreshed on re-entry and partial release",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewReentrant(r, k, o)
 		})})
-	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true},
+	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "SET NX PX renewed every TTL/3 while held; the holder learns of loss",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewWatchdog(r, k, o)
 		})})
-	Register(Pattern{Name: "service", Nodes: 1, Claims: Claims{Mutex: true},
+	Register(Pattern{Name: "service", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "reentrant + watchdog + retry with backoff + context + metrics",
 		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })})
-	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true},
+	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true, Progress: ProgressTTLs},
 		Summary: "SET NX PX + INCR of a never-expiring fence counter in one script; a checking store rejects stale holders",
 		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) })})
-	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true},
+	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "quorum of N independent nodes in parallel; validity = TTL - elapsed - drift",
 		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewRedlock(nodes, k, o)

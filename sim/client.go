@@ -10,6 +10,7 @@ import (
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/network"
 	"github.com/locksim/locksim/sim/sched"
 )
 
@@ -26,7 +27,8 @@ type client struct {
 	stats    ClientResult
 	waits    []time.Duration
 	lastAcq  int64
-	readCall int64 // when the current section's read was sent
+	readCall int64  // when the current section's read was sent
+	phase    string // the call the main goroutine is in (see during)
 }
 
 func newClient(w *world, i int, name string, p *sched.Proc, l locks.Locker) *client {
@@ -65,14 +67,16 @@ func (c *client) cycle() {
 	}
 	v, readOK := c.read(lease, id)
 	c.at(fault.Work)
-	c.sleep(c.workTime())
+	worked := c.work(lease, c.workTime())
 	if innerOK {
 		c.release(inner)
 	}
-	if readOK && !c.w.s.Stopping() && c.check(lease, id) {
+	if worked && readOK && !c.w.s.Stopping() && c.check(lease, id) {
 		c.at(fault.Write)
-		c.sleep(wl.Prep)
-		c.write(lease, id, v)
+		if c.extendAtWrite(lease) {
+			c.sleep(wl.Prep)
+			c.write(lease, id, v)
+		}
 	}
 	c.at(fault.Release)
 	c.release(lease)
@@ -108,13 +112,7 @@ func (c *client) at(p fault.Point) {
 	if c.w.s.Stopping() {
 		return
 	}
-	c.points[p]++
-	if fs := c.w.trig[trigKey{c.name, p, c.points[p]}]; len(fs) > 0 {
-		for _, i := range fs {
-			c.w.s.At(c.now(), func() { c.w.apply(i) })
-		}
-		_ = c.w.s.Current().Yield()
-	}
+	c.reach(p)
 	if d := c.extra; d > 0 {
 		c.extra = 0
 		if c.w.tr.on() {
@@ -124,10 +122,25 @@ func (c *client) at(p fault.Point) {
 	}
 }
 
+// reach counts a point reached by the running goroutine of the client and
+// fires the faults waiting for it (letting those due now take effect
+// before the goroutine goes on).
+func (c *client) reach(p fault.Point) {
+	if c.w.s.Stopping() {
+		return
+	}
+	c.points[p]++
+	if fs := c.w.trig[trigKey{c.name, p, c.points[p]}]; len(fs) > 0 && c.w.fireTriggered(fs) {
+		_ = c.w.s.Current().Yield()
+	}
+}
+
 func (c *client) acquire() (*locks.Lease, int, bool) {
 	call := c.now()
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
-	lease, err := c.locker.Acquire(ctx)
+	var lease *locks.Lease
+	var err error
+	c.during(phaseAcquire, func() { lease, err = c.locker.Acquire(ctx) })
 	cancel()
 	if err == nil && lease == nil {
 		c.w.s.Fail(fmt.Errorf("client %s: %w", c.name, ErrNilLease))
@@ -145,6 +158,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	op.OK, op.Token, op.Fence, op.Count, op.Mode = true, lease.Token, lease.Fence, lease.Count, mode(lease)
 	c.w.record(op)
 	id := c.w.or.grant(c.i, call, lease.Fence, pattern.ReadLease(lease))
+	c.w.pr.hold(c.i)
 	c.stats.Acquisitions++
 	c.waits = append(c.waits, (time.Duration(c.now() - call)).Round(time.Microsecond))
 	c.lastAcq = c.now()
@@ -170,7 +184,11 @@ func (c *client) check(l *locks.Lease, id int) bool {
 
 func (c *client) read(l *locks.Lease, id int) (int64, bool) {
 	call := c.now()
-	m, err := c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{fence: l.Fence, lease: id})
+	var m network.Message
+	var err error
+	c.during(phaseRead, func() {
+		m, err = c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{fence: l.Fence, lease: id})
+	})
 	op := c.op(history.Read, call, err)
 	op.Key, op.Fence = StoreKey, l.Fence
 	if err == nil {
@@ -183,7 +201,11 @@ func (c *client) read(l *locks.Lease, id int) (int64, bool) {
 
 func (c *client) write(l *locks.Lease, id int, v int64) {
 	call := c.now()
-	m, err := c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{write: true, value: v + 1, read: v, fence: l.Fence, lease: id})
+	var m network.Message
+	var err error
+	c.during(phaseWrite, func() {
+		m, err = c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{write: true, value: v + 1, read: v, fence: l.Fence, lease: id})
+	})
 	op := c.op(history.Write, call, err)
 	op.Key, op.Fence, op.Value = StoreKey, l.Fence, v+1
 	if err == nil {
@@ -197,8 +219,10 @@ func (c *client) write(l *locks.Lease, id int, v int64) {
 
 func (c *client) release(l *locks.Lease) {
 	call := c.now()
+	c.w.pr.free(c.i)
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
-	err := c.locker.Release(ctx, l)
+	var err error
+	c.during(phaseRelease, func() { err = c.locker.Release(ctx, l) })
 	cancel()
 	op := c.op(history.Release, call, err)
 	op.OK, op.Token, op.Mode = err == nil, l.Token, mode(l)

@@ -77,6 +77,11 @@ type Liveness struct {
 	WaitP99      time.Duration `json:"wait_p99_ns"`
 	WaitMax      time.Duration `json:"wait_max_ns"`
 	Stuck        []string      `json:"stuck"` // clients with no acquisition in the last stretch
+	// Stalls counts the stretches longer than the progress bound in which
+	// no client held the lock; LongestStall is the longest such stretch
+	// of the run, long or not.
+	Stalls       int           `json:"stalls"`
+	LongestStall time.Duration `json:"longest_stall_ns"`
 }
 
 // ClientResult is one client's share.
@@ -85,11 +90,15 @@ type ClientResult struct {
 	Acquisitions int    `json:"acquisitions"`
 	Failures     int    `json:"failures"`
 	Writes       int    `json:"writes"` // accepted
+	// Extends counts the manual extensions (Workload.ExtendEvery), and
+	// ExtendFailures those refused or failed.
+	Extends        int `json:"extends,omitempty"`
+	ExtendFailures int `json:"extend_failures,omitempty"`
 }
 
 // Violation is one oracle finding.
 type Violation struct {
-	Kind    string   `json:"kind"` // "overlap", "holders", "lost-update", "fence"
+	Kind    string   `json:"kind"` // "overlap", "holders", "lost-update", "fence", "stall", "starved"
 	At      int64    `json:"at_ns"`
 	Clients []string `json:"clients"`
 	Detail  string   `json:"detail"`

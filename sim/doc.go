@@ -43,12 +43,19 @@
 //
 //	Acquire (bounded by acquire-timeout; the pattern retries inside)
 //	  → read the counter (with the lease's fence token)
-//	  → work (work ± jitter on its own clock)
+//	  → work (work ± jitter on its own clock; with extend-every, extending
+//	    the lease by hand every so often, for a locks.Extender)
 //	  → check lease.Err(), as a careful user does; if lost, skip the write
+//	    (check=no: the careless user, who never looks)
 //	  → prepare the write (prep), write counter+1 with the fence token
 //	  → Release → think
 //
-// Faults trigger at a true time or at these points (fault.Point).
+// Faults trigger at a true time or at these points (fault.Point), at once
+// or after= later: the workload points above, and the call points — a
+// request of a kind of call just sent, or its reply just arrived before the
+// caller sees it (acquire, release, extend by hand, renew from a background
+// goroutine, read and write of the store). A starve fault stops only a
+// client's background goroutines (sched.Proc.Starve); pause stops them all.
 // Result.Faults records, per fault of the scenario, whether it fired and,
 // when it did not, why as precisely as the run can tell: "the run ends at
 // 1s" for a time past the end, "c1 reached write only 37 times in the
@@ -94,9 +101,20 @@
 // Acquire, and stuck clients: those that acquired nothing in the last
 // max(20×TTL, 1s) of the run (in a shorter run: nothing at all).
 //
+// Progress. Every client of the workload wants the lock whenever it does
+// not hold it, so the lock must not stay free for long: a stall is a
+// stretch of true time in which no client holds a lease (from Acquire's
+// return to the call of Release), and one longer than ProgressBound (the
+// pattern's Claims.Progress TTLs, DefaultProgressTTLs if it claims none)
+// is a "stall" violation, also when it is still open at the end of the
+// run. It catches a lock held on after its holder is gone (a renewal that
+// outlives the release) and a queue that serves nobody; a single client
+// starving while others take turns is Liveness.Stuck, not a stall.
+//
 // The result names the pattern's claims (pattern.Claims) that were
 // violated: Mutex by an overlap, SafeStore by a lost update, Fencing by a
-// fence violation, MaxHolders ("max-holders") by a section past the limit.
+// fence violation, MaxHolders ("max-holders") by a section past the limit,
+// Progress by a stall.
 //
 // # Outputs
 //

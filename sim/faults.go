@@ -23,6 +23,7 @@ type trigKey struct {
 // scheduleFaults queues the timed faults and files the triggered ones.
 func (w *world) scheduleFaults() {
 	w.fired = make([]FaultFiring, len(w.sc.Faults))
+	w.reached = make([]bool, len(w.sc.Faults))
 	for i, f := range w.sc.Faults {
 		if f.When.Triggered() {
 			k := trigKey{f.When.Client, f.When.Point, f.When.N}
@@ -31,6 +32,20 @@ func (w *world) scheduleFaults() {
 		}
 		w.s.At(int64(f.When.At), func() { w.apply(i) })
 	}
+}
+
+// fireTriggered schedules the faults fs, whose point a client has just
+// reached: now, or their after= offset later. It reports whether any fires
+// now, so that the client lets it take effect before it goes on.
+func (w *world) fireTriggered(fs []int) bool {
+	now := false
+	for _, i := range fs {
+		d := w.sc.Faults[i].When.After
+		w.reached[i] = true
+		w.s.At(w.s.Now()+int64(d), func() { w.apply(i) })
+		now = now || d == 0
+	}
+	return now
 }
 
 // apply injects the i-th fault of the scenario now.
@@ -61,6 +76,8 @@ func (w *world) inject(f fault.Fault) string {
 	switch f.Kind {
 	case fault.Pause:
 		w.client(f.Target).proc.Pause(f.For)
+	case fault.Starve:
+		w.client(f.Target).proc.Starve(f.For)
 	case fault.Slow:
 		w.client(f.Target).extra += f.For
 	case fault.Jump:

@@ -71,7 +71,7 @@ func (w *world) faultFirings() []FaultFiring {
 		out[i] = w.fired[i]
 		out[i].Fault = scenario.FormatFault(f)
 		if !out[i].Fired {
-			out[i].Why = w.whyNotFired(f)
+			out[i].Why = w.whyNotFired(i, f)
 		}
 	}
 	return out
@@ -79,12 +79,15 @@ func (w *world) faultFirings() []FaultFiring {
 
 // whyNotFired explains, as precisely as the run can tell, why f did not
 // fire.
-func (w *world) whyNotFired(f fault.Fault) string {
+func (w *world) whyNotFired(i int, f fault.Fault) string {
 	if !f.When.Triggered() {
 		if f.When.At > w.sc.Duration {
 			return "the run ends at " + w.sc.Duration.String()
 		}
 		return "the run stopped before " + f.When.At.String()
+	}
+	if w.reached[i] {
+		return fmt.Sprintf("%s reached %s, but after=%v lands past the run's end (%v)", f.When.Client, f.When.Point, f.When.After, w.sc.Duration)
 	}
 	reached := 0
 	if c := w.clientNamed(f.When.Client); c != nil {

@@ -81,8 +81,10 @@ func (j *Judge) Violations() ([]Violation, int) {
 	return append([]Violation{}, j.or.violations...), j.or.count
 }
 
-// Violated names the claims the run broke so far.
-func (j *Judge) Violated() []string { return violated(j.claims, j.Safety()) }
+// Violated names the safety claims the run broke so far. Progress (a
+// stall) is judged by the simulator's own run only: a Judge is told of
+// grants and writes, not of every release.
+func (j *Judge) Violated() []string { return violated(j.claims, j.Safety(), Liveness{}) }
 
 // safetyOf is the oracles' counts completed by the store's final counter.
 func safetyOf(or *oracle, db *store) Safety {

@@ -55,19 +55,21 @@ func (w *world) result() *Result {
 	r := &Result{Pattern: w.cfg.Pattern.Name, Scenario: sc.Name, Seed: w.cfg.Seed, Nodes: sc.Nodes,
 		Claims: w.cfg.Pattern.Claims.Names(), Violated: []string{}, History: w.hist}
 	r.Safety = safetyOf(w.or, w.db)
-	r.Violations = append([]Violation{}, w.or.violations...)
 	r.Liveness = w.liveness()
+	w.pr.finish()
+	r.Liveness.Stalls, r.Liveness.LongestStall = w.pr.stalls, time.Duration(w.pr.longest)
+	r.Violations = append([]Violation{}, w.or.violations...)
 	for _, c := range w.clients {
 		r.Clients = append(r.Clients, c.stats)
 	}
-	r.Violated = violated(w.cfg.Pattern.Claims, r.Safety)
+	r.Violated = violated(w.cfg.Pattern.Claims, r.Safety, r.Liveness)
 	r.Stats = w.stats()
 	r.Faults = w.faultFirings()
 	return r
 }
 
 // violated names the claims the run broke.
-func violated(c pattern.Claims, s Safety) []string {
+func violated(c pattern.Claims, s Safety, l Liveness) []string {
 	out := []string{}
 	if c.Mutex && s.Overlaps > 0 {
 		out = append(out, "mutex")
@@ -81,13 +83,16 @@ func violated(c pattern.Claims, s Safety) []string {
 	if holderLimit(c) > 0 && s.Excess > 0 {
 		out = append(out, "max-holders")
 	}
+	if c.Progress > 0 && l.Stalled() {
+		out = append(out, "progress")
+	}
 	return out
 }
 
 func (w *world) liveness() Liveness {
 	var l Liveness
 	var waits []time.Duration
-	window := min(max(20*w.sc.TTL, time.Second), w.sc.Duration)
+	window := w.stuckWindow()
 	for _, c := range w.clients {
 		l.Acquisitions += c.stats.Acquisitions
 		l.Failures += c.stats.Failures

@@ -27,10 +27,12 @@ type world struct {
 	dbEP    int
 	clients []*client
 	or      *oracle
+	pr      *progress
 	tr      *tracer
 	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
 	fired   []FaultFiring
+	reached []bool // per fault: its trigger point was reached (it may fire later)
 }
 
 // stream derives an independent PCG for one concern (and index) of a run,
@@ -57,12 +59,14 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	w.tr = newTracer(cfg.Trace, w.s.Now)
 	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
 	w.or = newOracle(view{now: w.s.Now, name: func(c int) string { return w.clients[c].name }, trace: w.traceFunc()}, cfg.Pattern.Claims)
+	w.pr = newProgress(w, cfg.Pattern.Claims)
 	w.net = network.New(w.s, stream(cfg.Seed, "net", 0).Uint64(), sc.Net.Latency)
 	w.net.Timeout = sc.Net.Timeout
 	if w.tr.on() {
 		w.net.Trace = w.tr.line
 	}
 	w.net.Observe = w.observe
+	w.net.Sent, w.net.Received = w.onSent, w.onReceived
 	if err := w.addNodes(); err != nil {
 		return nil, err
 	}

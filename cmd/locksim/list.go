@@ -20,6 +20,7 @@ type listing struct {
 	Broken    []patternInfo `json:"broken"`
 	Scenarios []namedInfo   `json:"scenarios"`
 	Faults    []namedInfo   `json:"faults"`
+	Triggers  []namedInfo   `json:"triggers"`
 }
 
 type patternInfo struct {
@@ -35,17 +36,19 @@ type namedInfo struct {
 	Summary string `json:"summary"`
 }
 
-// scenarioList and faultList are filled by the simulator's command files.
+// scenarioList, faultList and triggerList are filled by the simulator's
+// command files.
 var (
 	scenarioList func() []namedInfo
 	faultList    func() []namedInfo
+	triggerList  func() []namedInfo
 )
 
 func newListCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List patterns (with what each claims), broken variants, scenarios and fault kinds",
+		Short: "List patterns (with what each claims), broken variants, scenarios, fault kinds and fault triggers",
 		Example: `  locksim list
   locksim list --json | jq '.broken[].name'`,
 		Args: cobra.NoArgs,
@@ -77,6 +80,9 @@ func buildListing() listing {
 	if faultList != nil {
 		l.Faults = faultList()
 	}
+	if triggerList != nil {
+		l.Triggers = triggerList()
+	}
 	return l
 }
 
@@ -95,7 +101,7 @@ func printListing(w io.Writer, l listing) error {
 	for _, sec := range []struct {
 		title string
 		items []namedInfo
-	}{{"SCENARIO", l.Scenarios}, {"FAULT", l.Faults}} {
+	}{{"SCENARIO", l.Scenarios}, {"FAULT", l.Faults}, {"TRIGGER", l.Triggers}} {
 		if len(sec.items) == 0 {
 			continue
 		}

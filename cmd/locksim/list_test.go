@@ -11,7 +11,7 @@ func TestListNamesEveryPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"basic", "reentrant", "watchdog", "redlock", "service", "fenced"} {
+	for _, name := range []string{"basic", "reentrant", "watchdog", "redlock", "service", "fenced", "TRIGGER", "after=D", "on=[cN:]write"} {
 		if !strings.Contains(out, name) {
 			t.Errorf("list output lacks pattern %q:\n%s", name, out)
 		}

@@ -34,6 +34,13 @@ func init() {
 		}
 		return out
 	}
+	triggerList = func() []namedInfo {
+		var out []namedInfo
+		for _, t := range fault.Triggers {
+			out = append(out, namedInfo{Name: t.Name, Summary: t.Summary})
+		}
+		return out
+	}
 }
 
 type runFlags struct {
@@ -59,9 +66,13 @@ The scenario is a built-in name (see locksim list) or a scenario file
 the pattern's node count.
 
 It exits 1 when something the pattern claims was violated (the seed and a
-replay command are printed). The verdict goes to stdout (--json for
-machines); --trace writes the readable trace (- for stdout, not with
---json: the two would interleave), --history the history for porcupine,
+replay command are printed). Progress is a claim like the others: a run in
+which no client held the lock for longer than the pattern's bound (5 TTL
+for the built-ins: a lock held on after its holder was gone, a queue that
+serves nobody) is a "stall" violation and exits 1. The verdict goes to
+stdout (--json for machines); --trace writes the readable trace (- for
+stdout, not with --json: the two would interleave), --history the history
+for porcupine,
 --viz porcupine's HTML visualisation of the history's check, with the
 faults on the timeline. Every output path is checked before the run: it
 must be writable, and neither the scenario file nor another output. Each
@@ -272,9 +283,9 @@ func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
 	fmt.Fprintf(w, "verdict   %s\n", verdictWord(res))
 	fmt.Fprintf(w, "safety    overlaps %d, lost updates %d, fence violations %d, stale writes rejected %d, writes abandoned %d\n",
 		s.Overlaps, s.LostUpdates, s.FenceViolations, s.StaleRejected, s.Abandoned)
-	fmt.Fprintf(w, "liveness  acquisitions %d (failed %d), wait p50 %v p99 %v max %v, stuck: %s\n",
+	fmt.Fprintf(w, "liveness  acquisitions %d (failed %d), wait p50 %v p99 %v max %v, stuck: %s, stalls %d (longest %v)\n",
 		l.Acquisitions, l.Failures, l.WaitP50.Round(time.Microsecond), l.WaitP99.Round(time.Microsecond),
-		l.WaitMax.Round(time.Microsecond), orNone(l.Stuck))
+		l.WaitMax.Round(time.Microsecond), orNone(l.Stuck), l.Stalls, l.LongestStall.Round(time.Microsecond))
 	if fs := res.FaultsSummary(); fs != "" {
 		fmt.Fprintf(w, "faults    %s\n", strings.TrimPrefix(fs, "faults "))
 	}

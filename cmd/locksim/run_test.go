@@ -20,6 +20,8 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"run", "--pattern", "basic", "--scenario", "gc-pause", "--seed", "1"}, exitViolation, "VIOLATED: mutex"},
 		{[]string{"run", "--pattern", "fenced", "--scenario", "gc-pause", "--seed", "1"}, exitOK, "ok: no claim violated"},
 		{[]string{"run", "--pattern", "basic", "--scenario", "steady", "--seed", "3"}, exitOK, "ok: no claim violated"},
+		{[]string{"run", "--pattern", "watchdog-zombie-renewal", "--scenario", "slow-work", "--seed", "1"}, exitViolation, "VIOLATED: progress"},
+		{[]string{"run", "--pattern", "watchdog", "--scenario", "slow-work", "--seed", "1"}, exitOK, "stalls 0"},
 		{[]string{"run", "--pattern", "nope", "--scenario", "gc-pause"}, exitUsage, ""},
 		{[]string{"run", "--pattern", "basic", "--scenario", "no-such-scenario"}, exitUsage, ""},
 		{[]string{"run", "--scenario", "gc-pause"}, exitUsage, ""},
@@ -33,7 +35,10 @@ func TestRunExitCodes(t *testing.T) {
 		if tt.out != "" && !strings.Contains(out, tt.out) {
 			t.Errorf("locksim %s: output lacks %q:\n%s", strings.Join(tt.args, " "), tt.out, out)
 		}
-		if tt.want == exitViolation && !strings.Contains(out, "replay    locksim run --pattern basic --scenario gc-pause --seed 1") {
+		if tt.want != exitViolation {
+			continue
+		}
+		if replay := "replay    locksim run --pattern " + tt.args[2] + " --scenario " + tt.args[4] + " --seed 1"; !strings.Contains(out, replay) {
 			t.Errorf("violating run prints no replay command:\n%s", out)
 		}
 	}

@@ -23,6 +23,8 @@ type scenario struct {
 
 var scenarios = []scenario{
 	{"basic-del", "basic", "mutex", 100 * time.Millisecond, lateReleaseAfterTakeover},
+	{"basic-shared-token", "basic", "mutex", 100 * time.Millisecond, lateReleaseAfterTakeover},
+	{"redlock-shared-token", "redlock", "mutex", 100 * time.Millisecond, lateReleaseAfterTakeover},
 	{"reentrant-nocount", "reentrant", "mutex", 100 * time.Millisecond, innerReleaseThenRival},
 	{"watchdog-renew-ttl", "watchdog", "mutex", 300 * time.Millisecond, rivalWhileWatched},
 	{"service-seconds", "service", "mutex", 500 * time.Millisecond, rivalRightAfterAcquire},

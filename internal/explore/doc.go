@@ -55,8 +55,12 @@
 // # Claims
 //
 // A run violates the claims the simulator names in sim.Result.Violated
-// (mutex, safe-store, fencing, max-holders: only those the pattern makes).
-// Beside them each cell counts the property Progress: a run breaks it when
-// some client acquired nothing in the last stretch of the run
-// (sim.Liveness.Stuck). No pattern claims it; the gate can expect it.
+// (mutex, safe-store, fencing, max-holders, progress: only those the
+// pattern makes). Beside them each cell counts two liveness properties for
+// every pattern, claimed or not: Progress, broken by a run in which no
+// client held the lock for longer than the bound (sim.ProgressBound: a
+// lock held after its holder was gone, a queue that serves nobody); and
+// NoStarvation, broken by a run in which some client acquired nothing in
+// the last stretch (sim.Liveness.Stuck). The gate can expect either of any
+// pattern.
 package explore

@@ -63,8 +63,8 @@ func TestWriteTextShowsReplayAndErrors(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"PATTERN", "basic", "gc-pause", "mutex 2, progress 2",
-		"replay basic under gc-pause (mutex 2, progress 2): locksim run --pattern basic --scenario gc-pause --seed 2",
+		"PATTERN", "basic", "gc-pause", "mutex 2, no-starvation 2",
+		"replay basic under gc-pause (mutex 2, no-starvation 2, progress 1): locksim run --pattern basic --scenario gc-pause --seed 2",
 		"ERROR basic under gc-pause: 2 runs did not complete; seed 3: seed 3 failed",
 	} {
 		if !strings.Contains(out, want) {

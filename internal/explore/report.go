@@ -52,6 +52,9 @@ type CellResult struct {
 	// Derived from the tally by finish.
 	AcquisitionsPerRun float64 `json:"acquisitions_per_run"`
 	WaitMeanNs         int64   `json:"wait_mean_ns"`
+	// The violations of the cell as rates, beside the per-seed counts.
+	ViolationsPerSimHour             float64 `json:"violations_per_sim_hour"`
+	ViolationsPerMillionAcquisitions float64 `json:"violations_per_million_acquisitions"`
 	// Replay reruns the lowest violating seed; empty when none violated.
 	Replay string `json:"replay,omitempty"`
 }
@@ -77,6 +80,8 @@ func (r *Report) finish() {
 		c := &r.Cells[i]
 		c.AcquisitionsPerRun = c.Tally.AcquisitionsPerRun()
 		c.WaitMeanNs = int64(c.Tally.WaitMean())
+		c.ViolationsPerSimHour = c.Tally.RatePerSimHour()
+		c.ViolationsPerMillionAcquisitions = c.Tally.RatePerMillionAcquisitions()
 		c.Replay = ""
 		if c.FirstViolated != nil {
 			c.Replay = c.ReplayCommand(*c.FirstViolated)

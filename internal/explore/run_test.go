@@ -119,6 +119,9 @@ func fakeRun(cfg sim.Config) (*sim.Result, error) {
 	if cfg.Seed%6 == 1 {
 		r.Liveness.Stuck = []string{"c1"}
 	}
+	if cfg.Seed%11 == 4 {
+		r.Liveness.Stalls = 1
+	}
 	return r, nil
 }
 
@@ -131,9 +134,10 @@ func TestRunCountsLowestSeeds(t *testing.T) {
 	c := rep.Cells[0]
 	seed := func(s uint64) *uint64 { return &s }
 	// seeds 1..30: errors at 3,8,...,28 (6); mutex at 2,9,16,30 (23 errs);
-	// stuck at 1,7,19,25 (13 errs).
+	// stuck at 1,7,19,25 (13 errs); stalled at 4,15,26.
 	want := Tally{Runs: 30, ViolatingRuns: 4, FirstViolated: seed(2),
-		Broke:    map[string]*Found{"mutex": {Runs: 4, FirstSeed: seed(2)}, Progress: {Runs: 4, FirstSeed: seed(1)}},
+		Broke: map[string]*Found{"mutex": {Runs: 4, FirstSeed: seed(2)}, NoStarvation: {Runs: 4, FirstSeed: seed(1)},
+			Progress: {Runs: 3, FirstSeed: seed(4)}},
 		Overlaps: 4, StuckClients: 4, Errors: 6, FirstErrorSeed: seed(3), FirstError: "seed 3 failed",
 		Faults: []FaultCount{{Fault: "pause c1 on=write for=150ms"}}} // fakeRun reports no firing
 	for s := uint64(1); s <= 30; s++ {

@@ -7,12 +7,23 @@ import (
 	"github.com/locksim/locksim/sim"
 )
 
-// Progress is the liveness property each cell counts beside the claims: a
-// run breaks it when some client acquired nothing in the last stretch of
-// the run.
-const Progress = "progress"
+// Progress and NoStarvation are the liveness properties each cell counts
+// beside the claims, whether or not the pattern claims them. A run breaks
+// Progress (pattern.Claims.Progress) when no client held the lock for
+// longer than the bound, sim.ProgressBound (sim.Liveness.Stalled); it
+// breaks NoStarvation, which no pattern claims but the gate can expect,
+// when some client acquired nothing in the last stretch of the run
+// (sim.Liveness.Starved).
+const (
+	Progress     = "progress"
+	NoStarvation = "no-starvation"
+)
 
-// Found counts the runs of a cell that broke one claim (or Progress).
+// Liveness names the liveness properties every cell counts.
+var Liveness = []string{Progress, NoStarvation}
+
+// Found counts the runs of a cell that broke one claim (or a Liveness
+// property).
 type Found struct {
 	Runs      int     `json:"runs"`
 	FirstSeed *uint64 `json:"first_seed,omitempty"`
@@ -45,7 +56,8 @@ type Tally struct {
 	Runs          int     `json:"runs"`
 	ViolatingRuns int     `json:"violating_runs"` // runs that broke some claim
 	FirstViolated *uint64 `json:"first_violating_seed,omitempty"`
-	// Broke has an entry for each claim of the pattern and for Progress.
+	// Broke has an entry for each claim of the pattern and for each
+	// Liveness property.
 	Broke map[string]*Found `json:"broke"`
 
 	Overlaps        int64 `json:"overlaps"`
@@ -58,6 +70,11 @@ type Tally struct {
 	WaitTotal       int64 `json:"wait_total_ns"` // sum over runs of mean wait × acquisitions
 	WaitMax         int64 `json:"wait_max_ns"`
 	StuckClients    int64 `json:"stuck_clients"` // summed over runs
+	// Violations counts every oracle finding (sim.Stats.Violations), and
+	// SimTimeNs the simulated time of the completed runs: the rates of
+	// RatePerSimHour and RatePerMillionAcquisitions.
+	Violations int64 `json:"violations"`
+	SimTimeNs  int64 `json:"sim_time_ns"`
 
 	// Errors counts runs the simulator could not complete; FirstError is
 	// the message of the lowest such seed.
@@ -71,7 +88,7 @@ type Tally struct {
 }
 
 func newTally(claims []string) Tally {
-	t := Tally{Broke: map[string]*Found{Progress: {}}}
+	t := Tally{Broke: map[string]*Found{Progress: {}, NoStarvation: {}}}
 	for _, c := range claims {
 		t.Broke[c] = &Found{}
 	}
@@ -93,10 +110,15 @@ func one(claims []string, seed uint64, r *sim.Result, err error) Tally {
 		t.ViolatingRuns, t.FirstViolated = 1, &seed
 	}
 	for _, c := range r.Violated {
-		t.found(c).note(seed)
+		if c != Progress {
+			t.found(c).note(seed)
+		}
 	}
-	if len(r.Liveness.Stuck) > 0 {
+	if r.Liveness.Stalled() {
 		t.Broke[Progress].note(seed)
+	}
+	if r.Liveness.Starved() {
+		t.Broke[NoStarvation].note(seed)
 	}
 	s, l := r.Safety, r.Liveness
 	t.Overlaps, t.LostUpdates, t.FenceViolations = int64(s.Overlaps), int64(s.LostUpdates), int64(s.FenceViolations)
@@ -104,6 +126,7 @@ func one(claims []string, seed uint64, r *sim.Result, err error) Tally {
 	t.Acquisitions, t.Failures = int64(l.Acquisitions), int64(l.Failures)
 	t.WaitTotal, t.WaitMax = int64(l.WaitMean)*int64(l.Acquisitions), int64(l.WaitMax)
 	t.StuckClients = int64(len(l.Stuck))
+	t.Violations, t.SimTimeNs = int64(r.Stats.Violations), int64(r.Stats.SimTime)
 	t.Faults = faultsOfRun(seed, r)
 	return t
 }
@@ -138,6 +161,8 @@ func (t *Tally) Add(u Tally) {
 	t.WaitTotal += u.WaitTotal
 	t.WaitMax = max(t.WaitMax, u.WaitMax)
 	t.StuckClients += u.StuckClients
+	t.Violations += u.Violations
+	t.SimTimeNs += u.SimTimeNs
 	t.addErrors(u)
 	t.Faults = addFaults(t.Faults, u.Faults)
 }
@@ -155,6 +180,24 @@ func (t Tally) AcquisitionsPerRun() float64 {
 		return 0
 	}
 	return float64(t.Acquisitions) / float64(t.Runs)
+}
+
+// RatePerSimHour is the number of violations per hour of simulated time
+// (0 when no time was simulated).
+func (t Tally) RatePerSimHour() float64 {
+	if t.SimTimeNs == 0 {
+		return 0
+	}
+	return float64(t.Violations) / (float64(t.SimTimeNs) / float64(time.Hour))
+}
+
+// RatePerMillionAcquisitions is the number of violations per million
+// successful acquisitions (0 when there were none).
+func (t Tally) RatePerMillionAcquisitions() float64 {
+	if t.Acquisitions == 0 {
+		return 0
+	}
+	return float64(t.Violations) * 1e6 / float64(t.Acquisitions)
 }
 
 // WaitMean is the mean wait of a successful Acquire.

@@ -20,12 +20,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "shards %s of %d (each cell's seeds with seed %% %d in that set)\n\n", joinInts(r.Shard.Have), r.Shard.N, r.Shard.N)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATTERN\tSCENARIO\tSEEDS\tRUNS\tVIOLATING\tBROKE\tFIRST SEED\tLOST UPDATES\tOVERLAPS\tFENCE\tACQ/RUN\tWAIT MEAN\tSTUCK\tERRORS")
+	fmt.Fprintln(tw, "PATTERN\tSCENARIO\tSEEDS\tRUNS\tVIOLATING\tBROKE\tFIRST SEED\tLOST UPDATES\tOVERLAPS\tFENCE\tACQ/RUN\tWAIT MEAN\tSTUCK\tERRORS\tVIOL/SIM-H\tVIOL/1M ACQ")
 	for _, c := range r.Cells {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%.1f\t%v\t%d\t%d\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%.1f\t%v\t%d\t%d\t%.2f\t%.2f\n",
 			c.Pattern, c.Scenario, seedRange(c.Seeds), c.Runs, c.ViolatingRuns, broke(c), seedOrDash(c.FirstViolated),
 			c.LostUpdates, c.Overlaps, c.FenceViolations, c.AcquisitionsPerRun, time.Duration(c.WaitMeanNs).Round(time.Microsecond),
-			c.StuckClients, c.Errors)
+			c.StuckClients, c.Errors, c.ViolationsPerSimHour, c.ViolationsPerMillionAcquisitions)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -56,7 +56,7 @@ func (r *Report) writeFollowUps(w io.Writer) error {
 	return err
 }
 
-// broke names the claims (and Progress) that some run broke, with counts:
+// broke names the claims (and liveness properties) that some run broke, with counts:
 // "mutex 12, progress 3".
 func broke(c CellResult) string {
 	var names []string

@@ -29,9 +29,11 @@
 //     rare and seed-dependent (the comment says why).
 //
 // Claims are those the simulator judges (mutex, safe-store, fencing,
-// max-holders), only those the pattern makes, and explore.Progress (no client stuck in
-// the last stretch of the run), which any pattern may be expected to
-// keep or lose. `variant V of P` names the correct pattern P that the
+// max-holders, progress), only those the pattern makes, and the liveness
+// properties explore counts for every cell, which any pattern may be
+// expected to keep or lose: progress (the lock is never free for longer
+// than sim.ProgressBound) and no-starvation (no client acquired nothing in
+// the last stretch of the run). `variant V of P` names the correct pattern P that the
 // broken variant V imitates.
 //
 // Parse rejects, naming the line: unknown patterns, scenarios, verdicts

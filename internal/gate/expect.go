@@ -192,12 +192,13 @@ func (ps *parser) parseExpectation(f []string) (Expectation, error) {
 	return e, nil
 }
 
-// checkClaims accepts the claims p makes, and Progress.
+// checkClaims accepts the claims p makes, and the liveness properties
+// every cell counts (explore.Liveness).
 func checkClaims(p pattern.Pattern, claims []string) error {
 	own := explore.ClaimNames(p.Claims)
 	for _, c := range claims {
-		if c != explore.Progress && !slices.Contains(own, c) {
-			return fmt.Errorf("claim %q: %s claims %s (or give %s)", c, p.Name, orNothing(own), explore.Progress)
+		if !slices.Contains(explore.Liveness, c) && !slices.Contains(own, c) {
+			return fmt.Errorf("claim %q: %s claims %s (or give %s)", c, p.Name, orNothing(own), strings.Join(explore.Liveness, " or "))
 		}
 	}
 	return nil

@@ -45,8 +45,8 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"unknown pattern", "basic gc-pause holds mutex\nnope gc-pause holds mutex\n", `x.txt:2: unknown pattern "nope"`},
 		{"unknown scenario", "basic nope holds mutex\n", `x.txt:1: unknown scenario "nope"`},
 		{"bad verdict", "\nbasic gc-pause keeps mutex\n", `x.txt:2: verdict "keeps", want holds, breaks or may`},
-		{"claim not made", "basic gc-pause holds fencing\n", `x.txt:1: claim "fencing": basic claims mutex (or give progress)`},
-		{"claim of another kind", "semaphore gc-pause holds mutex\n", `x.txt:1: claim "mutex": semaphore claims max-holders (or give progress)`},
+		{"claim not made", "basic gc-pause holds fencing\n", `x.txt:1: claim "fencing": basic claims mutex, progress (or give progress or no-starvation)`},
+		{"claim of another kind", "semaphore gc-pause holds mutex\n", `x.txt:1: claim "mutex": semaphore claims max-holders, progress (or give progress or no-starvation)`},
 		{"too few fields", "basic gc-pause holds\n", "x.txt:1: 3 fields, want: pattern scenario"},
 		{"bad seeds", "basic gc-pause holds mutex seeds=0\n", `x.txt:1: "seeds=0": want seeds=N with N ≥ 1`},
 		{"not seeds", "basic gc-pause holds mutex many\n", `x.txt:1: "many": want seeds=N`},
@@ -94,10 +94,11 @@ func TestOwnScenariosParse(t *testing.T) {
 			t.Errorf("scenario %s replays as %q, want %q", sc.Name, sc.Arg, want)
 		}
 	}
-	if got := strings.Join(names, ","); got != "crowded-pause,reenter,slow-quorum,stale-read-release" {
-		t.Errorf("the gate's scenarios = %s, want crowded-pause,reenter,slow-quorum,stale-read-release", got)
+	const own = "crowded-pause,long-work-careless,long-work-extended,pause-mid-prep,paused-grant,reenter,renewal-cut-careless,renewal-cut,slow-quorum,stale-read-release,starved-watchdog-careless,starved-watchdog"
+	if got := strings.Join(names, ","); got != own {
+		t.Errorf("the gate's scenarios = %s, want %s", got, own)
 	}
-	if _, err := lookupScenario("no-such"); err == nil || !strings.Contains(err.Error(), "nor one of the gate's own (crowded-pause, reenter, slow-quorum, stale-read-release)") {
+	if _, err := lookupScenario("no-such"); err == nil || !strings.Contains(err.Error(), "nor one of the gate's own (crowded-pause, long-work-careless, long-work-extended, pause-mid-prep, paused-grant, reenter, renewal-cut, renewal-cut-careless, slow-quorum, stale-read-release, starved-watchdog, starved-watchdog-careless)") {
 		t.Errorf("lookupScenario(no-such) = %v, want it to list the gate's own", err)
 	}
 }

@@ -6,15 +6,20 @@
 //
 //	pause c1 on=write for=150ms        client stop-the-world pause (GC)
 //	slow c1 on=work for=300ms          the client's own step runs long
+//	starve c1 on=acquired for=200ms    the client's watchdog gets no CPU; its workload runs on
 //	jump n3 at=1s by=+2s               wall clock step (client or node)
 //	drift c1 at=0 rate=-20%            clock rate change (client or node)
 //	crash n1 at=1s for=500ms persist=no
 //	failover n1 on=c1:acquired         promote the replica (async replication)
+//	pause c1 on=acquired after=30ms for=150ms   30ms after the point is reached
 //	partition c1|n1,n2 at=0 for=2s     cut every client–node link across
 //	slowlink c1|n1 at=0 for=50ms by=150ms dir=reply
 //	loss c1|n1 at=0 for=1s rate=50%
 //
-// A clock that starts off by some offset is a jump at=0s. A link fault's
+// A triggered fault (on=[client:]point, n=N for the N-th time) fires when
+// the point is reached, before the client goes on; after=D fires it D of
+// true time later instead, while the client runs on. A clock that starts
+// off by some offset is a jump at=0s. A link fault's
 // sides may name the protected store, db, as well as nodes.
 package fault
 
@@ -30,8 +35,58 @@ const (
 	Release  Point = "release"  // the write is done (or abandoned); Release is about to be called
 )
 
-// Points lists the points in loop order.
-var Points = []Point{Acquired, Work, Write, Release}
+// Call points: a request of one kind of call has just been sent, or its
+// reply has just arrived and the caller has not yet seen it. Acquire,
+// release and extend are the client's own calls of the Locker (a manual
+// extension: the workload's extend step); renew is a call from the
+// client's background goroutines (the watchdog's renewal); read and write
+// are the client's calls of the protected store. n=N counts every request
+// of the kind the client sends: acquire-sent n=3 is the third acquire
+// attempt of the run (for Redlock, the third request to any node).
+const (
+	AcquireSent  Point = "acquire-sent"
+	AcquireReply Point = "acquire-reply"
+	ReleaseSent  Point = "release-sent"
+	ReleaseReply Point = "release-reply"
+	ExtendSent   Point = "extend-sent"
+	ExtendReply  Point = "extend-reply"
+	RenewSent    Point = "renew-sent"
+	RenewReply   Point = "renew-reply"
+	ReadSent     Point = "read-sent"
+	ReadReply    Point = "read-reply"
+	WriteSent    Point = "write-sent"
+	WriteReply   Point = "write-reply"
+)
+
+// Points lists the workload points in loop order, then the call points.
+var Points = []Point{Acquired, Work, Write, Release,
+	AcquireSent, AcquireReply, ReleaseSent, ReleaseReply, ExtendSent, ExtendReply,
+	RenewSent, RenewReply, ReadSent, ReadReply, WriteSent, WriteReply}
+
+// WorkloadPoints lists the workload points alone, in loop order.
+var WorkloadPoints = []Point{Acquired, Work, Write, Release}
+
+// CallPoint is the point of a call of kind (acquire, release, extend,
+// renew, read, write) whose request was sent (reply false) or whose reply
+// arrived (reply true).
+func CallPoint(kind string, reply bool) Point {
+	if reply {
+		return Point(kind + "-reply")
+	}
+	return Point(kind + "-sent")
+}
+
+// PointNames is the known points, comma-separated, for error messages.
+func PointNames() string {
+	s := ""
+	for i, p := range Points {
+		if i > 0 {
+			s += ", "
+		}
+		s += string(p)
+	}
+	return s
+}
 
 // ValidPoint reports whether p is a workload point.
 func ValidPoint(p Point) bool {
@@ -41,4 +96,18 @@ func ValidPoint(p Point) bool {
 		}
 	}
 	return false
+}
+
+// Triggers lists the ways a fault is timed, with a one-line summary each,
+// for `locksim list`.
+var Triggers = []struct{ Name, Summary string }{
+	{"at=D", "at true time D from the start of the run"},
+	{"on=[cN:]acquired", "when the client's Acquire has just returned a lease"},
+	{"on=[cN:]work", "when the client has read the store and starts its work"},
+	{"on=[cN:]write", "when the client's lease check passed and it is about to prepare and send its write"},
+	{"on=[cN:]release", "when the client's write is done (or abandoned) and it is about to call Release"},
+	{"n=N", "with on=: the N-th time the client reaches the point (default 1)"},
+	{"after=D", "with on=: D of true time after the point is reached, the client running on meanwhile"},
+	{"on=[cN:]KIND-sent", "when a request of the client's call of KIND has just been sent: acquire, release, extend (manual), renew (its background renewal), read or write (the store)"},
+	{"on=[cN:]KIND-reply", "when the reply of such a call has arrived, before the caller sees it (acquire-reply, renew-reply, ...)"},
 }

@@ -14,6 +14,7 @@ type Kind string
 // Fault kinds.
 const (
 	Pause     Kind = "pause"     // Target (a client) stops for For: none of its goroutines runs
+	Starve    Kind = "starve"    // Target's background goroutines (the watchdog) get no CPU for For; its workload runs on
 	Slow      Kind = "slow"      // Target's next workload step takes For longer; its other goroutines run
 	Jump      Kind = "jump"      // Target's wall clock steps by By
 	Drift     Kind = "drift"     // Target's clocks run at 1 + PPM/1e6 from then on
@@ -30,6 +31,7 @@ var Kinds = []struct {
 	Summary string
 }{
 	{Pause, "client stop-the-world pause (GC): none of its goroutines runs, the watchdog included"},
+	{Starve, "a CPU-starved client: its background goroutines (the watchdog) do not run for a while, its workload runs on"},
 	{Slow, "a client's workload step (work, or preparing the write) takes longer; its watchdog keeps running"},
 	{Jump, "a client's or node's wall clock steps forward or back (node TTLs follow it)"},
 	{Drift, "a client's or node's clock runs fast or slow"},
@@ -41,12 +43,15 @@ var Kinds = []struct {
 }
 
 // When is a fault's trigger: true time At, or — if Point is set — the N-th
-// time (from 1) that Client reaches Point.
+// time (from 1) that Client reaches Point, and then After later (an
+// offset in true time from the point: 0 fires at once, before the client
+// goes on).
 type When struct {
 	At     time.Duration
 	Client string
 	Point  Point
 	N      int
+	After  time.Duration
 }
 
 // Triggered reports whether the fault waits for a workload point.
@@ -103,7 +108,7 @@ func (f Fault) Validate(nodes, clients int) error {
 		return err
 	}
 	switch f.Kind {
-	case Pause, Slow:
+	case Pause, Slow, Starve:
 		return f.needs(clientTarget(f.Target, clients), positive("for", f.For))
 	case Jump:
 		return f.needs(anyTarget(f.Target, nodes, clients), nonZero("by", f.By))
@@ -138,10 +143,16 @@ func (f Fault) validateWhen(clients int) error {
 		if w.At < 0 {
 			return fmt.Errorf("field at: %v is negative", w.At)
 		}
+		if w.After != 0 {
+			return fmt.Errorf("field after: only with on= (an offset from a workload point)")
+		}
 		return nil
 	}
+	if w.After < 0 {
+		return fmt.Errorf("field after: %v is negative", w.After)
+	}
 	if !ValidPoint(w.Point) {
-		return fmt.Errorf("field on: unknown point %q (known: acquired, work, write, release)", w.Point)
+		return fmt.Errorf("field on: unknown point %q (known: %s)", w.Point, PointNames())
 	}
 	if w.N < 1 {
 		return fmt.Errorf("field n: %d, want at least 1", w.N)

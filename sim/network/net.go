@@ -53,6 +53,11 @@ type Net struct {
 	Trace func(line string)
 	// Observe, if set, is told of every finished call.
 	Observe func(CallRecord)
+	// Sent, if set, is called by the calling G right after a request of
+	// client c has been sent to endpoint e, and Received right after its
+	// reply arrived, before the caller sees it: the points where a fault
+	// can hit a call between its send and its reply.
+	Sent, Received func(c, e int, g *sched.G)
 
 	stats Stats
 }
@@ -137,7 +142,13 @@ func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) 
 	sched.Watch(ctx, w)
 	n.armTimeout(c, e, w)
 	n.send(n.Link(c, e), req, w)
+	if n.Sent != nil {
+		n.Sent(c, e, g)
+	}
 	v, err := g.Park()
+	if err == nil && n.Received != nil {
+		n.Received(c, e, g)
+	}
 	rec.Return = n.s.Now()
 	if err == nil {
 		r := v.(*reply)

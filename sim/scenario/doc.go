@@ -16,15 +16,22 @@
 //	net latency=200us jitter=300us tail=1% tail-latency=5ms loss=0% timeout=3s
 //	replicas delay=50ms
 //	pause c1 on=write for=150ms
+//	slow c2 on=acquired after=30ms for=50ms
 //
 // start: nodes (0 or absent: the pattern's own count), clients, ttl (the
 // lock TTL), duration (of simulated time). workload: each client loops
 // acquire → read the store → work (work ± jitter) → check its lease →
-// prepare the write (prep) → write → release → think; check=no skips the
-// lease check; acquire-timeout bounds each Acquire; retry is the first
+// prepare the write (prep) → write → release → think; check=yes is the
+// careful client, which checks its lease before writing and abandons the
+// write when the lease is gone; check=no the careless one, which never
+// looks; acquire-timeout bounds each Acquire; retry is the first
 // retry backoff; reenter=yes makes each section take the lock again,
 // nested, and release that inner holding after the work, before the lease
-// check and the write (written only when set). net: one-way latency = latency + uniform[0, jitter], plus
+// check and the write (written only when set); extend-every=D extends the
+// lease by hand (patterns that implement locks.Extender; written only when
+// set) after every D of work, or with extend-on=write once, after the lease
+// check and before preparing the write; a careful client abandons its
+// write when an extension is refused. net: one-way latency = latency + uniform[0, jitter], plus
 // with probability tail a uniform[0, tail-latency]; loss per message;
 // timeout is the client-side read timeout. replicas gives every node a
 // replica fed by asynchronous replication with that delay.

@@ -8,9 +8,10 @@ import (
 	"github.com/locksim/locksim/sim/network"
 )
 
-// faultFields lists the fields each kind takes besides at, on and n.
+// faultFields lists the fields each kind takes besides at, on, n and
+// after.
 var faultFields = map[fault.Kind][]string{
-	fault.Pause: {"for"}, fault.Slow: {"for"}, fault.Jump: {"by"}, fault.Drift: {"rate"},
+	fault.Pause: {"for"}, fault.Slow: {"for"}, fault.Starve: {"for"}, fault.Jump: {"by"}, fault.Drift: {"rate"},
 	fault.Crash: {"for", "persist"}, fault.Failover: {},
 	fault.Partition: {"for"}, fault.SlowLink: {"for", "by", "dir"}, fault.Loss: {"for", "rate"},
 }
@@ -30,11 +31,12 @@ func parseFault(kind fault.Kind, args []string) (fault.Fault, error) {
 	if err := setSubject(&f, args[0]); err != nil {
 		return f, err
 	}
-	var at, on, n string
+	var at, on, n, after string
 	fields := map[string]setter{
-		"at": func(v string) error { at = v; return nil },
-		"on": func(v string) error { on = v; return nil },
-		"n":  func(v string) error { n = v; return nil },
+		"at":    func(v string) error { at = v; return nil },
+		"on":    func(v string) error { on = v; return nil },
+		"n":     func(v string) error { n = v; return nil },
+		"after": func(v string) error { after = v; return nil },
 	}
 	for _, name := range faultFields[kind] {
 		fields[name] = faultSetter(&f, name)
@@ -45,7 +47,29 @@ func parseFault(kind fault.Kind, args []string) (fault.Fault, error) {
 	if kind == fault.SlowLink && f.Dir == 0 {
 		f.Dir = network.Both
 	}
-	return f, setWhen(&f, at, on, n)
+	if err := setWhen(&f, at, on, n); err != nil {
+		return f, err
+	}
+	return f, setAfter(&f, on, after)
+}
+
+// setAfter reads after=, the offset from a triggered fault's point.
+func setAfter(f *fault.Fault, on, after string) error {
+	if after == "" {
+		return nil
+	}
+	if on == "" {
+		return fmt.Errorf("field after: only with on= (an offset from a workload point)")
+	}
+	d, err := parseDur("after", after)
+	if err != nil {
+		return err
+	}
+	if d < 0 {
+		return fmt.Errorf("field after: %v is negative", d)
+	}
+	f.When.After = d
+	return nil
 }
 
 func setSubject(f *fault.Fault, s string) error {
@@ -150,10 +174,14 @@ func formatWhen(f fault.Fault) string {
 	if w.Client == f.Target {
 		on = string(w.Point)
 	}
+	s := " on=" + on
 	if w.N != 1 {
-		return fmt.Sprintf(" on=%s n=%d", on, w.N)
+		s += fmt.Sprintf(" n=%d", w.N)
 	}
-	return " on=" + on
+	if w.After > 0 {
+		s += " after=" + fmtDur(w.After, false)
+	}
+	return s
 }
 
 func formatField(f fault.Fault, name string) string {

@@ -54,6 +54,8 @@ func (p *parser) workloadFields() map[string]setter {
 		"think": durInto("think", &w.Think), "prep": durInto("prep", &w.Prep),
 		"check": boolInto("check", &w.Check), "acquire-timeout": durInto("acquire-timeout", &w.AcquireTimeout),
 		"retry": durInto("retry", &w.Retry), "reenter": boolInto("reenter", &w.Reenter),
+		"extend-every": durInto("extend-every", &w.ExtendEvery),
+		"extend-on":    func(v string) error { w.ExtendOn = v; return nil },
 	}
 }
 

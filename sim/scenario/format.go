@@ -24,6 +24,12 @@ func Format(s Scenario) string {
 	if w.Reenter { // written only when set, so older files keep their canonical form
 		b.WriteString(" reenter=yes")
 	}
+	if w.ExtendEvery != 0 { // the same
+		b.WriteString(" extend-every=" + fmtDur(w.ExtendEvery, false))
+	}
+	if w.ExtendOn != "" {
+		b.WriteString(" extend-on=" + w.ExtendOn)
+	}
 	b.WriteByte('\n')
 	b.WriteString(formatPattern(s.Pattern))
 	n := s.Net

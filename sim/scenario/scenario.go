@@ -41,7 +41,21 @@ type Workload struct {
 	// lease check and the write: what code that calls a locked helper from
 	// a locked section does. Only reentrant patterns can take it twice.
 	Reenter bool
+	// ExtendEvery > 0 makes the client extend its lease by hand, when the
+	// pattern implements locks.Extender: at ExtendOn "work" (or ""), after
+	// every ExtendEvery of its work; at "write", once, after the lease
+	// check and before the write is prepared. A careful client (Check)
+	// abandons the section when an extension is refused; a careless one
+	// goes on.
+	ExtendEvery time.Duration
+	ExtendOn    string
 }
+
+// Extension points of Workload.ExtendOn.
+const (
+	ExtendOnWork  = "work"
+	ExtendOnWrite = "write"
+)
 
 // Net is the network's behaviour.
 type Net struct {
@@ -138,7 +152,7 @@ func (w Workload) validate() error {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
-	}{{"work", w.Work}, {"jitter", w.Jitter}, {"think", w.Think}, {"prep", w.Prep}, {"retry", w.Retry}} {
+	}{{"work", w.Work}, {"jitter", w.Jitter}, {"think", w.Think}, {"prep", w.Prep}, {"retry", w.Retry}, {"extend-every", w.ExtendEvery}} {
 		if f.d < 0 {
 			return fmt.Errorf("field %s: %v is negative", f.name, f.d)
 		}
@@ -148,6 +162,18 @@ func (w Workload) validate() error {
 	}
 	if w.AcquireTimeout <= 0 {
 		return fmt.Errorf("field acquire-timeout: %v, want a positive duration", w.AcquireTimeout)
+	}
+	return w.validateExtend()
+}
+
+func (w Workload) validateExtend() error {
+	switch w.ExtendOn {
+	case "", ExtendOnWork, ExtendOnWrite:
+	default:
+		return fmt.Errorf("field extend-on: %q, want work or write", w.ExtendOn)
+	}
+	if w.ExtendOn != "" && w.ExtendEvery == 0 {
+		return fmt.Errorf("field extend-on: %s, but extend-every is 0 (no extension)", w.ExtendOn)
 	}
 	return nil
 }

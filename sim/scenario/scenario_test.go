@@ -44,6 +44,7 @@ start nodes=1 clients=2 ttl=100ms duration=2s   # trailing comment
 net latency=1ms jitter=0s tail=0.25% loss=1%
 pause c1 on=write n=2 for=150ms
 failover n1 on=c2:acquired
+slow c2 on=acquired after=30ms for=5ms
 replicas delay=50ms
 slowlink c1,c2|n1 at=10ms for=20ms by=150ms dir=reply
 jump n1 at=1s by=-2s
@@ -59,6 +60,7 @@ drift c2 at=0s rate=+2.5%
 	want.Faults = []fault.Fault{
 		{Kind: fault.Pause, Target: "c1", When: fault.When{Client: "c1", Point: fault.Write, N: 2}, For: 150 * time.Millisecond},
 		{Kind: fault.Failover, Target: "n1", When: fault.When{Client: "c2", Point: fault.Acquired, N: 1}},
+		{Kind: fault.Slow, Target: "c2", When: fault.When{Client: "c2", Point: fault.Acquired, N: 1, After: 30 * time.Millisecond}, For: 5 * time.Millisecond},
 		{Kind: fault.SlowLink, A: []string{"c1", "c2"}, B: []string{"n1"}, When: fault.When{At: 10 * time.Millisecond},
 			For: 20 * time.Millisecond, By: 150 * time.Millisecond, Dir: network.Reply},
 		{Kind: fault.Jump, Target: "n1", When: fault.When{At: time.Second}, By: -2 * time.Second},
@@ -87,8 +89,13 @@ func TestParseErrorsNameLineAndField(t *testing.T) {
 		{"start\ndrift c1 rate=5", `line 2: drift: field rate: bad rate "5"`},
 		{"start\nloss c1|db rate=0%", "line 2: loss: field rate: 0ppm, want (0, 100%]"},
 		{"start\npause c1 at=1s on=write for=1s", "line 2: pause: field at: give at= or on=, not both"},
+		{"start\npause c1 at=1s after=5ms for=1s", "line 2: pause: field after: only with on="},
+		{"start\npause c1 on=write after=-5ms for=1s", "line 2: pause: field after: -5ms is negative"},
 		{"start\nworkload work=10ms jitter=20ms", "workload: field jitter: 20ms is more than work (10ms)"},
 		{"start\nslowlink c1|db by=1ms dir=up", `line 2: slowlink: field dir: "up"`},
+		{"start\nworkload extend-every=-1ms", "workload: field extend-every: -1ms is negative"},
+		{"start\nworkload extend-on=lunch", `field extend-on: "lunch", want work or write`},
+		{"start\nworkload extend-on=write", "workload: field extend-on: write, but extend-every is 0"},
 	} {
 		_, err := ParseString(tc.text)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -143,6 +150,10 @@ func genScenario(t *rapid.T) Scenario {
 	s.Workload.Work = genDur(t, "work", 0, time.Second)
 	s.Workload.Jitter = genDur(t, "jitter", 0, s.Workload.Work)
 	s.Workload.Check = rapid.Bool().Draw(t, "check")
+	if rapid.Bool().Draw(t, "extend") {
+		s.Workload.ExtendEvery = genDur(t, "extend-every", 1, time.Second)
+		s.Workload.ExtendOn = rapid.SampledFrom([]string{"", "work", "write"}).Draw(t, "extend-on")
+	}
 	s.Net.Latency.TailPPM = rapid.Int64Range(0, 1_000_000).Draw(t, "tail")
 	if rapid.Bool().Draw(t, "replicas") {
 		s.Replicas = genDur(t, "replicas", 1, time.Second)
@@ -162,15 +173,18 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 	nodes := max(s.Nodes, 1)
 	client := func(l string) string { return "c" + strconv.Itoa(rapid.IntRange(1, s.Clients).Draw(t, l)) }
 	node := func(l string) string { return "n" + strconv.Itoa(rapid.IntRange(1, nodes).Draw(t, l)) }
-	f := fault.Fault{Kind: rapid.SampledFrom([]fault.Kind{fault.Pause, fault.Slow, fault.Jump, fault.Drift,
+	f := fault.Fault{Kind: rapid.SampledFrom([]fault.Kind{fault.Pause, fault.Slow, fault.Starve, fault.Jump, fault.Drift,
 		fault.Crash, fault.Failover, fault.Partition, fault.SlowLink, fault.Loss}).Draw(t, "kind")}
 	if rapid.Bool().Draw(t, "triggered") {
 		f.When = fault.When{Client: client("on"), Point: rapid.SampledFrom(fault.Points).Draw(t, "point"), N: rapid.IntRange(1, 9).Draw(t, "n")}
+		if rapid.Bool().Draw(t, "offset") {
+			f.When.After = genDur(t, "after", 1, time.Minute)
+		}
 	} else {
 		f.When.At = genDur(t, "at", 0, time.Minute)
 	}
 	switch f.Kind {
-	case fault.Pause, fault.Slow:
+	case fault.Pause, fault.Slow, fault.Starve:
 		f.Target, f.For = client("target"), genDur(t, "for", 1, time.Minute)
 	case fault.Jump:
 		f.Target, f.By = rapid.SampledFrom([]string{client("c"), node("n")}).Draw(t, "target"), genDur(t, "by", -time.Hour, time.Hour)
@@ -201,6 +215,9 @@ func FuzzParse(f *testing.F) {
 		f.Add(Format(s))
 	}
 	f.Add("start\npause c1 on=write n=2 for=1ms\n")
+	f.Add("start\npause c1 on=acquired after=25ms for=1ms\n")
+	f.Add("start\nstarve c1 on=renew-sent for=200ms\n")
+	f.Add("start\nworkload work=250ms check=no extend-every=30ms extend-on=write\n")
 	f.Add("start clients=2\npattern ttl=30s renew-every=10s drift=0.01 node-timeout=50ms retry-attempts=3 retry-delay=10ms retry-max-delay=200ms nodes=5\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		s, err := ParseString(text)

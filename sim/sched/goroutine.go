@@ -22,11 +22,21 @@ type G struct {
 	done   bool
 	kids   int // Parallel children still running
 	parent *G
+	bg     bool // started by Proc.Go: background work, which starving stops
 }
 
 type wakeMsg struct {
 	val any
 	err error
+}
+
+// Root is the G that started g through Parallel, transitively: g itself
+// when g was not started by Parallel.
+func (g *G) Root() *G {
+	for g.parent != nil {
+		g = g.parent
+	}
+	return g
 }
 
 // Name is the G's name, e.g. "c1/main" or "c1/par3" (built on demand: a
@@ -59,8 +69,8 @@ func (w Waker) G() *G { return w.g }
 // several sources (a reply, a timeout, a cancellation) may race for one
 // park and the first wins. Called from a G, the wake is queued as an event
 // at the current time; called from the scheduler, it runs the G at once —
-// unless the G's Proc is paused, in which case the wake is deferred to the
-// end of the pause.
+// unless the G's Proc is paused (or starved, and the G is background
+// work), in which case the wake is deferred to the end of the pause.
 func (w Waker) Wake(val any, err error) {
 	g := w.g
 	s := g.s
@@ -71,7 +81,7 @@ func (w Waker) Wake(val any, err error) {
 		s.At(s.now, func() { w.Wake(val, err) })
 		return
 	}
-	if p := g.proc; p != nil && p.pause > 0 && !s.stopping {
+	if p := g.proc; p != nil && p.holds(g) && !s.stopping {
 		p.deferred = append(p.deferred, deferredWake{w, wakeMsg{val, err}})
 		return
 	}

@@ -18,6 +18,9 @@ type Proc struct {
 	clk   *vclock.Clock
 	ngo   int
 	pause int // pauses in force (they may overlap)
+	// starve counts starvations in force: the Gs started by Go (and their
+	// Parallel children) get no CPU, the others run on.
+	starve int
 
 	deferred []deferredWake
 	stamps   map[int64]int64 // wall reading handed out → monotonic reading
@@ -67,15 +70,41 @@ func (p *Proc) Spawn(name string, fn func()) *G {
 func (p *Proc) Pause(d time.Duration) {
 	p.pause++
 	p.s.After(int64(d), func() {
-		if p.pause--; p.pause > 0 {
-			return
-		}
-		ws := p.deferred
-		p.deferred = nil
-		for _, dw := range ws {
-			p.s.At(p.s.now, func() { dw.w.Wake(dw.m.val, dw.m.err) })
-		}
+		p.pause--
+		p.redeliver()
 	})
+}
+
+// Starve stops the process's background work for d from now: the Gs
+// started by Go, and the Parallel children of those, are not resumed until
+// then (a CPU-starved process whose watchdog never gets scheduled); the
+// others run on. Their wake-ups that arrive meanwhile run at the end, in
+// order.
+func (p *Proc) Starve(d time.Duration) {
+	p.starve++
+	p.s.After(int64(d), func() {
+		p.starve--
+		p.redeliver()
+	})
+}
+
+// holds reports whether a wake of g must wait: the process is paused, or
+// starved and g is background work.
+func (p *Proc) holds(g *G) bool {
+	return p.pause > 0 || (p.starve > 0 && g.Root().bg)
+}
+
+// redeliver queues the deferred wake-ups again at the end of a pause or a
+// starvation; those that must still wait are deferred again, in order.
+func (p *Proc) redeliver() {
+	if p.pause > 0 || len(p.deferred) == 0 {
+		return
+	}
+	ws := p.deferred
+	p.deferred = nil
+	for _, dw := range ws {
+		p.s.At(p.s.now, func() { dw.w.Wake(dw.m.val, dw.m.err) })
+	}
 }
 
 // Paused reports whether a pause is in force.
@@ -142,6 +171,7 @@ func (p *Proc) Go(fn func()) {
 	p.ngo++
 	g := p.s.spawn(p, "", nil, fn)
 	g.kind, g.n = "go", p.ngo
+	g.bg = true
 }
 
 // Parallel runs fn(0..n-1) in n new Gs and parks the caller until all have

@@ -122,7 +122,7 @@ func (g gens) on(t *rapid.T, client string, points []fault.Point) fault.When {
 // time, or any client's workload point.
 func (g gens) when(t *rapid.T) fault.When {
 	if rapid.Bool().Draw(t, "triggered") {
-		return g.on(t, rapid.SampledFrom(g.clients()).Draw(t, "client"), fault.Points)
+		return g.on(t, rapid.SampledFrom(g.clients()).Draw(t, "client"), fault.WorkloadPoints)
 	}
 	return g.at(t)
 }

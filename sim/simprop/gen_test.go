@@ -214,7 +214,7 @@ func TestEnvelopesAreTight(t *testing.T) {
 				p.base = func(s *scenario.Scenario) { s.Workload.AcquireTimeout = TTL }
 			}, 1000},
 		{"pause of a renewing holder", "watchdog", "renewal",
-			func(p *Property) { p.Envelope.Pause = Steps{Points: fault.Points, Max: 5 * TTL} }, 0},
+			func(p *Property) { p.Envelope.Pause = Steps{Points: fault.WorkloadPoints, Max: 5 * TTL} }, 0},
 		{"restart without persistence", "fenced", "safe-store",
 			func(p *Property) { p.Envelope.Crash.Volatile = time.Millisecond }, 0},
 		{"failover", "fenced", "safe-store",

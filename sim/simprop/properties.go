@@ -70,7 +70,7 @@ func MutexEnvelope() Envelope {
 // nothing that stops the renewals (no pauses, links or crashes).
 func RenewalEnvelope() Envelope {
 	return Envelope{Name: "renewal", MaxFaults: 4,
-		Slow:   Steps{Points: fault.Points, Max: 5 * TTL},
+		Slow:   Steps{Points: fault.WorkloadPoints, Max: 5 * TTL},
 		Client: Clocks{Jump: 2 * time.Second, Forward: true, Drift: drift},
 		Node:   Clocks{Jump: 2 * time.Second, Drift: drift},
 	}
@@ -83,8 +83,8 @@ func RenewalEnvelope() Envelope {
 // the store, crashes with persistence or for good.
 func FencedEnvelope() Envelope {
 	return Envelope{Name: "fenced", MaxFaults: 5,
-		Pause:  Steps{Timed: true, Points: fault.Points, Max: 5 * TTL},
-		Slow:   Steps{Points: fault.Points, Max: 5 * TTL},
+		Pause:  Steps{Timed: true, Points: fault.WorkloadPoints, Max: 5 * TTL},
+		Slow:   Steps{Points: fault.WorkloadPoints, Max: 5 * TTL},
 		Client: Clocks{Jump: 2 * time.Second, Forward: true, Drift: 500_000},
 		Node:   Clocks{Jump: 2 * time.Second, Forward: true, Drift: 500_000},
 		Links:  Links{Partition: true, Loss: true, Slow: 150 * time.Millisecond, DB: true, DBSlow: true},
@@ -99,6 +99,16 @@ func FIFOEnvelope() Envelope {
 	return Envelope{Name: "fifo", MaxFaults: 3,
 		Client: Clocks{Jump: 2 * time.Second, Forward: true, Drift: 100_000},
 		Node:   Clocks{Drift: drift},
+	}
+}
+
+// ProgressEnvelope is what no lock should fail to make progress under:
+// slow steps at any workload point up to 2 TTL and the client clock faults
+// of MutexEnvelope — nothing that keeps every client from the nodes.
+func ProgressEnvelope() Envelope {
+	return Envelope{Name: "progress", MaxFaults: 3,
+		Slow:   Steps{Points: fault.WorkloadPoints, Max: 2 * TTL},
+		Client: Clocks{Jump: 2 * time.Second, Forward: true, Drift: drift},
 	}
 }
 
@@ -130,6 +140,11 @@ func Properties() []Property {
 			Patterns: []string{"semaphore"},
 			Claim:    fmt.Sprintf("at most %d leases are held at one instant", pattern.SemaphorePermits),
 			Outside:  "as mutex"},
+		{Name: "progress", Clients: 2, Envelope: ProgressEnvelope(), Judge: stallJudge,
+			Patterns: []string{"basic", "watchdog", "fenced", "redlock"},
+			Claim:    "the lock is never free for more than 5 TTL while clients want it (a run of 1s)",
+			Outside:  "faults that keep every client from the lock: partitions of all clients, crashes, long pauses",
+			base:     func(s *scenario.Scenario) { s.Duration = time.Second }},
 		{Name: "fifo", Clients: 2, Envelope: FIFOEnvelope(), Judge: fifoJudge,
 			Patterns: []string{"fair"},
 			Claim:    "a client that calls Acquire later than another (by more than the latency) is not granted first",
@@ -142,6 +157,13 @@ func overlapJudge(r *sim.Result) string {
 		return ""
 	}
 	return fmt.Sprintf("mutual exclusion: %d overlapping sections; first: %s", r.Safety.Overlaps, firstViolation(r, "overlap"))
+}
+
+func stallJudge(r *sim.Result) string {
+	if r.Liveness.Stalls == 0 {
+		return ""
+	}
+	return fmt.Sprintf("progress: %d stall(s); first: %s", r.Liveness.Stalls, firstViolation(r, "stall"))
 }
 
 func safeStoreJudge(r *sim.Result) string {
@@ -214,6 +236,12 @@ func Mutations() []Mutation {
 			"nodes that miss acquisitions (cut off, lossy, down) fall behind, and a later quorum of them issues a token already issued"},
 		{"fair-clock-queue", "fair", "fifo",
 			"a client whose wall clock is ahead queues behind clients that came after it"},
+		{"basic-shared-token", "basic", "mutex",
+			"a holder outlives its TTL and abandons its write; its release passes the owner check with the shared token and frees the next holder's lock"},
+		{"redlock-shared-token", "redlock", "mutex",
+			"two clients split the nodes; the one that missed the quorum releases on every node with the shared token and deletes the winner's keys"},
+		{"watchdog-zombie-renewal", "watchdog", "progress",
+			"none needed: after the first release the orphaned renewal re-creates the key and holds it for the rest of the run"},
 		{"rwlock-shared-count", "rwlock", "rw-exclusion",
 			"the seed's lock grants however late (a pause inside Lock past the TTL hands out a lease already expired), and a stray read release frees a reader's count"},
 	}

@@ -1,0 +1,29 @@
+package sim
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestSameSeedSameBytesNewTriggers: the after= offset, every call point,
+// the manual-extend step, starve and a stall run twice with one seed and write the
+// same bytes (TestSameSeedSameBytes covers the built-in scenarios).
+func TestSameSeedSameBytesNewTriggers(t *testing.T) {
+	for _, tc := range []struct{ pattern, text string }{
+		{"basic", "start clients=2 duration=500ms\nworkload prep=20ms\npause c1 on=write after=5ms for=150ms\n"},
+		{"redlock", "start clients=2 duration=500ms\npause c1 on=acquire-reply for=150ms\nslow c2 on=acquire-sent n=3 for=20ms\n"},
+		{"basic", "start clients=2 duration=500ms\nslow c1 on=release-sent for=5ms\npause c2 on=release-reply for=50ms\nslow c1 on=read-sent for=5ms\npause c2 on=read-reply for=30ms\nslow c1 on=write-sent for=5ms\npause c2 on=write-reply n=2 for=30ms\n"},
+		{"watchdog", "start clients=2 duration=500ms\npause c1 on=renew-sent for=40ms\npause c2 on=renew-reply n=2 for=40ms\n"},
+		{"basic", "start clients=2 duration=500ms\nworkload work=250ms jitter=0s check=no extend-every=30ms\npause c1 on=extend-reply n=2 for=120ms\n"},
+		{"fenced", "start clients=2 duration=500ms\nworkload extend-every=5ms extend-on=write\nslow c1 on=extend-sent for=5ms\n"},
+		{"watchdog-zombie-renewal", "start clients=3 duration=1s\n"},
+		{"service", "start clients=2 duration=500ms\nworkload work=250ms jitter=0s\nstarve c1 on=acquired for=200ms\nstarve c2 at=100ms for=50ms\n"},
+	} {
+		p := lookupPattern(t, tc.pattern)
+		s := parseScenario(t, tc.text)
+		first, second := output(t, p, s, 42), output(t, p, s, 42)
+		if !bytes.Equal(first, second) {
+			t.Errorf("%s under %q, seed 42: two runs differ (first difference at byte %d)", tc.pattern, tc.text, firstDiff(first, second))
+		}
+	}
+}
