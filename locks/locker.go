@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 )
 
@@ -37,6 +38,28 @@ func retryable(ctx context.Context, err error) bool {
 
 func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }
 
+// isNil reports whether r is nil, or a typed nil (a nil *redis.Client in
+// the interface), which would panic on its first call.
+func isNil(r Redis) bool {
+	if r == nil {
+		return true
+	}
+	v := reflect.ValueOf(r)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
+
+// nilName names a nil r for an OptionError: "nil" or "*redis.Client(nil)".
+func nilName(r Redis) string {
+	if r == nil {
+		return "nil"
+	}
+	return fmt.Sprintf("%T(nil)", r)
+}
+
 // single is the single-key machinery shared by Basic, Watchdog and Fenced:
 // take a key with a token, release and extend it owner-checked.
 type single struct {
@@ -46,8 +69,8 @@ type single struct {
 }
 
 func newSingle(r Redis, key string, o Options) (single, error) {
-	if r == nil {
-		return single{}, &OptionError{"Redis", "nil", "must be set"}
+	if isNil(r) {
+		return single{}, &OptionError{"Redis", nilName(r), "must be set"}
 	}
 	if key == "" {
 		return single{}, &OptionError{"key", `""`, "must not be empty"}
@@ -63,7 +86,7 @@ func (s *single) grant(ctx context.Context, start time.Time, token string, fence
 		_, _ = runInt(context.WithoutCancel(ctx), s.r, releaseScript, []string{s.key}, token)
 		return nil, wrap("acquire", s.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
 	}
-	return &Lease{Key: s.key, Token: token, Fence: fence, Count: 1, h: newHold(s.c.Clock, start, s.c.validity(0))}, nil
+	return issued(s, s.key, token, fence, 1, newHold(s.c.Clock, start, s.c.validity(0))), nil
 }
 
 // trySetNX makes one SET NX PX attempt.
@@ -80,18 +103,21 @@ func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
 	return s.grant(ctx, start, token, 0)
 }
 
+// release is the owner-checked release of a lease s issued; any other
+// lease gets ErrNotHeld and touches nothing.
 func (s *single) release(ctx context.Context, l *Lease) error {
-	if l == nil {
-		return wrap("release", s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	if err := verifyRelease(l, s, s.key); err != nil {
+		return wrap("release", s.key, err)
 	}
-	n, err := runInt(ctx, s.r, releaseScript, []string{l.Key}, l.Token)
+	n, err := runInt(ctx, s.r, releaseScript, []string{s.key}, l.id.token)
 	if err != nil {
-		return wrap("release", l.Key, err)
+		return wrap("release", s.key, err)
 	}
 	if n == 0 {
 		l.h.end(ErrLockLost)
-		return wrap("release", l.Key, ErrNotHeld)
+		return wrap("release", s.key, ErrNotHeld)
 	}
+	l.spend()
 	l.h.end(ErrReleased)
 	return nil
 }
@@ -99,7 +125,7 @@ func (s *single) release(ctx context.Context, l *Lease) error {
 // extend resets the TTL; it reports (false, nil) when the lock is not ours.
 func (s *single) extend(ctx context.Context, l *Lease) (bool, error) {
 	start := s.c.Clock.Now()
-	n, err := runInt(ctx, s.r, extendScript, []string{l.Key}, l.Token, s.c.ttlMS)
+	n, err := runInt(ctx, s.r, extendScript, []string{s.key}, l.id.token, s.c.ttlMS)
 	if err != nil {
 		return false, err
 	}
@@ -110,17 +136,18 @@ func (s *single) extend(ctx context.Context, l *Lease) (bool, error) {
 	return true, nil
 }
 
+// extendOrLose is the owner-checked Extend of a lease s issued.
 func (s *single) extendOrLose(ctx context.Context, l *Lease) error {
-	if err := l.Err(); err != nil {
-		return wrap("extend", l.Key, fmt.Errorf("%w: %w", ErrNotHeld, err))
+	if err := verify(l, s, s.key); err != nil {
+		return wrap("extend", s.key, err)
 	}
 	ok, err := s.extend(ctx, l)
 	if err != nil {
-		return wrap("extend", l.Key, err)
+		return wrap("extend", s.key, err)
 	}
 	if !ok {
 		l.h.end(ErrLockLost)
-		return wrap("extend", l.Key, ErrNotHeld)
+		return wrap("extend", s.key, ErrNotHeld)
 	}
 	return nil
 }

@@ -36,8 +36,8 @@ func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 		return nil, &OptionError{"nodes", len(nodes), "must be odd (an even count tolerates no more failures than one node fewer)"}
 	}
 	for i, n := range nodes {
-		if n == nil {
-			return nil, &OptionError{fmt.Sprintf("nodes[%d]", i), "nil", "must be set"}
+		if isNil(n) {
+			return nil, &OptionError{fmt.Sprintf("nodes[%d]", i), nilName(n), "must be set"}
 		}
 	}
 	if key == "" {
@@ -71,7 +71,7 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	locked, qe := rl.tally(errs)
 	valid := rl.c.validity(rl.c.Clock.Since(start))
 	if locked >= rl.quorum && valid > 0 {
-		return &Lease{Key: rl.key, Token: token, Count: 1, h: newHold(rl.c.Clock, start, rl.c.validity(0))}, nil
+		return issued(rl, rl.key, token, 0, 1, newHold(rl.c.Clock, start, rl.c.validity(0))), nil
 	}
 	qe.Expired = locked >= rl.quorum
 	rl.releaseAll(context.WithoutCancel(ctx), token)
@@ -117,20 +117,21 @@ func (rl *Redlock) releaseAll(ctx context.Context, token string) []error {
 // token. It returns ErrNotHeld if no node held it, and the node errors if
 // some nodes could not be reached.
 func (rl *Redlock) Release(ctx context.Context, l *Lease) error {
-	if l == nil {
-		return wrap("release", rl.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	if err := verifyRelease(l, rl, rl.key); err != nil {
+		return wrap("release", rl.key, err)
 	}
-	errs := rl.releaseAll(ctx, l.Token)
+	errs := rl.releaseAll(ctx, l.id.token)
 	released, qe := rl.tally(errs)
 	switch {
 	case released > 0 && len(qe.Nodes) == 0:
+		l.spend()
 		l.h.end(ErrReleased)
 		return nil
 	case released > 0:
-		l.h.end(ErrReleased)
+		l.h.endPartly(ErrReleased)
 		return wrap("release", rl.key, errors.Join(nodeErrs(qe)...))
 	case len(qe.Nodes) > 0:
-		l.h.end(ErrLockLost)
+		l.h.endPartly(ErrLockLost)
 		return wrap("release", rl.key, fmt.Errorf("%w: %w", ErrNotHeld, errors.Join(nodeErrs(qe)...)))
 	default:
 		l.h.end(ErrLockLost)

@@ -47,13 +47,8 @@ type renewFunc func(ctx context.Context) (bool, error)
 // loop runs on the Clock, so a paused client's watchdog pauses too.
 func startWatchdog(c *config, l *Lease, renew renewFunc, m *Metrics) {
 	ctx, cancel := c.Clock.WithCancel(context.Background())
-	h := l.h
-	h.mu.Lock()
-	h.stop = cancel
-	ended := h.err != nil
-	h.mu.Unlock()
-	if ended {
-		cancel()
+	l.h.onEnd(cancel)
+	if ctx.Err() != nil {
 		return
 	}
 	c.Clock.Go(func() { watch(ctx, c, l, renew, m) })
@@ -67,7 +62,7 @@ func watch(ctx context.Context, c *config, l *Lease, renew renewFunc, m *Metrics
 		left := l.h.remaining()
 		if left <= 0 {
 			m.lost()
-			l.h.end(fmt.Errorf("%w: validity ran out before renewal", ErrLockLost))
+			l.h.runOut()
 			return
 		}
 		rctx, cancel := c.Clock.WithTimeout(ctx, left)

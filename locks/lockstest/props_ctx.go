@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/locks"
 )
 
@@ -102,6 +104,26 @@ func checkOptions(r *run) {
 		if c.applies {
 			r.checkOption(c)
 		}
+	}
+	r.checkNilClient()
+}
+
+// checkNilClient: a typed-nil *redis.Client is refused at construction
+// (it would panic on the first call), naming the field.
+func (r *run) checkNilClient() {
+	r.t.Helper()
+	conns := make([]locks.Redis, r.env.nodes())
+	for i := range conns {
+		conns[i] = (*redis.Client)(nil)
+	}
+	l, err := r.env.New(conns, r.key, r.options())
+	var oe *locks.OptionError
+	if !errors.As(err, &oe) {
+		r.t.Errorf("New(typed-nil *redis.Client) = %v, %v; want a *locks.OptionError", l, err)
+		return
+	}
+	if !strings.Contains(err.Error(), "*redis.Client(nil)") {
+		r.t.Errorf("New(typed-nil *redis.Client) error %q: want it to name the value *redis.Client(nil)", err)
 	}
 }
 
