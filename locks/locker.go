@@ -2,7 +2,6 @@ package locks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
 	"time"
@@ -26,14 +25,6 @@ type Extender interface {
 	// Extend resets the lease's TTL if it still holds the lock; ErrNotHeld
 	// otherwise.
 	Extend(ctx context.Context, l *Lease) error
-}
-
-func retryable(ctx context.Context, err error) bool {
-	if ctx.Err() != nil {
-		return false
-	}
-	var oe *OptionError
-	return !errors.As(err, &oe)
 }
 
 func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }

@@ -185,3 +185,13 @@ func gaveUp(cause, taken, err error) error {
 }
 
 func isTaken(err error) bool { return errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrQuorum) }
+
+// retryable reports whether another attempt may succeed after err: not
+// after an option error or a permanent Redis error, nor once ctx is done.
+func retryable(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || errors.Is(err, ErrPermanent) {
+		return false
+	}
+	var oe *OptionError
+	return !errors.As(err, &oe)
+}

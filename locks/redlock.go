@@ -91,13 +91,15 @@ func (rl *Redlock) fanOut(ctx context.Context, op func(context.Context, Redis) e
 }
 
 func (rl *Redlock) tally(errs []error) (int, *QuorumError) {
-	qe := &QuorumError{Needed: rl.quorum}
+	qe := &QuorumError{Needed: rl.quorum, Total: len(errs)}
 	for i, err := range errs {
 		switch {
 		case err == nil:
 			qe.Locked++
-		case !errors.Is(err, ErrNotAcquired) && !errors.Is(err, ErrNotHeld):
-			qe.Nodes = append(qe.Nodes, &NodeError{Node: i, Err: err})
+		case errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrNotHeld):
+			qe.Taken++
+		default:
+			qe.Nodes = append(qe.Nodes, &NodeError{Node: i, Err: classify(err)})
 		}
 	}
 	return qe.Locked, qe

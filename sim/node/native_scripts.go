@@ -92,6 +92,9 @@ func scriptExtend(n *Native, now int64, keys, args []string) Reply {
 }
 
 func scriptFencedAcquire(n *Native, now int64, keys, args []string) Reply {
+	if v := n.getStr(now, keys[0]); v.IsError() || v.Kind == KindBulk {
+		return zeroUnlessError(v)
+	}
 	r := cmdSet(n, now, []string{"SET", keys[0], args[0], "NX", "PX", args[1]})
 	if r.IsError() || r.IsNil() {
 		if r.IsNil() {
@@ -99,7 +102,11 @@ func scriptFencedAcquire(n *Native, now int64, keys, args []string) Reply {
 		}
 		return r
 	}
-	return n.incr(now, keys[1])
+	f := n.incr(now, keys[1])
+	if f.IsError() {
+		n.del(now, keys[0])
+	}
+	return f
 }
 
 func scriptReentrantAcquire(n *Native, now int64, keys, args []string) Reply {
