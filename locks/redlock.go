@@ -43,6 +43,9 @@ func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 	if key == "" {
 		return nil, &OptionError{"key", `""`, "must not be empty"}
 	}
+	if err := o.noOwner("Redlock"); err != nil {
+		return nil, err
+	}
 	c, err := o.resolve()
 	if err != nil {
 		return nil, err
@@ -55,7 +58,7 @@ func (rl *Redlock) Quorum() int { return rl.quorum }
 
 // Acquire takes the lock on a majority of nodes.
 func (rl *Redlock) Acquire(ctx context.Context) (*Lease, error) {
-	return rl.c.retry(ctx, func() (*Lease, error) { return rl.try(ctx) })
+	return rl.c.counted(ctx, func() (*Lease, error) { return rl.try(ctx) })
 }
 
 func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
@@ -126,16 +129,19 @@ func (rl *Redlock) Release(ctx context.Context, l *Lease) error {
 	released, qe := rl.tally(errs)
 	switch {
 	case released > 0 && len(qe.Nodes) == 0:
+		rl.c.Metrics.released()
 		l.spend()
 		l.h.end(ErrReleased)
 		return nil
 	case released > 0:
+		rl.c.Metrics.released()
 		l.h.endPartly(ErrReleased)
 		return wrap("release", rl.key, errors.Join(nodeErrs(qe)...))
 	case len(qe.Nodes) > 0:
 		l.h.endPartly(ErrLockLost)
 		return wrap("release", rl.key, fmt.Errorf("%w: %w", ErrNotHeld, errors.Join(nodeErrs(qe)...)))
 	default:
+		rl.c.Metrics.lost()
 		l.h.end(ErrLockLost)
 		return wrap("release", rl.key, ErrNotHeld)
 	}

@@ -69,7 +69,7 @@ func (re *Reentrant) Owner() string { return re.owner }
 
 // Acquire takes the lock, or re-enters it if this owner holds it.
 func (re *Reentrant) Acquire(ctx context.Context) (*Lease, error) {
-	return re.c.retry(ctx, func() (*Lease, error) {
+	return re.c.counted(ctx, func() (*Lease, error) {
 		l, _, err := re.try(ctx)
 		return l, err
 	})
@@ -183,9 +183,11 @@ func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 	}
 	switch {
 	case n < 0:
+		re.c.Metrics.lost()
 		re.finish(l.h, ErrLockLost)
 		return wrap("release", re.key, ErrNotHeld)
 	case n == 0:
+		re.c.Metrics.released()
 		// The owner holds nothing any more: its current holding is over too.
 		l.spend()
 		re.finish(l.h, ErrReleased)
@@ -194,6 +196,7 @@ func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 		re.mu.Unlock()
 		re.finish(cur, ErrReleased)
 	default:
+		re.c.Metrics.released()
 		l.spend()
 		l.h.extend(start, re.c.validity(0))
 	}
@@ -222,9 +225,11 @@ func (re *Reentrant) Extend(ctx context.Context, l *Lease) error {
 		return wrap("extend", re.key, err)
 	}
 	if !ok {
+		re.c.Metrics.lost()
 		re.finish(l.h, ErrLockLost)
 		return wrap("extend", re.key, ErrNotHeld)
 	}
+	re.c.Metrics.renewed()
 	return nil
 }
 

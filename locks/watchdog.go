@@ -22,8 +22,14 @@ var _ Locker = (*Watchdog)(nil)
 
 // NewWatchdog returns a watchdog-renewed lock on key.
 func NewWatchdog(r Redis, key string, o Options) (*Watchdog, error) {
+	if err := o.noOwner("Watchdog"); err != nil {
+		return nil, err
+	}
 	s, err := newSingle(r, key, o)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.c.resolveRenew(); err != nil {
 		return nil, err
 	}
 	return &Watchdog{s}, nil
@@ -31,16 +37,18 @@ func NewWatchdog(r Redis, key string, o Options) (*Watchdog, error) {
 
 // Acquire takes the lock and starts its renewal.
 func (w *Watchdog) Acquire(ctx context.Context) (*Lease, error) {
-	l, err := w.s.c.retry(ctx, func() (*Lease, error) { return w.s.trySetNX(ctx) })
+	l, err := w.s.c.counted(ctx, func() (*Lease, error) { return w.s.trySetNX(ctx) })
 	if err != nil {
 		return nil, err
 	}
-	startWatchdog(&w.s.c, l, func(ctx context.Context) (bool, error) { return w.s.extend(ctx, l) }, nil)
+	startWatchdog(&w.s.c, l, func(ctx context.Context) (bool, error) { return w.s.extend(ctx, l) }, w.s.c.Metrics)
 	return l, nil
 }
 
 // Release stops the renewal and deletes the key if it is still ours.
-func (w *Watchdog) Release(ctx context.Context, l *Lease) error { return w.s.release(ctx, l) }
+func (w *Watchdog) Release(ctx context.Context, l *Lease) error {
+	return ownedRelease(ctx, &w.s, w.s.c.Metrics, l)
+}
 
 // renewFunc extends the lock once: (true, nil) extended, (false, nil)
 // refused because the lock is not ours, (_, err) outcome unknown.

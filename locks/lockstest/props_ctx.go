@@ -95,6 +95,10 @@ func checkOptions(r *run) {
 	cases := []optionCase{
 		{"TTL 0", true, n, func(o *locks.Options) { o.TTL = 0 }, "TTL", "0s"},
 		{"DriftFactor 1", true, n, func(o *locks.Options) { o.DriftFactor = 1 }, "DriftFactor", "1"},
+		{"DriftFactor 0.5", true, n, func(o *locks.Options) { o.DriftFactor = 0.5 }, "DriftFactor", "0.5"},
+		{"TTL 2ms (no validity after the drift allowance)", true, n, func(o *locks.Options) { o.TTL = 2 * time.Millisecond }, "TTL", "2ms"},
+		{"TTL 1ms", true, n, func(o *locks.Options) { o.TTL = time.Millisecond }, "TTL", "1ms"},
+		{"Owner on a pattern without one", !caps.Reentrant, n, func(o *locks.Options) { o.Owner = "me" }, "Owner", `"me"`},
 		{"RenewEvery = TTL", caps.Watchdog, n, func(o *locks.Options) { o.RenewEvery = ttl }, "RenewEvery", ttl.String()},
 		{"RenewEvery > TTL", caps.Watchdog, n, func(o *locks.Options) { o.RenewEvery = 2 * ttl }, "RenewEvery", (2 * ttl).String()},
 		{"0 nodes", caps.Redlock, 0, nil, "nodes", "0"},
