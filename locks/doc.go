@@ -52,10 +52,13 @@
 // LOADING, BUSY, TRYAGAIN, CLUSTERDOWN, MASTERDOWN, READONLY (a failover
 // in progress) — under its Retry policy. A permanent one ends it at once:
 // the error matches ErrPermanent and keeps the Redis reply in its chain
-// (errors.As with redis.Error): WRONGTYPE (for the patterns whose
-// acquisition is a script: Reentrant, Service, Fenced, Fair, RWLock,
-// Semaphore), NOPERM, NOAUTH/WRONGPASS, an unknown command, MOVED/ASK on a
-// plain client, CROSSSLOT, a fence counter that is not an integer. A lock
+// (errors.As with redis.Error): WRONGTYPE, NOPERM, NOAUTH/WRONGPASS, an
+// unknown command, MOVED/ASK on a plain client, CROSSSLOT, a fence counter
+// that is not an integer. Basic and Watchdog, whose acquisition is a plain
+// SET NX, run a probe script once per Locker before their first write, so
+// that a user who may not run scripts (and could never release) gets
+// NOPERM, and a lock key of another type WRONGTYPE, instead of a lock taken
+// forever; Redlock does not probe its nodes. A lock
 // that stayed taken is ErrNotAcquired; for Redlock ErrQuorum, while a
 // quorum missed because nodes did not answer is ErrUnavailable (with a
 // *NodeError per node in the *QuorumError). A failed Fenced acquisition

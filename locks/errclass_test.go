@@ -13,8 +13,23 @@ import (
 	"github.com/locksim/locksim/locks"
 )
 
+var probed = []struct {
+	name string
+	key  func(name string) string // the lock key the pattern writes
+	new  func(r locks.Redis, name string, o locks.Options) (locks.Locker, error)
+}{
+	{"Basic", func(n string) string { return n },
+		func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, n, o) }},
+	{"Watchdog", func(n string) string { return n },
+		func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) {
+			return locks.NewWatchdog(r, n, o)
+		}},
+}
+
 // scripted are the patterns whose acquisition runs a script, so a key of
-// the wrong type or a user without scripting rights fails it at once.
+// the wrong type or a user without scripting rights fails it at once; the
+// plain SET NX patterns (probed) check both with a probe before their
+// first write.
 var scripted = []struct {
 	name string
 	key  func(name string) string // the lock key the pattern writes
@@ -78,7 +93,7 @@ func TestWrongTypeKeyIsPermanent(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
-	for _, p := range scripted {
+	for _, p := range append(scripted, probed...) {
 		t.Run(p.name, func(t *testing.T) {
 			name := "wrongtype:" + p.name
 			if err := rdb.LPush(ctx, p.key(name), "x").Err(); err != nil {
@@ -108,7 +123,7 @@ func TestNoScriptingIsPermanent(t *testing.T) {
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, Username: "noscript", Password: "pw", DialerRetries: 1})
 	t.Cleanup(func() { rdb.Close() })
-	for _, p := range scripted {
+	for _, p := range append(scripted, probed...) {
 		t.Run(p.name, func(t *testing.T) {
 			name := "noscript:" + p.name
 			l, err := p.new(rdb, name, locks.Options{TTL: time.Second, Retry: locks.Retry{Attempts: -1}})

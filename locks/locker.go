@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 	"time"
 )
 
@@ -54,9 +55,10 @@ func nilName(r Redis) string {
 // single is the single-key machinery shared by Basic, Watchdog and Fenced:
 // take a key with a token, release and extend it owner-checked.
 type single struct {
-	r   Redis
-	key string
-	c   config
+	r      Redis
+	key    string
+	c      config
+	probed *atomic.Bool // the probe passed (shared by copies of the value)
 }
 
 func newSingle(r Redis, key string, o Options) (single, error) {
@@ -67,7 +69,7 @@ func newSingle(r Redis, key string, o Options) (single, error) {
 		return single{}, &OptionError{"key", `""`, "must not be empty"}
 	}
 	c, err := o.resolve()
-	return single{r: r, key: key, c: c}, err
+	return single{r: r, key: key, c: c, probed: new(atomic.Bool)}, err
 }
 
 // grant turns a successful request sent at start into a lease, or, when the
@@ -80,8 +82,25 @@ func (s *single) grant(ctx context.Context, start time.Time, token string, fence
 	return issued(s, s.key, token, fence, 1, newHold(s.c.Clock, start, s.c.validity(0))), nil
 }
 
+// probe checks, once per Locker before its first SET NX, that the lock
+// can be given back (scripts may run) and that the key is not of another
+// type (see scripts/probe.lua).
+func probe(ctx context.Context, r Redis, key string, done *atomic.Bool) error {
+	if done.Load() {
+		return nil
+	}
+	if _, err := runInt(ctx, r, probeScript, []string{key}); err != nil {
+		return err
+	}
+	done.Store(true)
+	return nil
+}
+
 // trySetNX makes one SET NX PX attempt.
 func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
+	if err := probe(ctx, s.r, s.key, s.probed); err != nil {
+		return nil, wrap("acquire", s.key, err)
+	}
 	token := s.c.Rand.Token()
 	start := s.c.Clock.Now()
 	ok, err := s.r.SetNX(ctx, s.key, token, s.c.TTL).Result()

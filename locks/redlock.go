@@ -64,7 +64,7 @@ func (rl *Redlock) Acquire(ctx context.Context) (*Lease, error) {
 func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	token := rl.c.Rand.Token()
 	start := rl.c.Clock.Now()
-	errs := rl.fanOut(ctx, func(ctx context.Context, r Redis) error {
+	errs := rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
 		ok, err := r.SetNX(ctx, rl.key, token, rl.c.TTL).Result()
 		if err == nil && !ok {
 			return ErrNotAcquired
@@ -83,12 +83,12 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 
 // fanOut runs op on every node in parallel, each under NodeTimeout, and
 // returns each node's error (nil for success).
-func (rl *Redlock) fanOut(ctx context.Context, op func(context.Context, Redis) error) []error {
+func (rl *Redlock) fanOut(ctx context.Context, op func(context.Context, int, Redis) error) []error {
 	errs := make([]error, len(rl.nodes))
 	rl.c.Clock.Parallel(len(rl.nodes), func(i int) {
 		nctx, cancel := rl.c.Clock.WithTimeout(ctx, rl.c.NodeTimeout)
 		defer cancel()
-		errs[i] = op(nctx, rl.nodes[i])
+		errs[i] = op(nctx, i, rl.nodes[i])
 	})
 	return errs
 }
@@ -109,7 +109,7 @@ func (rl *Redlock) tally(errs []error) (int, *QuorumError) {
 }
 
 func (rl *Redlock) releaseAll(ctx context.Context, token string) []error {
-	return rl.fanOut(ctx, func(ctx context.Context, r Redis) error {
+	return rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
 		n, err := runInt(ctx, r, releaseScript, []string{rl.key}, token)
 		if err == nil && n == 0 {
 			return ErrNotHeld
