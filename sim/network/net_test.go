@@ -91,7 +91,8 @@ func TestBasicLockOverTheSimulatedNetwork(t *testing.T) {
 		})
 	}
 	w.run(t, time.Second)
-	want := "c1 acquire true at 2ms|c2 acquire false at 3ms|c1 release <nil> at 16ms"
+	// Each Basic probes once (EVALSHA, NOSCRIPT, EVAL: 4ms) before its SET.
+	want := "c1 acquire true at 6ms|c2 acquire false at 7ms|c1 release <nil> at 20ms"
 	if got := strings.Join(log, "|"); got != want {
 		t.Errorf("got  %s\nwant %s\ntrace:\n%s", got, want, strings.Join(w.trace, "\n"))
 	}
