@@ -88,10 +88,10 @@ func TestOwnScenariosParse(t *testing.T) {
 			t.Errorf("scenario %s replays as %q, want %q", sc.Name, sc.Arg, want)
 		}
 	}
-	if got := strings.Join(names, ","); got != "crowded-pause,late-release,reenter,slow-quorum,stale-read-release" {
-		t.Errorf("the gate's scenarios = %s, want crowded-pause,late-release,reenter,slow-quorum,stale-read-release", got)
+	if got := strings.Join(names, ","); got != "crowded-pause,late-release,misuse,reenter,slow-quorum,stale-read-release" {
+		t.Errorf("the gate's scenarios = %s, want crowded-pause,late-release,misuse,reenter,slow-quorum,stale-read-release", got)
 	}
-	if _, err := lookupScenario("no-such"); err == nil || !strings.Contains(err.Error(), "nor one of the gate's own (crowded-pause, late-release, reenter, slow-quorum, stale-read-release)") {
+	if _, err := lookupScenario("no-such"); err == nil || !strings.Contains(err.Error(), "nor one of the gate's own (crowded-pause, late-release, misuse, reenter, slow-quorum, stale-read-release)") {
 		t.Errorf("lookupScenario(no-such) = %v, want it to list the gate's own", err)
 	}
 }

@@ -23,7 +23,9 @@
 // lease check; acquire-timeout bounds each Acquire; retry is the first
 // retry backoff; reenter=yes makes each section take the lock again,
 // nested, and release that inner holding after the work, before the lease
-// check and the write (written only when set). net: one-way latency = latency + uniform[0, jitter], plus
+// check and the write (written only when set); misuse=yes makes each client,
+// after every release, release that lease again, its previous lease and
+// another client's last lease (written only when set). net: one-way latency = latency + uniform[0, jitter], plus
 // with probability tail a uniform[0, tail-latency]; loss per message;
 // timeout is the client-side read timeout. replicas gives every node a
 // replica fed by asynchronous replication with that delay.

@@ -54,6 +54,7 @@ func (p *parser) workloadFields() map[string]setter {
 		"think": durInto("think", &w.Think), "prep": durInto("prep", &w.Prep),
 		"check": boolInto("check", &w.Check), "acquire-timeout": durInto("acquire-timeout", &w.AcquireTimeout),
 		"retry": durInto("retry", &w.Retry), "reenter": boolInto("reenter", &w.Reenter),
+		"misuse": boolInto("misuse", &w.Misuse),
 	}
 }
 

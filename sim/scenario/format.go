@@ -24,6 +24,9 @@ func Format(s Scenario) string {
 	if w.Reenter { // written only when set, so older files keep their canonical form
 		b.WriteString(" reenter=yes")
 	}
+	if w.Misuse {
+		b.WriteString(" misuse=yes")
+	}
 	b.WriteByte('\n')
 	n := s.Net
 	fmt.Fprintf(&b, "net latency=%s jitter=%s tail=%s tail-latency=%s loss=%s timeout=%s\n",

@@ -38,6 +38,12 @@ type Workload struct {
 	// lease check and the write: what code that calls a locked helper from
 	// a locked section does. Only reentrant patterns can take it twice.
 	Reenter bool
+	// Misuse makes each client, after every release, release the same
+	// lease again (a duplicate), its previous lease (stale) and the last
+	// lease another client acquired (foreign), unrecorded: what a careless
+	// program does. A lock that honours any of them frees a holder's lock,
+	// which the oracles then see as an overlap.
+	Misuse bool
 }
 
 // Net is the network's behaviour.
