@@ -15,6 +15,9 @@ var (
 
 // NewBasic returns a Basic lock on key.
 func NewBasic(r Redis, key string, o Options) (*Basic, error) {
+	if err := o.noOwner("Basic"); err != nil {
+		return nil, err
+	}
 	s, err := newSingle(r, key, o)
 	if err != nil {
 		return nil, err
@@ -24,11 +27,15 @@ func NewBasic(r Redis, key string, o Options) (*Basic, error) {
 
 // Acquire takes the lock with a fresh owner token.
 func (b *Basic) Acquire(ctx context.Context) (*Lease, error) {
-	return b.s.c.retry(ctx, func() (*Lease, error) { return b.s.trySetNX(ctx) })
+	return b.s.c.counted(ctx, func() (*Lease, error) { return b.s.trySetNX(ctx) })
 }
 
 // Release deletes the key if it still holds the lease's token.
-func (b *Basic) Release(ctx context.Context, l *Lease) error { return b.s.release(ctx, l) }
+func (b *Basic) Release(ctx context.Context, l *Lease) error {
+	return ownedRelease(ctx, &b.s, b.s.c.Metrics, l)
+}
 
 // Extend resets the TTL if the lease still holds the lock.
-func (b *Basic) Extend(ctx context.Context, l *Lease) error { return b.s.extendOrLose(ctx, l) }
+func (b *Basic) Extend(ctx context.Context, l *Lease) error {
+	return ownedExtend(ctx, &b.s, b.s.c.Metrics, l)
+}

@@ -31,4 +31,36 @@
 // TTLs are milliseconds on the wire (PX, PEXPIRE). Options are validated at
 // construction: an invalid one returns an *OptionError naming the field and
 // its value.
+//
+// # Leases
+//
+// A lease is honoured only by the Locker that issued it, and only once:
+// Release and Extend of a nil, zero, hand-built (&Lease{...}) or altered
+// lease, of another Locker's lease (another key, or another client on the
+// same key), of a lease already released or of a holding that is over
+// return ErrNotHeld with the reason, touch nothing in Redis and end no
+// other lease. Reentrant and Service record one entry per acquisition in
+// their hash, so a duplicate or late release request can only remove its
+// own acquisition. Lease.Done closes when the validity runs out on the
+// holder's clock (a timer), when a watchdog learns of a loss, or on
+// Release; the watchdog bounds each renewal attempt by a third of the
+// validity left and retries while validity remains.
+//
+// # Errors
+//
+// Acquire retries transient failures — timeouts, refused connections,
+// LOADING, BUSY, TRYAGAIN, CLUSTERDOWN, MASTERDOWN, READONLY (a failover
+// in progress) — under its Retry policy. A permanent one ends it at once:
+// the error matches ErrPermanent and keeps the Redis reply in its chain
+// (errors.As with redis.Error): WRONGTYPE, NOPERM, NOAUTH/WRONGPASS, an
+// unknown command, MOVED/ASK on a plain client, CROSSSLOT, a fence counter
+// that is not an integer. Basic and Watchdog, whose acquisition is a plain
+// SET NX, run a probe script once per Locker before their first write, so
+// that a user who may not run scripts (and could never release) gets
+// NOPERM, and a lock key of another type WRONGTYPE, instead of a lock taken
+// forever; Redlock does not probe its nodes. A lock
+// that stayed taken is ErrNotAcquired; for Redlock ErrQuorum, while a
+// quorum missed because nodes did not answer is ErrUnavailable (with a
+// *NodeError per node in the *QuorumError). A failed Fenced acquisition
+// leaves no lock key behind.
 package locks

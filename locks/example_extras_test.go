@@ -81,7 +81,7 @@ func ExampleNewRWLock() {
 	// Output:
 	// two readers at once: true
 	// writer while they read: acquire "{catalog}:writer": locks: lock not acquired
-	// second reader releases again: release "{catalog}:readers": locks: lock not held
+	// second reader releases again: release "{catalog}:readers": locks: lock not held: lease was already released
 	// writer while the first still reads: true
 	// writer once they left: true
 }

@@ -130,13 +130,13 @@ func ExampleNewRedlock() {
 	_, err = rl.Acquire(ctx)
 	var qe *locks.QuorumError
 	errors.As(err, &qe)
-	fmt.Printf("3 of 5 nodes down: ErrQuorum %v, %d locked of %d needed, %d node errors\n",
-		errors.Is(err, locks.ErrQuorum), qe.Locked, qe.Needed, len(qe.Nodes))
+	fmt.Printf("3 of 5 nodes down: ErrUnavailable %v, ErrQuorum %v, %d locked of %d needed, %d node errors\n",
+		errors.Is(err, locks.ErrUnavailable), errors.Is(err, locks.ErrQuorum), qe.Locked, qe.Needed, len(qe.Nodes))
 	// Output:
 	// quorum: 3
 	// 2 of 5 nodes down: <nil> - validity in (0, TTL]: true
 	// release reports the down nodes: true
-	// 3 of 5 nodes down: ErrQuorum true, 2 locked of 3 needed, 3 node errors
+	// 3 of 5 nodes down: ErrUnavailable true, ErrQuorum false, 2 locked of 3 needed, 3 node errors
 }
 
 func ExampleNewService() {

@@ -50,6 +50,9 @@ func NewFair(r Redis, name string, o Options) (*Fair, error) {
 	if name == "" {
 		return nil, &OptionError{"name", `""`, "must not be empty"}
 	}
+	if err := o.noOwner("Fair"); err != nil {
+		return nil, err
+	}
 	lock, _, _, _ := FairKeys(name)
 	s, err := newSingle(r, lock, o)
 	if err != nil {

@@ -242,7 +242,8 @@ func TestFairReleaseAndExtend(t *testing.T) {
 		t.Errorf("Release after expiry = %v, want ErrNotHeld", err)
 	}
 	s := m.Snapshot()
-	if s.Acquired != 1 || s.Renewals != 1 || s.Lost != 2 || m.Waits.Snapshot().Count != 1 {
-		t.Errorf("metrics = %+v, waits %d; want 1 acquired, 1 renewal, 2 lost, 1 wait", s, m.Waits.Snapshot().Count)
+	// The forged lease is refused before Redis is asked: it is no loss.
+	if s.Acquired != 1 || s.Renewals != 1 || s.Lost != 1 || m.Waits.Snapshot().Count != 1 {
+		t.Errorf("metrics = %+v, waits %d; want 1 acquired, 1 renewal, 1 lost, 1 wait", s, m.Waits.Snapshot().Count)
 	}
 }

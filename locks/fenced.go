@@ -24,6 +24,9 @@ func NewFenced(r Redis, name string, o Options) (*Fenced, error) {
 	if name == "" {
 		return nil, &OptionError{"name", `""`, "must not be empty"}
 	}
+	if err := o.noOwner("Fenced"); err != nil {
+		return nil, err
+	}
 	s, err := newSingle(r, FencedLockKey(name), o)
 	if err != nil {
 		return nil, err
@@ -44,7 +47,7 @@ func (f *Fenced) fenceKey() string {
 
 // Acquire takes the lock and returns a lease whose Fence is the new token.
 func (f *Fenced) Acquire(ctx context.Context) (*Lease, error) {
-	return f.s.c.retry(ctx, func() (*Lease, error) { return f.try(ctx) })
+	return f.s.c.counted(ctx, func() (*Lease, error) { return f.try(ctx) })
 }
 
 func (f *Fenced) try(ctx context.Context) (*Lease, error) {
@@ -62,7 +65,11 @@ func (f *Fenced) try(ctx context.Context) (*Lease, error) {
 
 // Release deletes the lock key if it still holds the lease's token. The
 // fence counter stays.
-func (f *Fenced) Release(ctx context.Context, l *Lease) error { return f.s.release(ctx, l) }
+func (f *Fenced) Release(ctx context.Context, l *Lease) error {
+	return ownedRelease(ctx, &f.s, f.s.c.Metrics, l)
+}
 
 // Extend resets the TTL if the lease still holds the lock.
-func (f *Fenced) Extend(ctx context.Context, l *Lease) error { return f.s.extendOrLose(ctx, l) }
+func (f *Fenced) Extend(ctx context.Context, l *Lease) error {
+	return ownedExtend(ctx, &f.s, f.s.c.Metrics, l)
+}

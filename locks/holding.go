@@ -14,8 +14,12 @@ type Holding struct{ h *hold }
 // outside this package (a test double, a deliberately broken variant kept
 // to prove the checks): a Lease built any other way has no validity and
 // cannot report a loss. The holder may rely on the lease for valid,
-// measured on clk from start, until the Holding is ended or renewed.
+// measured on clk (clock.Real if nil) from start, until the Holding is
+// ended or renewed.
 func NewLease(clk clock.Clock, key, token string, fence int64, count int, start time.Time, valid time.Duration) (*Lease, *Holding) {
+	if clk == nil {
+		clk = clock.Real{}
+	}
 	h := newHold(clk, start, valid)
 	return &Lease{Key: key, Token: token, Fence: fence, Count: count, h: h}, &Holding{h}
 }

@@ -52,6 +52,9 @@ func (i Info) Held() bool { return len(i.Holders) > 0 }
 // to the constructor for the other kinds. Expired members (a vanished
 // waiter, reader or permit) are not counted.
 func Inspect(ctx context.Context, r Redis, key string, kind Kind) (Info, error) {
+	if isNil(r) {
+		return Info{}, &OptionError{"Redis", nilName(r), "must be set"}
+	}
 	keys, prefix, err := inspectKeys(key, kind)
 	if err != nil {
 		return Info{}, err

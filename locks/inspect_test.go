@@ -7,7 +7,18 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/redis/go-redis/v9"
 )
+
+// extClosedWithin reports whether ch is closed within d.
+func extClosedWithin(ch <-chan struct{}, d time.Duration) bool {
+	select {
+	case <-ch:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
 
 // TestInspect sets up one holding of every kind and reads it back.
 func TestInspect(t *testing.T) {
@@ -81,6 +92,12 @@ func TestInspect(t *testing.T) {
 func TestInspectErrors(t *testing.T) {
 	r := extMini(t).client(t)
 	var oe *OptionError
+	if _, err := Inspect(context.Background(), (*redis.Client)(nil), "k", KindBasic); !errors.As(err, &oe) || oe.Field != "Redis" {
+		t.Errorf("Inspect(typed-nil client) = %v, want an OptionError on Redis", err)
+	}
+	if l, _ := NewLease(nil, "k", "t", 0, 1, time.Now(), time.Millisecond); !extClosedWithin(l.Done(), 5*time.Second) {
+		t.Errorf("NewLease with a nil clock: Done not closed 5s after a 1ms validity")
+	}
 	if _, err := Inspect(context.Background(), r, "k", Kind("mutex")); !errors.As(err, &oe) || oe.Field != "kind" {
 		t.Errorf("Inspect(kind mutex) = %v, want an OptionError on kind", err)
 	}

@@ -1,6 +1,7 @@
 package locks
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -12,9 +13,16 @@ import (
 //
 // A holder may rely on the lock only while Err() is nil: Err turns non-nil
 // when the validity runs out on the holder's own clock, when a watchdog
-// learns the lock was lost, or after Release. Done is closed when a loss is
-// detected by a watchdog or on Release (a validity that simply runs out is
-// seen by Err, not by Done: nothing runs to notice it).
+// learns the lock was lost, or after Release. Done is closed at the same
+// moments: a timer on the holder's clock closes it when the validity runs
+// out, whether or not anyone calls Err.
+//
+// A lease is honoured only by the Locker that issued it, and only once: a
+// lease of another Locker (another key, or another client on the same
+// key), one whose holding is over (released, lost, or expired), a second
+// Release of the same lease, a lease whose Key or Token was changed, a
+// nil lease and one built by hand (&Lease{...}) all get ErrNotHeld with the
+// reason, touch nothing in Redis and end no other lease.
 type Lease struct {
 	// Key is the lock's key (for Fenced, the lock key inside its hash tag).
 	Key string
@@ -27,7 +35,82 @@ type Lease struct {
 	// acquisition, n for the n-th nested one (reentrant patterns).
 	Count int
 
-	h *hold
+	h  *hold
+	id *issue
+}
+
+// issue is what the issuing Locker recorded about a lease: who issued it,
+// for which key and token, and whether the lease has been spent (released).
+// Copies of a Lease share it, so a copy is the same lease.
+type issue struct {
+	by    any    // the issuing Locker's identity (a pointer)
+	key   string // the key the Locker holds
+	token string // the token written to Redis
+	entry string // reentrant patterns: this acquisition's own entry
+	spent bool   // guarded by h.mu: this lease was released
+}
+
+// issued returns a lease for one holding h, issued by by for key and token.
+func issued(by any, key, token string, fence int64, count int, h *hold) *Lease {
+	return &Lease{Key: key, Token: token, Fence: fence, Count: count, h: h,
+		id: &issue{by: by, key: key, token: token}}
+}
+
+// verify returns nil if l was issued by by for key and may still be
+// extended; otherwise ErrNotHeld with the reason. It reads nothing from
+// Redis.
+func verify(l *Lease, by any, key string) error { return verifyFor(l, by, key, false) }
+
+// verifyRelease is verify for a release: a lease whose validity merely ran
+// out on the holder's clock, or whose Release reached only some nodes,
+// passes, since a key may still hold its own token, which only it can
+// remove; one that was released, or whose loss was detected, does not.
+func verifyRelease(l *Lease, by any, key string) error { return verifyFor(l, by, key, true) }
+
+func verifyFor(l *Lease, by any, key string, release bool) error {
+	switch {
+	case l == nil:
+		return fmt.Errorf("%w: nil lease", ErrNotHeld)
+	case l.h == nil || l.id == nil || l.id.by == nil:
+		return fmt.Errorf("%w: lease was not issued by a Locker of this package", ErrNotHeld)
+	case l.id.key != key:
+		return fmt.Errorf("%w: lease is for %q, not this Locker's key", ErrNotHeld, l.id.key)
+	case l.id.by != by:
+		return fmt.Errorf("%w: lease was issued by another Locker on this key", ErrNotHeld)
+	case l.Key != l.id.key || l.Token != l.id.token:
+		return fmt.Errorf("%w: lease's Key or Token was changed after it was issued", ErrNotHeld)
+	}
+	err := l.h.check()
+	l.h.mu.Lock()
+	spent, left := l.id.spent, l.h.left
+	l.h.mu.Unlock()
+	switch {
+	case spent:
+		return fmt.Errorf("%w: lease was already released", ErrNotHeld)
+	case err != nil && !(left && release):
+		return fmt.Errorf("%w: the holding is over: %w", ErrNotHeld, err)
+	}
+	return nil
+}
+
+// spend marks l released; it reports false if it already was.
+func (l *Lease) spend() bool {
+	l.h.mu.Lock()
+	defer l.h.mu.Unlock()
+	if l.id.spent {
+		return false
+	}
+	l.id.spent = true
+	l.h.open--
+	return true
+}
+
+// openLeases is the number of leases of a reentrant holding not yet
+// released.
+func (h *hold) openLeases() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.open
 }
 
 // hold is the state shared by the leases of one continuous holding (several
@@ -38,12 +121,48 @@ type hold struct {
 	start time.Time     // when the request that granted the current validity was sent
 	valid time.Duration // validity measured from start
 	err   error         // nil while held
+	left  bool          // ended, but the server may still hold its token (validity ran out, partial release)
+	open  int           // reentrant: leases issued on this holding and not yet released
 	done  chan struct{}
-	stop  func() // stops the watchdog, if any
+	stops []func() // stop the validity timer and the watchdog, if any
 }
 
+// newHold starts a holding whose validity, measured on clk from start, is
+// valid, and its timer: Done closes when the validity runs out unless the
+// holding is renewed or ended first.
 func newHold(clk clock.Clock, start time.Time, valid time.Duration) *hold {
-	return &hold{clk: clk, start: start, valid: valid, done: make(chan struct{})}
+	h := &hold{clk: clk, start: start, valid: valid, done: make(chan struct{})}
+	ctx, cancel := clk.WithCancel(context.Background())
+	h.stops = append(h.stops, cancel)
+	clk.Go(func() { h.expire(ctx) })
+	return h
+}
+
+// expire sleeps until the validity runs out (following renewals) and then
+// ends the holding, unless ctx is cancelled first.
+func (h *hold) expire(ctx context.Context) {
+	for {
+		left := h.remaining()
+		if left <= 0 {
+			h.runOut()
+			return
+		}
+		if h.clk.Sleep(ctx, left) != nil {
+			return
+		}
+	}
+}
+
+// onEnd registers stop to run when the holding ends (at once if it has).
+func (h *hold) onEnd(stop func()) {
+	h.mu.Lock()
+	if h.err == nil {
+		h.stops = append(h.stops, stop)
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Unlock()
+	stop()
 }
 
 // extend records a successful renewal sent at start.
@@ -55,6 +174,31 @@ func (h *hold) extend(start time.Time, valid time.Duration) {
 	}
 }
 
+// runOut ends the holding because its validity ran out on the holder's
+// clock (the key may still hold the lease's token on the server).
+func (h *hold) runOut() {
+	h.mu.Lock()
+	if h.err == nil {
+		h.left = true
+	}
+	h.mu.Unlock()
+	h.end(errRanOut)
+}
+
+// endPartly ends the holding on a release that some nodes did not answer:
+// a later Release of the same lease may still remove the token there.
+func (h *hold) endPartly(err error) {
+	h.mu.Lock()
+	if h.err == nil {
+		h.left = true
+	}
+	h.mu.Unlock()
+	h.end(err)
+}
+
+// errRanOut is the reason a holding whose validity ran out ended.
+var errRanOut = fmt.Errorf("%w: validity ran out", ErrLockLost)
+
 // end marks the holding over with err; it is idempotent (the first reason wins).
 func (h *hold) end(err error) {
 	h.mu.Lock()
@@ -63,10 +207,11 @@ func (h *hold) end(err error) {
 		return
 	}
 	h.err = err
-	stop := h.stop
+	stops := h.stops
+	h.stops = nil
 	h.mu.Unlock()
 	close(h.done)
-	if stop != nil {
+	for _, stop := range stops {
 		stop()
 	}
 }
@@ -77,24 +222,30 @@ func (h *hold) remaining() time.Duration {
 	return h.valid - h.clk.Since(h.start)
 }
 
+// errNotIssued is what a lease that no Locker issued reports.
+var errNotIssued = fmt.Errorf("%w: lease was not issued by a Locker", ErrNotHeld)
+
 // Err is nil while the holder may rely on the lock; ErrLockLost when the
-// validity has run out or a loss was detected; ErrReleased after Release.
+// validity has run out or a loss was detected; ErrReleased after Release;
+// ErrNotHeld for a nil or hand-built lease.
 func (l *Lease) Err() error {
-	h := l.h
+	if l == nil || l.h == nil {
+		return errNotIssued
+	}
+	return l.h.check()
+}
+
+// check ends the holding, sticky, once its validity has run out on the
+// holder's clock, and returns the reason it ended (nil while valid).
+func (h *hold) check() error {
 	h.mu.Lock()
 	err := h.err
 	h.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	return h.check()
-}
-
-// check ends the holding, sticky, once its validity has run out on the
-// holder's clock, and returns the reason it ended (nil while valid).
-func (h *hold) check() error {
 	if h.remaining() <= 0 {
-		h.end(fmt.Errorf("%w: validity ran out", ErrLockLost))
+		h.runOut()
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -110,8 +261,17 @@ func (l *Lease) Validity() time.Duration {
 	return l.h.remaining()
 }
 
-// Done is closed when the holding ends: on Release, or when a watchdog
-// detects the lock was lost.
-func (l *Lease) Done() <-chan struct{} { return l.h.done }
+// closed is the Done of a lease that holds nothing.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Done is closed when the holding ends: on Release, when a watchdog detects
+// the lock was lost, or when the validity runs out on the holder's clock.
+// It is closed already for a nil or hand-built lease.
+func (l *Lease) Done() <-chan struct{} {
+	if l == nil || l.h == nil {
+		return closed
+	}
+	return l.h.done
+}
 
 func (h *hold) ended() bool { return h.check() != nil }

@@ -2,8 +2,9 @@ package locks
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"reflect"
+	"sync/atomic"
 	"time"
 )
 
@@ -27,33 +28,48 @@ type Extender interface {
 	Extend(ctx context.Context, l *Lease) error
 }
 
-func retryable(ctx context.Context, err error) bool {
-	if ctx.Err() != nil {
-		return false
+func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }
+
+// isNil reports whether r is nil, or a typed nil (a nil *redis.Client in
+// the interface), which would panic on its first call.
+func isNil(r Redis) bool {
+	if r == nil {
+		return true
 	}
-	var oe *OptionError
-	return !errors.As(err, &oe)
+	v := reflect.ValueOf(r)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
 }
 
-func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }
+// nilName names a nil r for an OptionError: "nil" or "*redis.Client(nil)".
+func nilName(r Redis) string {
+	if r == nil {
+		return "nil"
+	}
+	return fmt.Sprintf("%T(nil)", r)
+}
 
 // single is the single-key machinery shared by Basic, Watchdog and Fenced:
 // take a key with a token, release and extend it owner-checked.
 type single struct {
-	r   Redis
-	key string
-	c   config
+	r      Redis
+	key    string
+	c      config
+	probed *atomic.Bool // the probe passed (shared by copies of the value)
 }
 
 func newSingle(r Redis, key string, o Options) (single, error) {
-	if r == nil {
-		return single{}, &OptionError{"Redis", "nil", "must be set"}
+	if isNil(r) {
+		return single{}, &OptionError{"Redis", nilName(r), "must be set"}
 	}
 	if key == "" {
 		return single{}, &OptionError{"key", `""`, "must not be empty"}
 	}
 	c, err := o.resolve()
-	return single{r: r, key: key, c: c}, err
+	return single{r: r, key: key, c: c, probed: new(atomic.Bool)}, err
 }
 
 // grant turns a successful request sent at start into a lease, or, when the
@@ -63,11 +79,28 @@ func (s *single) grant(ctx context.Context, start time.Time, token string, fence
 		_, _ = runInt(context.WithoutCancel(ctx), s.r, releaseScript, []string{s.key}, token)
 		return nil, wrap("acquire", s.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
 	}
-	return &Lease{Key: s.key, Token: token, Fence: fence, Count: 1, h: newHold(s.c.Clock, start, s.c.validity(0))}, nil
+	return issued(s, s.key, token, fence, 1, newHold(s.c.Clock, start, s.c.validity(0))), nil
+}
+
+// probe checks, once per Locker before its first SET NX, that the lock
+// can be given back (scripts may run) and that the key is not of another
+// type (see scripts/probe.lua).
+func probe(ctx context.Context, r Redis, key string, done *atomic.Bool) error {
+	if done.Load() {
+		return nil
+	}
+	if _, err := runInt(ctx, r, probeScript, []string{key}); err != nil {
+		return err
+	}
+	done.Store(true)
+	return nil
 }
 
 // trySetNX makes one SET NX PX attempt.
 func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
+	if err := probe(ctx, s.r, s.key, s.probed); err != nil {
+		return nil, wrap("acquire", s.key, err)
+	}
 	token := s.c.Rand.Token()
 	start := s.c.Clock.Now()
 	ok, err := s.r.SetNX(ctx, s.key, token, s.c.TTL).Result()
@@ -80,18 +113,21 @@ func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
 	return s.grant(ctx, start, token, 0)
 }
 
+// release is the owner-checked release of a lease s issued; any other
+// lease gets ErrNotHeld and touches nothing.
 func (s *single) release(ctx context.Context, l *Lease) error {
-	if l == nil {
-		return wrap("release", s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	if err := verifyRelease(l, s, s.key); err != nil {
+		return wrap("release", s.key, err)
 	}
-	n, err := runInt(ctx, s.r, releaseScript, []string{l.Key}, l.Token)
+	n, err := runInt(ctx, s.r, releaseScript, []string{s.key}, l.id.token)
 	if err != nil {
-		return wrap("release", l.Key, err)
+		return wrap("release", s.key, err)
 	}
 	if n == 0 {
 		l.h.end(ErrLockLost)
-		return wrap("release", l.Key, ErrNotHeld)
+		return wrap("release", s.key, ErrNotHeld)
 	}
+	l.spend()
 	l.h.end(ErrReleased)
 	return nil
 }
@@ -99,7 +135,7 @@ func (s *single) release(ctx context.Context, l *Lease) error {
 // extend resets the TTL; it reports (false, nil) when the lock is not ours.
 func (s *single) extend(ctx context.Context, l *Lease) (bool, error) {
 	start := s.c.Clock.Now()
-	n, err := runInt(ctx, s.r, extendScript, []string{l.Key}, l.Token, s.c.ttlMS)
+	n, err := runInt(ctx, s.r, extendScript, []string{s.key}, l.id.token, s.c.ttlMS)
 	if err != nil {
 		return false, err
 	}
@@ -110,17 +146,18 @@ func (s *single) extend(ctx context.Context, l *Lease) (bool, error) {
 	return true, nil
 }
 
+// extendOrLose is the owner-checked Extend of a lease s issued.
 func (s *single) extendOrLose(ctx context.Context, l *Lease) error {
-	if err := l.Err(); err != nil {
-		return wrap("extend", l.Key, fmt.Errorf("%w: %w", ErrNotHeld, err))
+	if err := verify(l, s, s.key); err != nil {
+		return wrap("extend", s.key, err)
 	}
 	ok, err := s.extend(ctx, l)
 	if err != nil {
-		return wrap("extend", l.Key, err)
+		return wrap("extend", s.key, err)
 	}
 	if !ok {
 		l.h.end(ErrLockLost)
-		return wrap("extend", l.Key, ErrNotHeld)
+		return wrap("extend", s.key, ErrNotHeld)
 	}
 	return nil
 }

@@ -2,7 +2,7 @@ package locks
 
 import "sync/atomic"
 
-// Metrics counts what a Service (or any pattern given it) did. The zero
+// Metrics counts what the patterns given it (Options.Metrics) did. The zero
 // value is ready; a nil *Metrics records nothing. Safe for concurrent use.
 type Metrics struct {
 	Acquired    atomic.Int64 // successful acquisitions (re-entries included)
@@ -12,7 +12,7 @@ type Metrics struct {
 	Renewals    atomic.Int64 // successful watchdog renewals
 	RenewErrors atomic.Int64 // renewals whose outcome was an error
 	Lost        atomic.Int64 // holdings lost while held
-	Waits       Histogram    // time from Acquire to grant (fair, rwlock, semaphore)
+	Waits       Histogram    // time from Acquire to grant
 }
 
 // Snapshot is a plain copy of the counters.

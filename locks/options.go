@@ -3,6 +3,8 @@ package locks
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/locksim/locksim/clock"
@@ -22,18 +24,21 @@ type Options struct {
 	Retry Retry
 	// DriftFactor is the fraction of the TTL subtracted from the validity
 	// to allow for clock drift between client and server (plus 2ms).
-	// 0 means the default, 0.01. Must be in [0, 1).
+	// 0 means the default, 0.01. Must be in [0, 0.5), and leave the TTL
+	// some validity: TTL > TTL × DriftFactor + 2ms.
 	DriftFactor float64
 	// RenewEvery is the watchdog's renewal period (Watchdog, Service).
-	// Default TTL/3. Must be positive and less than the TTL.
+	// Default TTL/3. Must be positive and less than the TTL; the patterns
+	// that do not renew ignore it.
 	RenewEvery time.Duration
 	// Owner identifies the owner of a reentrant lock (Reentrant, Service).
-	// Default: a fresh token per locker value.
+	// Default: a fresh token per locker value. The other patterns refuse
+	// it (they issue a fresh token per acquisition).
 	Owner string
 	// NodeTimeout bounds each Redlock node request. Default TTL/10, at
 	// least 1ms.
 	NodeTimeout time.Duration
-	// Metrics, if set, receives the Service pattern's counters.
+	// Metrics, if set, receives the pattern's counters (every pattern).
 	Metrics *Metrics
 }
 
@@ -69,14 +74,14 @@ func (o Options) resolve() (config, error) {
 	if c.Rand == nil {
 		c.Rand = CryptoRand{}
 	}
-	if o.DriftFactor < 0 || o.DriftFactor >= 1 {
-		return c, &OptionError{"DriftFactor", o.DriftFactor, "must be in [0, 1)"}
+	if o.DriftFactor < 0 || o.DriftFactor >= maxDriftFactor {
+		return c, &OptionError{"DriftFactor", o.DriftFactor, "must be in [0, 0.5): an allowance of half the TTL or more leaves the holder less validity than the server keeps the key for a second holder to wait out"}
 	}
 	if c.DriftFactor == 0 {
 		c.DriftFactor = 0.01
 	}
-	if err := c.resolveRenew(); err != nil {
-		return c, err
+	if v := c.validity(0); v <= 0 {
+		return c, &OptionError{"TTL", c.TTL, fmt.Sprintf("leaves no validity after the drift allowance (TTL × DriftFactor + %v = %v): every grant would be given back", minDrift, c.TTL-v)}
 	}
 	if err := c.resolveRetry(); err != nil {
 		return c, err
@@ -90,6 +95,7 @@ func (o Options) resolve() (config, error) {
 	return c, nil
 }
 
+// resolveRenew checks and defaults RenewEvery, for the patterns that renew.
 func (c *config) resolveRenew() error {
 	if c.RenewEvery < 0 {
 		return &OptionError{"RenewEvery", c.RenewEvery, "must be positive"}
@@ -123,6 +129,18 @@ func (c *config) resolveRetry() error {
 	return nil
 }
 
+// maxDriftFactor bounds DriftFactor (exclusive).
+const maxDriftFactor = 0.5
+
+// noOwner refuses an Owner on a pattern that has none (each acquisition
+// there gets a fresh token), naming the pattern.
+func (o Options) noOwner(pattern string) error {
+	if o.Owner != "" {
+		return &OptionError{"Owner", strconv.Quote(o.Owner), "is not used by " + pattern + ": only Reentrant and Service have an owner (the others issue a fresh token per acquisition)"}
+	}
+	return nil
+}
+
 // validity is what a grant obtained after elapsed leaves the holder.
 func (c *config) validity(elapsed time.Duration) time.Duration {
 	drift := time.Duration(float64(c.TTL)*c.DriftFactor) + minDrift
@@ -142,6 +160,24 @@ func (c *config) backoff(n int) time.Duration {
 		return d
 	}
 	return half + time.Duration(c.Rand.Int64N(int64(half)))
+}
+
+// counted is retry, counting into Metrics: each attempt, then the grant
+// and the time it took, or the failure.
+func (c *config) counted(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
+	m := c.Metrics
+	begin := c.Clock.Now()
+	l, err := c.retry(ctx, func() (*Lease, error) {
+		m.attempted()
+		return try()
+	})
+	if err != nil {
+		m.failed()
+		return nil, err
+	}
+	m.acquired()
+	m.waited(c.Clock.Since(begin))
+	return l, nil
 }
 
 // retry calls try until it succeeds, fails with an error other than
@@ -185,3 +221,13 @@ func gaveUp(cause, taken, err error) error {
 }
 
 func isTaken(err error) bool { return errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrQuorum) }
+
+// retryable reports whether another attempt may succeed after err: not
+// after an option error or a permanent Redis error, nor once ctx is done.
+func retryable(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || errors.Is(err, ErrPermanent) {
+		return false
+	}
+	var oe *OptionError
+	return !errors.As(err, &oe)
+}

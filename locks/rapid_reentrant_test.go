@@ -31,6 +31,7 @@ type reentrantMachine struct {
 	m       *model.Lock
 	leases  []*reentrantLease
 	cur     []*reentrantHolding // each owner's current holding, or nil
+	gen     []int               // each owner's server-side holdings so far
 }
 
 // reentrantHolding is the machine's view of one continuous holding.
@@ -42,9 +43,21 @@ type reentrantHolding struct {
 	exposed bool          // began before a restart without persistence
 }
 
+// reentrantLease is one acquisition: its lease, its holding as the holder
+// sees it, and its entry in the server's hash (gen: the owner's
+// server-side holding it was recorded in; spent once released).
 type reentrantLease struct {
-	l *locks.Lease
-	h *reentrantHolding
+	l     *locks.Lease
+	h     *reentrantHolding
+	gen   int
+	spent bool
+}
+
+// entryLive reports whether hl's entry is still in the hash: not released,
+// and recorded in the holding the owner still has on the server.
+func (s *reentrantMachine) entryLive(hl *reentrantLease) bool {
+	who, n := s.m.Holder()
+	return !hl.spent && n > 0 && who == ownerID(hl.h.owner) && hl.gen == s.gen[hl.h.owner]
 }
 
 func (h *reentrantHolding) relied(now time.Duration) bool { return !h.ended && now < h.until }
@@ -53,7 +66,7 @@ func newReentrantMachine(t *rapid.T, w *rapidWorld, service bool) *reentrantMach
 	w.reset(t)
 	ttl := rapidTTL(t)
 	s := &reentrantMachine{w: w, service: service, ttl: ttl, valid: grantValidity(ttl), renew: max(ttl/3, time.Millisecond),
-		cur: make([]*reentrantHolding, rapidOwners)}
+		cur: make([]*reentrantHolding, rapidOwners), gen: make([]int, rapidOwners)}
 	m, err := model.NewLock(model.LockSpec{TTL: ttl, Reentrant: true})
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +120,9 @@ func (s *reentrantMachine) acquire(t *rapid.T) {
 	if err != nil || l.Count != g.Count || l.Token != ownerID(i) {
 		t.Fatalf("o%d Acquire = %+v, %v; want count %d", i, l, err, g.Count)
 	}
+	if g.Count == 1 {
+		s.gen[i]++ // a new holding on the server
+	}
 	now := s.w.now()
 	h := s.cur[i]
 	if g.Count == 1 || h == nil || !h.relied(now) {
@@ -117,31 +133,37 @@ func (s *reentrantMachine) acquire(t *rapid.T) {
 		s.cur[i] = h
 	}
 	h.until = now + s.valid
-	s.leases = append(s.leases, &reentrantLease{l: l, h: h})
+	s.leases = append(s.leases, &reentrantLease{l: l, h: h, gen: s.gen[i]})
 }
 
-// release drops one entry with any lease ever issued to the owner: the
-// count is the owner's, not the lease's.
+// release gives back any lease ever issued to the owner: it removes that
+// acquisition's own entry if the hash still has it, and changes nothing
+// otherwise (a second release, a lease of a holding that is over).
 func (s *reentrantMachine) release(t *rapid.T) {
 	if len(s.leases) == 0 {
 		t.Skip("no lease yet")
 	}
 	hl := drawFrom(t, s.leases, "lease")
 	i := hl.h.owner
+	live, spent := s.entryLive(hl), hl.spent
 	err := s.lockers[i].Release(context.Background(), hl.l)
+	if !live {
+		requireNotHeld(t, fmt.Sprintf("o%d Release of a lease whose entry is gone", i), err)
+		if !spent {
+			s.finish(hl.h) // the server said the lease holds nothing
+		}
+		return
+	}
 	left, ok := s.m.Release(ownerID(i))
-	if !ok || left == 0 { // the owner holds nothing: every holding of its is over
+	hl.spent = true
+	switch {
+	case !ok || err != nil:
+		t.Fatalf("o%d Release = %v (model ok %v), want nil (count %d left)", i, err, ok, left)
+	case left == 0: // the owner holds nothing: every holding of its is over
 		s.finish(hl.h)
 		if s.cur[i] != nil {
 			s.finish(s.cur[i])
 		}
-	}
-	switch {
-	case !ok:
-		requireNotHeld(t, fmt.Sprintf("o%d Release when not reentrantHolding", i), err)
-	case err != nil:
-		t.Fatalf("o%d Release = %v, want nil (count %d left)", i, err, left)
-	case left == 0:
 	case hl.h.relied(s.w.now()):
 		hl.h.until = s.w.now() + s.valid
 	}
@@ -163,8 +185,8 @@ func (s *reentrantMachine) extend(t *rapid.T) {
 	err := s.lockers[i].(locks.Extender).Extend(context.Background(), hl.l)
 	now := s.w.now()
 	switch {
-	case !hl.h.relied(now):
-		requireNotHeld(t, "Extend of a lease not relied on", err)
+	case !hl.h.relied(now) || hl.spent:
+		requireNotHeld(t, "Extend of a lease not relied on, or released", err)
 	case !s.m.Extend(ownerID(i)):
 		requireNotHeld(t, fmt.Sprintf("o%d Extend when not reentrantHolding", i), err)
 		s.finish(hl.h)

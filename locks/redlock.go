@@ -36,12 +36,15 @@ func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 		return nil, &OptionError{"nodes", len(nodes), "must be odd (an even count tolerates no more failures than one node fewer)"}
 	}
 	for i, n := range nodes {
-		if n == nil {
-			return nil, &OptionError{fmt.Sprintf("nodes[%d]", i), "nil", "must be set"}
+		if isNil(n) {
+			return nil, &OptionError{fmt.Sprintf("nodes[%d]", i), nilName(n), "must be set"}
 		}
 	}
 	if key == "" {
 		return nil, &OptionError{"key", `""`, "must not be empty"}
+	}
+	if err := o.noOwner("Redlock"); err != nil {
+		return nil, err
 	}
 	c, err := o.resolve()
 	if err != nil {
@@ -55,13 +58,13 @@ func (rl *Redlock) Quorum() int { return rl.quorum }
 
 // Acquire takes the lock on a majority of nodes.
 func (rl *Redlock) Acquire(ctx context.Context) (*Lease, error) {
-	return rl.c.retry(ctx, func() (*Lease, error) { return rl.try(ctx) })
+	return rl.c.counted(ctx, func() (*Lease, error) { return rl.try(ctx) })
 }
 
 func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	token := rl.c.Rand.Token()
 	start := rl.c.Clock.Now()
-	errs := rl.fanOut(ctx, func(ctx context.Context, r Redis) error {
+	errs := rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
 		ok, err := r.SetNX(ctx, rl.key, token, rl.c.TTL).Result()
 		if err == nil && !ok {
 			return ErrNotAcquired
@@ -71,7 +74,7 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	locked, qe := rl.tally(errs)
 	valid := rl.c.validity(rl.c.Clock.Since(start))
 	if locked >= rl.quorum && valid > 0 {
-		return &Lease{Key: rl.key, Token: token, Count: 1, h: newHold(rl.c.Clock, start, rl.c.validity(0))}, nil
+		return issued(rl, rl.key, token, 0, 1, newHold(rl.c.Clock, start, rl.c.validity(0))), nil
 	}
 	qe.Expired = locked >= rl.quorum
 	rl.releaseAll(context.WithoutCancel(ctx), token)
@@ -80,31 +83,33 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 
 // fanOut runs op on every node in parallel, each under NodeTimeout, and
 // returns each node's error (nil for success).
-func (rl *Redlock) fanOut(ctx context.Context, op func(context.Context, Redis) error) []error {
+func (rl *Redlock) fanOut(ctx context.Context, op func(context.Context, int, Redis) error) []error {
 	errs := make([]error, len(rl.nodes))
 	rl.c.Clock.Parallel(len(rl.nodes), func(i int) {
 		nctx, cancel := rl.c.Clock.WithTimeout(ctx, rl.c.NodeTimeout)
 		defer cancel()
-		errs[i] = op(nctx, rl.nodes[i])
+		errs[i] = op(nctx, i, rl.nodes[i])
 	})
 	return errs
 }
 
 func (rl *Redlock) tally(errs []error) (int, *QuorumError) {
-	qe := &QuorumError{Needed: rl.quorum}
+	qe := &QuorumError{Needed: rl.quorum, Total: len(errs)}
 	for i, err := range errs {
 		switch {
 		case err == nil:
 			qe.Locked++
-		case !errors.Is(err, ErrNotAcquired) && !errors.Is(err, ErrNotHeld):
-			qe.Nodes = append(qe.Nodes, &NodeError{Node: i, Err: err})
+		case errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrNotHeld):
+			qe.Taken++
+		default:
+			qe.Nodes = append(qe.Nodes, &NodeError{Node: i, Err: classify(err)})
 		}
 	}
 	return qe.Locked, qe
 }
 
 func (rl *Redlock) releaseAll(ctx context.Context, token string) []error {
-	return rl.fanOut(ctx, func(ctx context.Context, r Redis) error {
+	return rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
 		n, err := runInt(ctx, r, releaseScript, []string{rl.key}, token)
 		if err == nil && n == 0 {
 			return ErrNotHeld
@@ -117,22 +122,26 @@ func (rl *Redlock) releaseAll(ctx context.Context, token string) []error {
 // token. It returns ErrNotHeld if no node held it, and the node errors if
 // some nodes could not be reached.
 func (rl *Redlock) Release(ctx context.Context, l *Lease) error {
-	if l == nil {
-		return wrap("release", rl.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	if err := verifyRelease(l, rl, rl.key); err != nil {
+		return wrap("release", rl.key, err)
 	}
-	errs := rl.releaseAll(ctx, l.Token)
+	errs := rl.releaseAll(ctx, l.id.token)
 	released, qe := rl.tally(errs)
 	switch {
 	case released > 0 && len(qe.Nodes) == 0:
+		rl.c.Metrics.released()
+		l.spend()
 		l.h.end(ErrReleased)
 		return nil
 	case released > 0:
-		l.h.end(ErrReleased)
+		rl.c.Metrics.released()
+		l.h.endPartly(ErrReleased)
 		return wrap("release", rl.key, errors.Join(nodeErrs(qe)...))
 	case len(qe.Nodes) > 0:
-		l.h.end(ErrLockLost)
+		l.h.endPartly(ErrLockLost)
 		return wrap("release", rl.key, fmt.Errorf("%w: %w", ErrNotHeld, errors.Join(nodeErrs(qe)...)))
 	default:
+		rl.c.Metrics.lost()
 		l.h.end(ErrLockLost)
 		return wrap("release", rl.key, ErrNotHeld)
 	}

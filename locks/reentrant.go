@@ -3,15 +3,24 @@ package locks
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
 // Reentrant is a lock that its owner may take again while holding it. The
-// key is a hash {owner: count}; each Acquire by the same owner increments
-// the count and each Release decrements it, and the TTL is refreshed on
-// every re-entry and every partial release. The lock is free when the count
-// reaches zero.
+// key is a hash {owner: count} that also records each acquisition's own
+// entry ('@'-prefixed fields); each Acquire by the same owner adds an entry
+// and increments the count, each Release removes its lease's entry and
+// decrements it, and the TTL is refreshed on every re-entry and every
+// partial release. The lock is free when the count reaches zero.
+//
+// Entries make every request affect only the acquisition it belongs to: a
+// second Release of a lease, a Release of a lease from an earlier holding,
+// or a release that reaches Redis after Release gave up finds no entry and
+// changes nothing; an Acquire that gives up while its request is in flight
+// removes the entry the request may have left.
 //
 // Go has no thread identity: the owner is the Reentrant value (its Owner
 // option, or a fresh token). Share one value between the code paths that
@@ -21,9 +30,12 @@ type Reentrant struct {
 	key   string
 	c     config
 	owner string
+	inst  string // this value's entry prefix: unique among every value of owner
 
-	mu  sync.Mutex // guards cur; never held across a Redis call
-	cur *hold
+	mu      sync.Mutex // guards cur, seq and orphans; never held across a Redis call
+	cur     *hold
+	seq     uint64
+	orphans []string // entries of grants that may have landed and whose undo failed
 }
 
 var (
@@ -32,17 +44,24 @@ var (
 )
 
 // NewReentrant returns a reentrant lock on key owned by o.Owner (or a fresh
-// owner token).
+// owner token). An Owner must not begin with '@' (the prefix of the
+// holding's entries in the hash).
 func NewReentrant(r Redis, key string, o Options) (*Reentrant, error) {
+	if strings.HasPrefix(o.Owner, "@") {
+		return nil, &OptionError{"Owner", strconv.Quote(o.Owner), "must not begin with '@' (reserved for the holding's entries)"}
+	}
 	s, err := newSingle(r, key, o)
 	if err != nil {
 		return nil, err
 	}
-	owner := s.c.Owner
+	owner, inst := s.c.Owner, s.c.Owner
 	if owner == "" {
 		owner = s.c.Rand.Token()
+		inst = owner
+	} else {
+		inst = s.c.Rand.Token() // another process may run the same owner
 	}
-	return &Reentrant{r: r, key: key, c: s.c, owner: owner}, nil
+	return &Reentrant{r: r, key: key, c: s.c, owner: owner, inst: inst}, nil
 }
 
 // Owner is the owner id written into the hash.
@@ -50,30 +69,85 @@ func (re *Reentrant) Owner() string { return re.owner }
 
 // Acquire takes the lock, or re-enters it if this owner holds it.
 func (re *Reentrant) Acquire(ctx context.Context) (*Lease, error) {
-	return re.c.retry(ctx, func() (*Lease, error) {
+	return re.c.counted(ctx, func() (*Lease, error) {
 		l, _, err := re.try(ctx)
 		return l, err
 	})
 }
 
+// nextEntry returns a fresh entry id for one acquisition attempt.
+func (re *Reentrant) nextEntry() string {
+	re.mu.Lock()
+	defer re.mu.Unlock()
+	re.seq++
+	return re.inst + "." + strconv.FormatUint(re.seq, 10)
+}
+
 // try makes one attempt; fresh reports whether a new holding began (as
 // opposed to a re-entry).
 func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) {
+	entry := re.nextEntry()
 	start := re.c.Clock.Now()
-	n, err := runInt(ctx, re.r, reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS)
+	n, err := runInt(ctx, re.r, reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry)
 	if err != nil {
+		// The outcome is unknown: the grant may have landed. Remove its
+		// entry, if any, so that it holds nothing.
+		re.undo(ctx, entry)
 		return nil, false, wrap("acquire", re.key, err)
 	}
 	if n == 0 {
 		return nil, false, wrap("acquire", re.key, ErrNotAcquired)
 	}
 	if re.c.validity(re.c.Clock.Since(start)) <= 0 {
-		// Too late to rely on; undo this entry.
-		_, _ = runInt(context.WithoutCancel(ctx), re.r, reentrantReleaseScript, []string{re.key}, re.owner, re.c.ttlMS)
+		re.undo(ctx, entry) // too late to rely on
 		return nil, false, wrap("acquire", re.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
 	}
 	h, fresh := re.entered(n, start)
-	return &Lease{Key: re.key, Token: re.owner, Count: int(n), h: h}, fresh, nil
+	l = issued(re, re.key, re.owner, 0, int(n), h)
+	l.id.entry = entry
+	h.mu.Lock()
+	h.open++
+	h.mu.Unlock()
+	return l, fresh, nil
+}
+
+// undo removes entry from the hash if a grant left it there. If the undo
+// fails too, the entry is kept as an orphan, removed when this owner's
+// last lease of the holding is released.
+func (re *Reentrant) undo(ctx context.Context, entry string) {
+	if _, err := re.drop(ctx, entry); err != nil {
+		re.mu.Lock()
+		re.orphans = append(re.orphans, entry)
+		re.mu.Unlock()
+	}
+}
+
+// drop runs the release script for entry, bounded by the TTL (the lock
+// expires on its own by then), whatever ctx says.
+func (re *Reentrant) drop(ctx context.Context, entry string) (int64, error) {
+	uctx, cancel := re.c.Clock.WithTimeout(context.WithoutCancel(ctx), re.c.TTL)
+	defer cancel()
+	return runInt(uctx, re.r, reentrantReleaseScript, []string{re.key}, re.owner, re.c.ttlMS, entry)
+}
+
+// dropOrphans removes the orphaned entries once the holder has released
+// every lease of its holding but the server still counts some; it returns
+// the count left after them.
+func (re *Reentrant) dropOrphans(ctx context.Context, n int64) int64 {
+	re.mu.Lock()
+	orphans := re.orphans
+	re.orphans = nil
+	re.mu.Unlock()
+	for _, e := range orphans {
+		if m, err := re.drop(ctx, e); err != nil {
+			re.mu.Lock()
+			re.orphans = append(re.orphans, e)
+			re.mu.Unlock()
+		} else if m >= 0 {
+			n = m
+		}
+	}
+	return n
 }
 
 // entered records the holding after a grant with count n, sent at start.
@@ -92,32 +166,38 @@ func (re *Reentrant) entered(n int64, start time.Time) (*hold, bool) {
 	return re.cur, false
 }
 
-// Release drops one level of holding; the last one frees the lock.
+// Release removes the entry l was issued for; the last one frees the lock.
+// A lease of another Locker, one released already, or one of a holding
+// that is over gets ErrNotHeld and changes nothing.
 func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
-	if l == nil {
-		return wrap("release", re.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	if err := verifyRelease(l, re, re.key); err != nil {
+		return wrap("release", re.key, err)
 	}
-	// The count is the owner's, not the lease's: a release through an
-	// older lease (already released, or from an earlier holding) takes an
-	// entry of the current holding. When the server says the owner holds
-	// nothing any more, the holding current when the call began is over too.
-	re.mu.Lock()
-	before := re.cur
-	re.mu.Unlock()
 	start := re.c.Clock.Now()
-	n, err := runInt(ctx, re.r, reentrantReleaseScript, []string{re.key}, l.Token, re.c.ttlMS)
+	n, err := runInt(ctx, re.r, reentrantReleaseScript, []string{re.key}, re.owner, re.c.ttlMS, l.id.entry)
 	if err != nil {
 		return wrap("release", re.key, err)
 	}
+	if n > 0 && l.spend() && l.h.openLeases() == 0 {
+		n = re.dropOrphans(ctx, n)
+	}
 	switch {
 	case n < 0:
+		re.c.Metrics.lost()
 		re.finish(l.h, ErrLockLost)
-		re.finish(before, ErrLockLost)
 		return wrap("release", re.key, ErrNotHeld)
 	case n == 0:
+		re.c.Metrics.released()
+		// The owner holds nothing any more: its current holding is over too.
+		l.spend()
 		re.finish(l.h, ErrReleased)
-		re.finish(before, ErrReleased)
+		re.mu.Lock()
+		cur := re.cur
+		re.mu.Unlock()
+		re.finish(cur, ErrReleased)
 	default:
+		re.c.Metrics.released()
+		l.spend()
 		l.h.extend(start, re.c.validity(0))
 	}
 	return nil
@@ -137,23 +217,25 @@ func (re *Reentrant) finish(h *hold, err error) {
 
 // Extend refreshes the TTL if this owner still holds the lock.
 func (re *Reentrant) Extend(ctx context.Context, l *Lease) error {
-	if err := l.Err(); err != nil {
-		return wrap("extend", re.key, fmt.Errorf("%w: %w", ErrNotHeld, err))
+	if err := verify(l, re, re.key); err != nil {
+		return wrap("extend", re.key, err)
 	}
 	ok, err := re.extend(ctx, l)
 	if err != nil {
 		return wrap("extend", re.key, err)
 	}
 	if !ok {
+		re.c.Metrics.lost()
 		re.finish(l.h, ErrLockLost)
 		return wrap("extend", re.key, ErrNotHeld)
 	}
+	re.c.Metrics.renewed()
 	return nil
 }
 
 func (re *Reentrant) extend(ctx context.Context, l *Lease) (bool, error) {
 	start := re.c.Clock.Now()
-	n, err := runInt(ctx, re.r, reentrantExtendScript, []string{re.key}, l.Token, re.c.ttlMS)
+	n, err := runInt(ctx, re.r, reentrantExtendScript, []string{re.key}, re.owner, re.c.ttlMS)
 	if err != nil || n == 0 {
 		return false, err
 	}

@@ -57,6 +57,9 @@ func NewRWLock(r Redis, name string, o Options) (*RWLock, error) {
 	if name == "" {
 		return nil, &OptionError{"name", `""`, "must not be empty"}
 	}
+	if err := o.noOwner("RWLock"); err != nil {
+		return nil, err
+	}
 	writer, readers, _, prefix := RWKeys(name)
 	s, err := newSingle(r, writer, o)
 	if err != nil {

@@ -36,6 +36,8 @@ var (
 	reentrantExtendSrc string
 	//go:embed scripts/fenced_acquire.lua
 	fencedAcquireSrc string
+	//go:embed scripts/probe.lua
+	probeSrc string
 
 	releaseScript          = redis.NewScript(releaseSrc)
 	extendScript           = redis.NewScript(extendSrc)
@@ -43,6 +45,7 @@ var (
 	reentrantReleaseScript = redis.NewScript(reentrantReleaseSrc)
 	reentrantExtendScript  = redis.NewScript(reentrantExtendSrc)
 	fencedAcquireScript    = redis.NewScript(fencedAcquireSrc)
+	probeScript            = redis.NewScript(probeSrc)
 )
 
 // Scripts returns the Lua sources the patterns run, by name, so that a
@@ -55,6 +58,7 @@ func Scripts() map[string]string {
 		"reentrant_release": reentrantReleaseSrc,
 		"reentrant_extend":  reentrantExtendSrc,
 		"fenced_acquire":    fencedAcquireSrc,
+		"probe":             probeSrc,
 		"fair_acquire":      fairAcquireSrc,
 		"fair_leave":        fairLeaveSrc,
 		"rw_rlock":          rwRLockSrc,

@@ -40,6 +40,9 @@ func NewSemaphore(r Redis, name string, n int, o Options) (*Semaphore, error) {
 	if name == "" {
 		return nil, &OptionError{"name", `""`, "must not be empty"}
 	}
+	if err := o.noOwner("Semaphore"); err != nil {
+		return nil, err
+	}
 	permits, prefix := SemaphoreKeys(name)
 	s, err := newSingle(r, permits, o)
 	if err != nil {

@@ -51,8 +51,11 @@ func TestSemaphoreNPermits(t *testing.T) {
 		o.Retry.Attempts = 1
 		const n = 3
 		var leases []*Lease
+		var holders []*Semaphore
 		for i := range n {
-			l, err := newSemT(t, e.client(t), name, n, o).Acquire(ctx)
+			h := newSemT(t, e.client(t), name, n, o)
+			holders = append(holders, h)
+			l, err := h.Acquire(ctx)
 			if err != nil {
 				t.Fatalf("Acquire %d of %d = %v", i+1, n, err)
 			}
@@ -65,7 +68,10 @@ func TestSemaphoreNPermits(t *testing.T) {
 		if got := len(extInspect(t, e.client(t), name, KindSemaphore).Holders); got != n {
 			t.Errorf("Inspect: %d holders, want %d", got, n)
 		}
-		if err := s.Release(ctx, leases[1]); err != nil {
+		if err := s.Release(ctx, leases[1]); !errors.Is(err, ErrNotHeld) {
+			t.Fatalf("Release by another client's Semaphore = %v, want ErrNotHeld", err)
+		}
+		if err := holders[1].Release(ctx, leases[1]); err != nil {
 			t.Fatalf("Release = %v", err)
 		}
 		if _, err := s.Acquire(ctx); err != nil {

@@ -5,7 +5,7 @@ import "context"
 // Service is the production lock service: a reentrant lock (hash {owner:
 // count}) kept alive by a watchdog while held, acquired with retries and
 // exponential backoff with jitter, honouring the context, and counted in
-// Metrics.
+// Metrics (wait times included).
 //
 // Unlike the other patterns, a zero Retry.Attempts means "retry until the
 // context is done": Acquire blocks like a mutex unless told otherwise.
@@ -26,6 +26,9 @@ func NewService(r Redis, key string, o Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := re.c.resolveRenew(); err != nil {
+		return nil, err
+	}
 	return &Service{re: re, m: o.Metrics}, nil
 }
 
@@ -38,16 +41,7 @@ func (s *Service) Metrics() *Metrics { return s.m }
 // Acquire takes or re-enters the lock; a first acquisition starts the
 // watchdog.
 func (s *Service) Acquire(ctx context.Context) (*Lease, error) {
-	l, err := s.re.c.retry(ctx, func() (*Lease, error) {
-		s.m.attempted()
-		return s.try(ctx)
-	})
-	if err != nil {
-		s.m.failed()
-		return nil, err
-	}
-	s.m.acquired()
-	return l, nil
+	return s.re.c.counted(ctx, func() (*Lease, error) { return s.try(ctx) })
 }
 
 func (s *Service) try(ctx context.Context) (*Lease, error) {
@@ -61,10 +55,4 @@ func (s *Service) try(ctx context.Context) (*Lease, error) {
 
 // Release drops one level of holding; the last one stops the watchdog and
 // frees the lock.
-func (s *Service) Release(ctx context.Context, l *Lease) error {
-	err := s.re.Release(ctx, l)
-	if err == nil {
-		s.m.released()
-	}
-	return err
-}
+func (s *Service) Release(ctx context.Context, l *Lease) error { return s.re.Release(ctx, l) }

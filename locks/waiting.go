@@ -37,11 +37,11 @@ func waitLoop(ctx context.Context, c *config, m *Metrics, try func() (*Lease, er
 
 // lease turns a grant for a request sent at start into a lease, or reports
 // that the reply came too late to leave any validity.
-func (c *config) lease(key, token string, start time.Time) (*Lease, bool) {
+func (c *config) lease(by any, key, token string, start time.Time) (*Lease, bool) {
 	if c.validity(c.Clock.Since(start)) <= 0 {
 		return nil, false
 	}
-	return &Lease{Key: key, Token: token, Count: 1, h: newHold(c.Clock, start, c.validity(0))}, true
+	return issued(by, key, token, 0, 1, newHold(c.Clock, start, c.validity(0))), true
 }
 
 var errLate = fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired)
@@ -64,43 +64,31 @@ func (ms *members) drop(ctx context.Context, token string) (bool, error) {
 
 // release is the owner-checked release of l's membership.
 func (ms *members) release(ctx context.Context, l *Lease) error {
-	if l == nil {
-		return wrap("release", ms.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	if err := verifyRelease(l, ms, ms.key); err != nil {
+		return wrap("release", ms.key, err)
 	}
-	if l.Key != ms.key {
-		return wrap("release", ms.key, fmt.Errorf("%w: lease is for %q", ErrNotHeld, l.Key))
-	}
-	held, err := ms.drop(ctx, l.Token)
+	held, err := ms.drop(ctx, l.id.token)
 	if err != nil {
 		return wrap("release", ms.key, err)
 	}
 	if !held {
 		ms.m.lost()
-		endHold(l, ErrLockLost)
+		l.h.end(ErrLockLost)
 		return wrap("release", ms.key, ErrNotHeld)
 	}
 	ms.m.released()
-	endHold(l, ErrReleased)
+	l.spend()
+	l.h.end(ErrReleased)
 	return nil
-}
-
-// endHold ends l's holding; a Lease built by hand has none to end.
-func endHold(l *Lease, err error) {
-	if l.h != nil {
-		l.h.end(err)
-	}
 }
 
 // extend resets the TTL of l's membership if it still holds.
 func (ms *members) extend(ctx context.Context, l *Lease) error {
-	if l.Key != ms.key {
-		return wrap("extend", ms.key, fmt.Errorf("%w: lease is for %q", ErrNotHeld, l.Key))
-	}
-	if err := l.Err(); err != nil {
-		return wrap("extend", ms.key, fmt.Errorf("%w: %w", ErrNotHeld, err))
+	if err := verify(l, ms, ms.key); err != nil {
+		return wrap("extend", ms.key, err)
 	}
 	start := ms.c.Clock.Now()
-	n, err := runInt(ctx, ms.r, memberExtendScript, []string{ms.key}, l.Token, ms.c.ttlMS, ms.prefix)
+	n, err := runInt(ctx, ms.r, memberExtendScript, []string{ms.key}, l.id.token, ms.c.ttlMS, ms.prefix)
 	if err != nil {
 		return wrap("extend", ms.key, err)
 	}
@@ -117,7 +105,7 @@ func (ms *members) extend(ctx context.Context, l *Lease) error {
 // granted makes the lease for a membership granted to a request sent at
 // start, or gives the membership back if no validity is left.
 func (ms *members) granted(ctx context.Context, token string, start time.Time) (*Lease, error) {
-	if l, ok := ms.c.lease(ms.key, token, start); ok {
+	if l, ok := ms.c.lease(ms, ms.key, token, start); ok {
 		return l, nil
 	}
 	_, _ = ms.drop(context.WithoutCancel(ctx), token)
@@ -127,14 +115,14 @@ func (ms *members) granted(ctx context.Context, token string, start time.Time) (
 // ownedRelease is the owner-checked release of a single-key holding (the
 // fair lock, the writer), counted into m.
 func ownedRelease(ctx context.Context, s *single, m *Metrics, l *Lease) error {
-	if l != nil && l.Key != s.key {
-		return wrap("release", s.key, fmt.Errorf("%w: lease is for %q", ErrNotHeld, l.Key))
+	if err := verifyRelease(l, s, s.key); err != nil {
+		return wrap("release", s.key, err)
 	}
 	err := s.release(ctx, l)
 	switch {
 	case err == nil:
 		m.released()
-	case l != nil && errors.Is(err, ErrNotHeld):
+	case errors.Is(err, ErrNotHeld):
 		m.lost()
 	}
 	return err
@@ -143,8 +131,8 @@ func ownedRelease(ctx context.Context, s *single, m *Metrics, l *Lease) error {
 // ownedExtend is the owner-checked extension of a single-key holding,
 // counted into m.
 func ownedExtend(ctx context.Context, s *single, m *Metrics, l *Lease) error {
-	if l.Key != s.key {
-		return wrap("extend", s.key, fmt.Errorf("%w: lease is for %q", ErrNotHeld, l.Key))
+	if err := verify(l, s, s.key); err != nil {
+		return wrap("extend", s.key, err)
 	}
 	err := s.extendOrLose(ctx, l)
 	switch {

@@ -16,7 +16,7 @@ import (
 )
 
 // A Service lock counts what it does into a locks.Metrics; a Collector
-// exports those counts to Prometheus under the pattern's label.
+// exports those counts to Prometheus, labelled by the lock's key and kind.
 func ExampleCollector() {
 	m, err := miniredis.Run()
 	if err != nil {
@@ -47,12 +47,12 @@ func ExampleCollector() {
 	}
 
 	c := metrics.NewCollector()
-	c.Track("service", counts)
+	c.Track(metrics.Target{Key: "orders", Kind: locks.KindReentrant}, counts)
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(c)
 	want := `# HELP locksim_lock_acquired_total Successful acquisitions (re-entries included).
 # TYPE locksim_lock_acquired_total counter
-locksim_lock_acquired_total{pattern="service"} 2
+locksim_lock_acquired_total{key="orders",kind="reentrant"} 2
 `
 	err = testutil.GatherAndCompare(reg, strings.NewReader(want), "locksim_lock_acquired_total")
 	fmt.Println("acquired_total matches:", err == nil)

@@ -17,17 +17,16 @@ type Target struct {
 }
 
 var (
-	inspectLabels = []string{"key", "kind"}
-	heldDesc      = lockDesc("held", "1 if anyone holds the lock, else 0.")
-	holdersDesc   = lockDesc("holders", "Current holders (readers or permits count one each).")
-	ttlDesc       = lockDesc("ttl_seconds", "Lowest remaining TTL among the holders; 0 when free.")
-	countDesc     = lockDesc("holds", "Total hold count: re-entries for reentrant locks.")
-	queueDesc     = lockDesc("queue_length", "Live waiters: the fair lock's queue, 1 while a writer waits on a read-write lock.")
-	fenceDesc     = lockDesc("fence", "Last fencing token issued (fenced locks).")
+	heldDesc    = lockDesc("held", "1 if anyone holds the lock, else 0.")
+	holdersDesc = lockDesc("holders", "Current holders (readers or permits count one each).")
+	ttlDesc     = lockDesc("ttl_seconds", "Lowest remaining TTL among the holders; 0 when free.")
+	countDesc   = lockDesc("holds", "Total hold count: re-entries for reentrant locks.")
+	queueDesc   = lockDesc("queue_length", "Live waiters: the fair lock's queue, 1 while a writer waits on a read-write lock.")
+	fenceDesc   = lockDesc("fence", "Last fencing token issued (fenced locks).")
 )
 
 func lockDesc(name, help string) *prometheus.Desc {
-	return prometheus.NewDesc(prometheus.BuildFQName(Namespace, "lock", name), help, inspectLabels, nil)
+	return prometheus.NewDesc(prometheus.BuildFQName(Namespace, "lock", name), help, lockLabels, nil)
 }
 
 // InspectCollector inspects its targets on every scrape through one Redis

@@ -27,51 +27,52 @@ func TestCollector(t *testing.T) {
 	m.Waits.Observe(200 * time.Millisecond)
 	m.Waits.Observe(20 * time.Second)
 	c := NewCollector()
-	c.Track("fair", m)
-	c.Track("basic", &locks.Metrics{})
+	jobs, orders := Target{Key: "jobs", Kind: locks.KindFair}, Target{Key: "orders", Kind: locks.KindBasic}
+	c.Track(jobs, m)
+	c.Track(orders, &locks.Metrics{})
 	want := `
 # HELP locksim_lock_acquired_total Successful acquisitions (re-entries included).
 # TYPE locksim_lock_acquired_total counter
-locksim_lock_acquired_total{pattern="basic"} 0
-locksim_lock_acquired_total{pattern="fair"} 3
+locksim_lock_acquired_total{key="orders",kind="basic"} 0
+locksim_lock_acquired_total{key="jobs",kind="fair"} 3
 # HELP locksim_lock_lost_total Holdings lost while held.
 # TYPE locksim_lock_lost_total counter
-locksim_lock_lost_total{pattern="basic"} 0
-locksim_lock_lost_total{pattern="fair"} 1
+locksim_lock_lost_total{key="orders",kind="basic"} 0
+locksim_lock_lost_total{key="jobs",kind="fair"} 1
 # HELP locksim_lock_wait_seconds Time from Acquire to grant.
 # TYPE locksim_lock_wait_seconds histogram
-locksim_lock_wait_seconds_bucket{pattern="fair",le="0.001"} 0
-locksim_lock_wait_seconds_bucket{pattern="fair",le="0.002"} 0
-locksim_lock_wait_seconds_bucket{pattern="fair",le="0.005"} 1
-locksim_lock_wait_seconds_bucket{pattern="fair",le="0.01"} 1
-locksim_lock_wait_seconds_bucket{pattern="fair",le="0.025"} 1
-locksim_lock_wait_seconds_bucket{pattern="fair",le="0.05"} 1
-locksim_lock_wait_seconds_bucket{pattern="fair",le="0.1"} 1
-locksim_lock_wait_seconds_bucket{pattern="fair",le="0.25"} 2
-locksim_lock_wait_seconds_bucket{pattern="fair",le="0.5"} 2
-locksim_lock_wait_seconds_bucket{pattern="fair",le="1"} 2
-locksim_lock_wait_seconds_bucket{pattern="fair",le="2.5"} 2
-locksim_lock_wait_seconds_bucket{pattern="fair",le="5"} 2
-locksim_lock_wait_seconds_bucket{pattern="fair",le="10"} 2
-locksim_lock_wait_seconds_bucket{pattern="fair",le="+Inf"} 3
-locksim_lock_wait_seconds_sum{pattern="fair"} 20.203
-locksim_lock_wait_seconds_count{pattern="fair"} 3
-locksim_lock_wait_seconds_bucket{pattern="basic",le="0.001"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="0.002"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="0.005"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="0.01"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="0.025"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="0.05"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="0.1"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="0.25"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="0.5"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="1"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="2.5"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="5"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="10"} 0
-locksim_lock_wait_seconds_bucket{pattern="basic",le="+Inf"} 0
-locksim_lock_wait_seconds_sum{pattern="basic"} 0
-locksim_lock_wait_seconds_count{pattern="basic"} 0
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="0.001"} 0
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="0.002"} 0
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="0.005"} 1
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="0.01"} 1
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="0.025"} 1
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="0.05"} 1
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="0.1"} 1
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="0.25"} 2
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="0.5"} 2
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="1"} 2
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="2.5"} 2
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="5"} 2
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="10"} 2
+locksim_lock_wait_seconds_bucket{key="jobs",kind="fair",le="+Inf"} 3
+locksim_lock_wait_seconds_sum{key="jobs",kind="fair"} 20.203
+locksim_lock_wait_seconds_count{key="jobs",kind="fair"} 3
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="0.001"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="0.002"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="0.005"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="0.01"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="0.025"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="0.05"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="0.1"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="0.25"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="0.5"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="1"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="2.5"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="5"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="10"} 0
+locksim_lock_wait_seconds_bucket{key="orders",kind="basic",le="+Inf"} 0
+locksim_lock_wait_seconds_sum{key="orders",kind="basic"} 0
+locksim_lock_wait_seconds_count{key="orders",kind="basic"} 0
 `
 	err := testutil.CollectAndCompare(c, strings.NewReader(want),
 		"locksim_lock_acquired_total", "locksim_lock_lost_total", "locksim_lock_wait_seconds")
@@ -79,11 +80,11 @@ locksim_lock_wait_seconds_count{pattern="basic"} 0
 		t.Error(err)
 	}
 	if n := testutil.CollectAndCount(c); n != 2*(len(counters)+1) {
-		t.Errorf("CollectAndCount = %d, want %d (7 counters and a histogram per pattern)", n, 2*(len(counters)+1))
+		t.Errorf("CollectAndCount = %d, want %d (7 counters and a histogram per lock)", n, 2*(len(counters)+1))
 	}
-	c.Track("basic", nil)
+	c.Track(orders, nil)
 	if n := testutil.CollectAndCount(c); n != len(counters)+1 {
-		t.Errorf("after Track(basic, nil): %d metrics, want %d", n, len(counters)+1)
+		t.Errorf("after Track(orders, nil): %d metrics, want %d", n, len(counters)+1)
 	}
 	if problems, err := testutil.CollectAndLint(c); err != nil || len(problems) > 0 {
 		t.Errorf("CollectAndLint = %v, %v", problems, err)

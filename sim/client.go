@@ -27,8 +27,10 @@ type client struct {
 	stats    ClientResult
 	waits    []time.Duration
 	lastAcq  int64
-	readCall int64  // when the current section's read was sent
-	phase    string // the call the main goroutine is in (see during)
+	readCall int64        // when the current section's read was sent
+	phase    string       // the call the main goroutine is in (see during)
+	prev     *locks.Lease // misuse: the lease of the section before
+	last     *locks.Lease // misuse: the last lease this client acquired
 }
 
 func newClient(w *world, i int, name string, p *sched.Proc, l locks.Locker) *client {
@@ -80,7 +82,33 @@ func (c *client) cycle() {
 	}
 	c.at(fault.Release)
 	c.release(lease)
+	c.misuse(lease)
 	c.sleep(wl.Think)
+}
+
+// misuse, under misuse=yes, releases lease again, the client's previous
+// lease and another client's last lease, unrecorded: each must be refused
+// and free nothing (an overlap afterwards says one was honoured).
+func (c *client) misuse(lease *locks.Lease) {
+	if !c.w.sc.Workload.Misuse || c.w.s.Stopping() {
+		return
+	}
+	foreign := c.w.clients[(c.i+1)%len(c.w.clients)].last
+	for _, m := range []struct {
+		what string
+		l    *locks.Lease
+	}{{"duplicate", lease}, {"stale", c.prev}, {"foreign", foreign}} {
+		if m.l == nil || m.l == c.last && m.what == "foreign" || c.w.s.Stopping() {
+			continue
+		}
+		ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
+		err := c.locker.Release(ctx, m.l)
+		cancel()
+		if c.w.tr.on() {
+			c.w.tr.printf("%s misuse release (%s): %s", c.name, m.what, errText(err))
+		}
+	}
+	c.prev = lease
 }
 
 // enter takes the lock a second time, nested, when the workload re-enters.
@@ -156,6 +184,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 		return nil, 0, false
 	}
 	op.OK, op.Token, op.Fence, op.Count, op.Mode = true, lease.Token, lease.Fence, lease.Count, mode(lease)
+	c.last = lease
 	c.w.record(op)
 	id := c.w.or.grant(c.i, call, lease.Fence, pattern.ReadLease(lease))
 	c.w.pr.hold(c.i)

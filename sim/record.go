@@ -16,9 +16,12 @@ func (w *world) record(op history.Op) { w.hist.Ops = append(w.hist.Ops, op) }
 
 // unknownOutcome reports whether a failed call may still have taken
 // effect: its reply was lost or late, or the run ended under it. A lock
-// that reports "not acquired" or "no quorum" has given its attempt back.
+// that reports "not acquired" or a missed quorum (taken, or nodes
+// unavailable: Redlock releases on every node then) has given its attempt
+// back.
 func unknownOutcome(err error) bool {
-	if err == nil || errors.Is(err, locks.ErrNotAcquired) || errors.Is(err, locks.ErrQuorum) {
+	var qe *locks.QuorumError
+	if err == nil || errors.Is(err, locks.ErrNotAcquired) || errors.As(err, &qe) {
 		return false
 	}
 	var te *network.TimeoutError

@@ -31,7 +31,7 @@ func TestDemoShowsEveryPattern(t *testing.T) {
 		"renewal stopped, key exists = false",
 		"then acquired",
 		"acquired on the other 3 (quorum 3)",
-		"locks: quorum not reached (locked 2 of the 3 needed, 3 nodes unreachable)",
+		"locks: nodes unavailable (locked 2 of the 3 needed, 3 nodes unreachable)",
 		"writes with token 1: rejected: token 1 is older than 2",
 		`store holds "B" from token 2`,
 	} {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,8 +67,11 @@ func (e *env) locker() locks.Locker {
 	e.t.Helper()
 	e.n++
 	name := fmt.Sprintf("c%d", e.n)
-	o := locks.Options{TTL: e.ttl, Clock: e.clk, Rand: locks.NewSeededRand(1, name), Owner: name,
+	o := locks.Options{TTL: e.ttl, Clock: e.clk, Rand: locks.NewSeededRand(1, name),
 		Retry: locks.Retry{Attempts: 1}, NodeTimeout: e.ttl}
+	if strings.HasPrefix(e.p.Name, "reentrant") || strings.HasPrefix(e.p.Name, "service") {
+		o.Owner = name // only the reentrant patterns have an owner
+	}
 	l, err := e.p.New(e.rs, "res", o)
 	if err != nil {
 		e.t.Fatalf("%s: New: %v", e.p.Name, err)

@@ -87,11 +87,11 @@ func TestSeedRWWriterStarved(t *testing.T) {
 				}
 				return rw
 			}
-			cur, err := mk().RLock(ctx)
+			readers := mk() // a lease is released by the lock value that issued it
+			cur, err := readers.RLock(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			readers := mk()
 			wctx, stop := context.WithCancel(ctx)
 			defer stop()
 			granted := make(chan error, 1)

@@ -90,7 +90,7 @@ func (c *client) acquire(ctx context.Context) (*locks.Lease, error) {
 	switch {
 	case err == nil:
 		o.OK, o.Fence, o.Count = true, lease.Fence, lease.Count
-	case errors.Is(err, locks.ErrNotAcquired) || errors.Is(err, locks.ErrQuorum):
+	case errors.Is(err, locks.ErrNotAcquired) || errors.Is(err, locks.ErrQuorum) || errors.Is(err, locks.ErrUnavailable):
 		if c.quorum {
 			// A quorum lock may refuse a free lock (votes split between
 			// contenders), which the lock model does not allow: a refusal

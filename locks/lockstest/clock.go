@@ -34,6 +34,8 @@ type ManualClock struct {
 	running  int      // goroutines started by Go that have not returned
 	sleepers int      // timers in timers that belong to a Sleep
 	step     func(d time.Duration)
+	stopped  chan struct{} // closed by Stop
+	stop     sync.Once
 
 	// Settle bounds how long Advance waits for background work to come to
 	// rest; zero means 10s.
@@ -53,8 +55,18 @@ var _ clock.Clock = (*ManualClock)(nil)
 // called with each step's length before the timers due at its end fire
 // (move the servers' TTLs there, e.g. with miniredis's FastForward).
 func NewManualClock(start time.Time, onStep func(d time.Duration)) *ManualClock {
-	return &ManualClock{now: start, step: onStep}
+	return &ManualClock{now: start, step: onStep, stopped: make(chan struct{})}
 }
+
+// ErrClockStopped is what Sleep returns once the clock is stopped.
+var ErrClockStopped = errors.New("lockstest: manual clock stopped")
+
+// Stop ends the clock: every Sleep, pending or to come, returns
+// ErrClockStopped, so that the background work started through Go (a
+// watchdog, a lease's validity timer) ends instead of waiting for an
+// Advance that will never come. The backends stop their clock when the
+// test ends.
+func (c *ManualClock) Stop() { c.stop.Do(func() { close(c.stopped) }) }
 
 // Now returns the manual time.
 func (c *ManualClock) Now() time.Time {
@@ -82,6 +94,9 @@ func (c *ManualClock) Sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		c.remove(tm)
 		return ctx.Err()
+	case <-c.stopped:
+		c.remove(tm)
+		return ErrClockStopped
 	}
 }
 

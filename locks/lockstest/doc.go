@@ -6,17 +6,21 @@
 //     release;
 //   - owner-checked release: a lease that lost the lock gets ErrNotHeld and
 //     leaves the new holder's key alone;
-//   - expiry after the TTL, and an expired lease that knows it (Err is
-//     ErrLockLost) and cannot release;
+//   - leases honoured only by their issuer, once: a foreign (another key,
+//     another client), hand-built, zero, nil, altered, released or stale
+//     lease gets ErrNotHeld without a panic and ends no other lease;
+//   - expiry after the TTL, and an expired lease that knows it (Done is
+//     closed by then, Err is ErrLockLost) and cannot release;
 //   - re-entry counting and TTL refresh (Caps.Reentrant);
 //   - renewal while held, its end on Release (no goroutine left), and the
 //     holder told of a refused renewal (Caps.Watchdog);
-//   - quorum with a minority of nodes down, ErrQuorum with a majority down
-//     (Caps.Redlock);
+//   - quorum with a minority of nodes down, ErrUnavailable (not ErrQuorum)
+//     with a majority down (Caps.Redlock);
 //   - strictly increasing fencing tokens and a counter that never expires
 //     (Caps.Fenced);
 //   - Extend (Caps.Extender), context cancellation and deadlines, and
-//     option validation naming the field and value.
+//     option validation naming the field and value (a TTL that leaves no
+//     validity, a typed-nil client included).
 //
 // # Backends and time
 //
@@ -25,7 +29,7 @@
 // time moves: over miniredis, lockers run on a ManualClock and Advance moves
 // it together with the servers' TTLs (FastForward), waiting at each step for
 // the watchdogs it wakes to finish their renewal, so nothing waits in real
-// time; over redis-server, time is real, the TTL is short (400ms) and
+// time; over redis-server, time is real, the TTL is short (1s) and
 // Advance sleeps. Properties never assert speed: real-time waits only bound
 // how long the suite waits for something that must happen.
 //

@@ -23,6 +23,8 @@ type property struct {
 var properties = []property{
 	{"MutualExclusion", always, checkMutualExclusion},
 	{"OwnerCheckedRelease", always, checkOwnerCheckedRelease},
+	{"ForeignLease", always, checkForeignLease},
+	{"StaleLease", always, checkStaleLease},
 	{"ExpiredLease", expiring, checkExpiredLease},
 	{"ExpiryAfterTTL", expiring, checkExpiry},
 	{"Extend", extending, checkExtend},

@@ -45,6 +45,7 @@ func StartMiniredis(t testing.TB, n int) *Miniredis {
 		b.down = append(b.down, false)
 	}
 	b.clk = NewManualClock(Epoch, b.fastForward)
+	t.Cleanup(b.clk.Stop)
 	return b
 }
 

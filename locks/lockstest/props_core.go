@@ -2,6 +2,7 @@ package lockstest
 
 import (
 	"errors"
+	"time"
 
 	"github.com/locksim/locksim/locks"
 )
@@ -71,6 +72,11 @@ func checkExpiredLease(r *run) {
 	c1, c2, c3 := r.client(1), r.client(2), r.client(3)
 	l1 := c1.acquire("")
 	r.advance(r.ttl() + r.env.margin())
+	select { // before anyone calls Err: a timer on the holder's clock closes Done
+	case <-l1.Done():
+	case <-time.After(bound):
+		r.t.Errorf("lease.Done() still open %v after TTL+%v (nobody called Err), want closed when the validity ran out", bound, r.env.margin())
+	}
 	if err := l1.Err(); !errors.Is(err, locks.ErrLockLost) {
 		r.t.Errorf("lease.Err() = %v after TTL+%v, want ErrLockLost", err, r.env.margin())
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/locks"
 )
 
@@ -93,6 +95,10 @@ func checkOptions(r *run) {
 	cases := []optionCase{
 		{"TTL 0", true, n, func(o *locks.Options) { o.TTL = 0 }, "TTL", "0s"},
 		{"DriftFactor 1", true, n, func(o *locks.Options) { o.DriftFactor = 1 }, "DriftFactor", "1"},
+		{"DriftFactor 0.5", true, n, func(o *locks.Options) { o.DriftFactor = 0.5 }, "DriftFactor", "0.5"},
+		{"TTL 2ms (no validity after the drift allowance)", true, n, func(o *locks.Options) { o.TTL = 2 * time.Millisecond }, "TTL", "2ms"},
+		{"TTL 1ms", true, n, func(o *locks.Options) { o.TTL = time.Millisecond }, "TTL", "1ms"},
+		{"Owner on a pattern without one", !caps.Reentrant, n, func(o *locks.Options) { o.Owner = "me" }, "Owner", `"me"`},
 		{"RenewEvery = TTL", caps.Watchdog, n, func(o *locks.Options) { o.RenewEvery = ttl }, "RenewEvery", ttl.String()},
 		{"RenewEvery > TTL", caps.Watchdog, n, func(o *locks.Options) { o.RenewEvery = 2 * ttl }, "RenewEvery", (2 * ttl).String()},
 		{"0 nodes", caps.Redlock, 0, nil, "nodes", "0"},
@@ -102,6 +108,26 @@ func checkOptions(r *run) {
 		if c.applies {
 			r.checkOption(c)
 		}
+	}
+	r.checkNilClient()
+}
+
+// checkNilClient: a typed-nil *redis.Client is refused at construction
+// (it would panic on the first call), naming the field.
+func (r *run) checkNilClient() {
+	r.t.Helper()
+	conns := make([]locks.Redis, r.env.nodes())
+	for i := range conns {
+		conns[i] = (*redis.Client)(nil)
+	}
+	l, err := r.env.New(conns, r.key, r.options())
+	var oe *locks.OptionError
+	if !errors.As(err, &oe) {
+		r.t.Errorf("New(typed-nil *redis.Client) = %v, %v; want a *locks.OptionError", l, err)
+		return
+	}
+	if !strings.Contains(err.Error(), "*redis.Client(nil)") {
+		r.t.Errorf("New(typed-nil *redis.Client) error %q: want it to name the value *redis.Client(nil)", err)
 	}
 }
 

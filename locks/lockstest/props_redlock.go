@@ -25,7 +25,8 @@ func checkMinorityDown(r *run) {
 }
 
 // checkMajorityDown: with a majority of nodes down Acquire fails with
-// ErrQuorum and says which nodes failed; once they are back it succeeds.
+// ErrUnavailable — not ErrQuorum, which says the lock is taken — and says
+// which nodes failed; once they are back it succeeds.
 func checkMajorityDown(r *run) {
 	n := r.env.nodes()
 	down := r.downNodes(0, n/2+1)
@@ -34,8 +35,8 @@ func checkMajorityDown(r *run) {
 	if err == nil {
 		r.t.Cleanup(func() { _ = c1.l.Release(context.Background(), l) })
 	}
-	if !errors.Is(err, locks.ErrQuorum) {
-		r.t.Errorf("Acquire(client 1)%s = %v, want ErrQuorum", down, err)
+	if !errors.Is(err, locks.ErrUnavailable) || errors.Is(err, locks.ErrQuorum) {
+		r.t.Errorf("Acquire(client 1)%s = %v, want ErrUnavailable and not ErrQuorum", down, err)
 	}
 	var ne *locks.NodeError
 	if !errors.As(err, &ne) {

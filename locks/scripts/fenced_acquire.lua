@@ -1,8 +1,18 @@
 -- Fenced acquire: KEYS[1] lock key, KEYS[2] fence counter (same hash tag, no
 -- TTL ever). ARGV[1] token, ARGV[2] TTL in ms. Takes the lock and issues the
 -- next fencing token in one atomic step; returns the token, or 0 if the lock
--- is held.
+-- is held. A failed acquisition leaves nothing behind: a lock key of
+-- another type fails the GET (WRONGTYPE) before anything is written, and a
+-- counter INCR cannot increment (WRONGTYPE, not an integer, overflow)
+-- undoes the SET and returns INCR's error.
+if redis.call('GET', KEYS[1]) then
+  return 0
+end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return redis.call('INCR', KEYS[2])
+  local fence = redis.pcall('INCR', KEYS[2])
+  if type(fence) == 'table' and fence.err then
+    redis.call('DEL', KEYS[1])
+  end
+  return fence
 end
 return 0

@@ -23,7 +23,11 @@ if kind == 'basic' then
   single(KEYS[1])
 elseif kind == 'reentrant' then
   local h = redis.call('HGETALL', KEYS[1])
-  for i = 1, #h, 2 do holder(h[i], redis.call('PTTL', KEYS[1]), tonumber(h[i + 1]), 0) end
+  for i = 1, #h, 2 do
+    if string.sub(h[i], 1, 1) ~= '@' then -- '@' fields are the holding's entries
+      holder(h[i], redis.call('PTTL', KEYS[1]), tonumber(h[i + 1]), 0)
+    end
+  end
 elseif kind == 'fenced' then
   single(KEYS[1])
   out[2] = tonumber(redis.call('GET', KEYS[2]) or '0')

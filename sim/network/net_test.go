@@ -91,7 +91,8 @@ func TestBasicLockOverTheSimulatedNetwork(t *testing.T) {
 		})
 	}
 	w.run(t, time.Second)
-	want := "c1 acquire true at 2ms|c2 acquire false at 3ms|c1 release <nil> at 16ms"
+	// Each Basic probes once (EVALSHA, NOSCRIPT, EVAL: 4ms) before its SET.
+	want := "c1 acquire true at 6ms|c2 acquire false at 7ms|c1 release <nil> at 20ms"
 	if got := strings.Join(log, "|"); got != want {
 		t.Errorf("got  %s\nwant %s\ntrace:\n%s", got, want, strings.Join(w.trace, "\n"))
 	}
@@ -180,8 +181,8 @@ func TestRedlockQuorumOverFiveNodes(t *testing.T) {
 			if wantOK := down < 3; (aerr == nil) != wantOK {
 				t.Errorf("Acquire with %d of 5 nodes down = %v, want success %v", down, aerr, wantOK)
 			}
-			if down == 3 && !errors.Is(aerr, locks.ErrQuorum) {
-				t.Errorf("Acquire = %v, want ErrQuorum", aerr)
+			if down == 3 && (!errors.Is(aerr, locks.ErrUnavailable) || errors.Is(aerr, locks.ErrQuorum)) {
+				t.Errorf("Acquire = %v, want ErrUnavailable (not ErrQuorum: the nodes are down, not taken)", aerr)
 			}
 		})
 	}

@@ -58,6 +58,9 @@ func genOps(r *rand.Rand, n int, timed bool) []op {
 			o.script = pick(names)
 			o.keys = []string{pick(keys), pick(keys)}[:nativeByName[o.script].keys]
 			o.argv = []string{pick([]string{"a", "b"}), pick(ttls)}
+			if nativeByName[o.script].args == 3 {
+				o.argv = append(o.argv, pick([]string{"e1", "e2"}))
+			}
 			if o.script == "fenced_acquire" {
 				o.argv[1] = pick(setTTLs)
 			}

@@ -14,7 +14,7 @@ func init() {
 		"SET": cmdSet, "GET": cmdGet, "DEL": cmdDel, "EXISTS": cmdExists,
 		"PEXPIRE": cmdExpire(1), "EXPIRE": cmdExpire(1000), "PTTL": cmdPTTL,
 		"INCR": cmdIncr, "HEXISTS": cmdHExists, "HGET": cmdHGet,
-		"HINCRBY": cmdHIncrBy, "HGETALL": cmdHGetAll,
+		"HINCRBY": cmdHIncrBy, "HGETALL": cmdHGetAll, "HDEL": cmdHDel,
 	}
 }
 
@@ -244,6 +244,35 @@ func (n *Native) hexists(now int64, key, field string) Reply {
 		return Int(1)
 	}
 	return Int(0)
+}
+
+func cmdHDel(n *Native, now int64, args []string) Reply {
+	if len(args) < 3 {
+		return errArgs("hdel")
+	}
+	return n.hdel(now, args[1], args[2:]...)
+}
+
+// hdel removes fields from the hash at key, and the key once it is empty.
+func (n *Native) hdel(now int64, key string, fields ...string) Reply {
+	e := n.get(now, key)
+	switch {
+	case e == nil:
+		return Int(0)
+	case e.hash == nil:
+		return errWrongType
+	}
+	var c int64
+	for _, f := range fields {
+		if _, ok := e.hash[f]; ok {
+			delete(e.hash, f)
+			c++
+		}
+	}
+	if len(e.hash) == 0 {
+		n.del(now, key)
+	}
+	return Int(c)
 }
 
 func cmdHGet(n *Native, now int64, args []string) Reply {

@@ -25,8 +25,8 @@ var nativeByName = map[string]nativeScript{
 	"release":           {keys: 1, args: 1, run: scriptRelease},
 	"extend":            {keys: 1, args: 2, run: scriptExtend},
 	"fenced_acquire":    {keys: 2, args: 2, run: scriptFencedAcquire},
-	"reentrant_acquire": {keys: 1, args: 2, run: scriptReentrantAcquire},
-	"reentrant_release": {keys: 1, args: 2, run: scriptReentrantRelease},
+	"reentrant_acquire": {keys: 1, args: 3, run: scriptReentrantAcquire},
+	"reentrant_release": {keys: 1, args: 3, run: scriptReentrantRelease},
 	"reentrant_extend":  {keys: 1, args: 2, run: scriptReentrantExtend},
 }
 
@@ -92,6 +92,9 @@ func scriptExtend(n *Native, now int64, keys, args []string) Reply {
 }
 
 func scriptFencedAcquire(n *Native, now int64, keys, args []string) Reply {
+	if v := n.getStr(now, keys[0]); v.IsError() || v.Kind == KindBulk {
+		return zeroUnlessError(v)
+	}
 	r := cmdSet(n, now, []string{"SET", keys[0], args[0], "NX", "PX", args[1]})
 	if r.IsError() || r.IsNil() {
 		if r.IsNil() {
@@ -99,7 +102,11 @@ func scriptFencedAcquire(n *Native, now int64, keys, args []string) Reply {
 		}
 		return r
 	}
-	return n.incr(now, keys[1])
+	f := n.incr(now, keys[1])
+	if f.IsError() {
+		n.del(now, keys[0])
+	}
+	return f
 }
 
 func scriptReentrantAcquire(n *Native, now int64, keys, args []string) Reply {
@@ -108,6 +115,16 @@ func scriptReentrantAcquire(n *Native, now int64, keys, args []string) Reply {
 		if h.IsError() || h.Int == 0 {
 			return zeroUnlessError(h)
 		}
+	}
+	entry := "@" + args[2]
+	if h := n.hexists(now, keys[0], entry); h.IsError() || h.Int == 1 {
+		if h.IsError() {
+			return h
+		}
+		return luaNumber(cmdHGet(n, now, []string{"HGET", keys[0], args[0]}))
+	}
+	if r := n.hincrby(now, keys[0], entry, 1); r.IsError() {
+		return r
 	}
 	c := n.hincrby(now, keys[0], args[0], 1)
 	if c.IsError() {
@@ -119,14 +136,29 @@ func scriptReentrantAcquire(n *Native, now int64, keys, args []string) Reply {
 	return c
 }
 
+// luaNumber is a script's return of tonumber(reply): an integer for a
+// bulk string holding one, nil otherwise.
+func luaNumber(r Reply) Reply {
+	if r.Kind != KindBulk {
+		return Nil()
+	}
+	v, ok := parseInt(r.Str)
+	if !ok {
+		return Nil()
+	}
+	return Int(v)
+}
+
 func scriptReentrantRelease(n *Native, now int64, keys, args []string) Reply {
-	h := n.hexists(now, keys[0], args[0])
+	entry := "@" + args[2]
+	h := n.hexists(now, keys[0], entry)
 	if h.IsError() {
 		return h
 	}
 	if h.Int == 0 {
 		return Int(-1)
 	}
+	n.hdel(now, keys[0], entry)
 	c := n.hincrby(now, keys[0], args[0], -1)
 	if c.IsError() {
 		return c

@@ -31,7 +31,9 @@
 // lease by hand (patterns that implement locks.Extender; written only when
 // set) after every D of work, or with extend-on=write once, after the lease
 // check and before preparing the write; a careful client abandons its
-// write when an extension is refused. net: one-way latency = latency + uniform[0, jitter], plus
+// write when an extension is refused; misuse=yes makes each client, after
+// every release, release that lease again, its previous lease and another
+// client's last lease (written only when set). net: one-way latency = latency + uniform[0, jitter], plus
 // with probability tail a uniform[0, tail-latency]; loss per message;
 // timeout is the client-side read timeout. replicas gives every node a
 // replica fed by asynchronous replication with that delay.

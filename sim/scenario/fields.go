@@ -56,6 +56,7 @@ func (p *parser) workloadFields() map[string]setter {
 		"retry": durInto("retry", &w.Retry), "reenter": boolInto("reenter", &w.Reenter),
 		"extend-every": durInto("extend-every", &w.ExtendEvery),
 		"extend-on":    func(v string) error { w.ExtendOn = v; return nil },
+		"misuse":       boolInto("misuse", &w.Misuse),
 	}
 }
 

@@ -30,6 +30,9 @@ func Format(s Scenario) string {
 	if w.ExtendOn != "" {
 		b.WriteString(" extend-on=" + w.ExtendOn)
 	}
+	if w.Misuse {
+		b.WriteString(" misuse=yes")
+	}
 	b.WriteByte('\n')
 	b.WriteString(formatPattern(s.Pattern))
 	n := s.Net

@@ -49,6 +49,12 @@ type Workload struct {
 	// goes on.
 	ExtendEvery time.Duration
 	ExtendOn    string
+	// Misuse makes each client, after every release, release the same
+	// lease again (a duplicate), its previous lease (stale) and the last
+	// lease another client acquired (foreign), unrecorded: what a careless
+	// program does. A lock that honours any of them frees a holder's lock,
+	// which the oracles then see as an overlap.
+	Misuse bool
 }
 
 // Extension points of Workload.ExtendOn.

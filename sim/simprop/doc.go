@@ -56,9 +56,10 @@
 // expire early; for Redlock, one node's jump suffices when the holder had
 // a bare quorum); drift beyond the allowance; a slow link to the store (a
 // write that lands after the lease); a release request that arrives after
-// its Release gave up (Reentrant keys its hash by owner, so the request
-// takes an entry of the owner's next holding and can free it: see
-// testdata/outside/reentrant-stale-release.txt); a node restarting without
+// its Release gave up (Reentrant and Service hold since each acquisition
+// has its own entry in the hash — TestLateReleasesHold and
+// testdata/outside/reentrant-stale-release.txt — but the arithmetic of the
+// other claims assumes no such delay); a node restarting without
 // its data within 2 TTL; a failover to a replica that missed the lock; a
 // majority of Redlock nodes crashing.
 //

@@ -1,0 +1,85 @@
+package locks
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/goleak"
+
+	"github.com/locksim/locksim/clock"
+)
+
+// TestMain fails the package's tests if any goroutine outlives them: a
+// watchdog that a Release or a loss did not stop, or a connection a test
+// did not close. A lease's validity timer is exempt: the tests that play a
+// crashed holder abandon leases on purpose, and their timers run until
+// the validity ends (TestReleaseStopsValidityTimer proves Release stops
+// it).
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/locksim/locksim/locks.(*hold).expire"))
+}
+
+// TestReleaseStopsValidityTimer: the goroutine that closes Done when the
+// validity runs out (and a watchdog's, where there is one) ends on
+// Release, for every single-key pattern.
+func TestReleaseStopsValidityTimer(t *testing.T) {
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+	t.Cleanup(func() { rdb.Close() })
+	for _, tc := range []struct {
+		name string
+		bg   int // goroutines a holding runs: its timer, and a watchdog
+		new  func(o Options) (Locker, error)
+	}{
+		{"Basic", 1, func(o Options) (Locker, error) { return NewBasic(rdb, "t:basic", o) }},
+		{"Reentrant", 1, func(o Options) (Locker, error) { return NewReentrant(rdb, "t:re", o) }},
+		{"Fenced", 1, func(o Options) (Locker, error) { return NewFenced(rdb, "t:fe", o) }},
+		{"Watchdog", 2, func(o Options) (Locker, error) { return NewWatchdog(rdb, "t:wd", o) }},
+		{"Service", 2, func(o Options) (Locker, error) { return NewService(rdb, "t:se", o) }},
+	} {
+		clk := &countingClock{}
+		l := extMust(tc.new(Options{TTL: time.Hour, Clock: clk}))
+		lease, err := l.Acquire(context.Background())
+		if err != nil {
+			t.Fatalf("%s: Acquire = %v", tc.name, err)
+		}
+		if n := clk.runningWithin(tc.bg); n != tc.bg {
+			t.Errorf("%s: %d background goroutines after Acquire, want %d", tc.name, n, tc.bg)
+		}
+		if err := l.Release(context.Background(), lease); err != nil {
+			t.Fatalf("%s: Release = %v", tc.name, err)
+		}
+		if n := clk.runningWithin(0); n != 0 {
+			t.Errorf("%s: %d background goroutines 5s after Release, want 0", tc.name, n)
+		}
+	}
+}
+
+// countingClock is the real clock, counting the goroutines started by Go
+// that still run.
+type countingClock struct {
+	clock.Real
+	running atomic.Int64
+}
+
+func (c *countingClock) Go(fn func()) {
+	c.running.Add(1)
+	go func() {
+		defer c.running.Add(-1)
+		fn()
+	}()
+}
+
+// runningWithin waits up to 5s for want goroutines to run and returns how
+// many do.
+func (c *countingClock) runningWithin(want int) int {
+	deadline := time.Now().Add(5 * time.Second)
+	for int(c.running.Load()) != want && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	return int(c.running.Load())
+}
