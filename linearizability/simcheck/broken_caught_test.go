@@ -48,6 +48,12 @@ var caught = []struct {
 		"the inner release frees the lock while the outer section still runs; another client takes it and both write"},
 	{"reentrant-nocount", "reenter", 1, "lock", "reentrant",
 		"without faults nothing expires: the lock is granted to a second owner while the first holds it"},
+	{"basic-shared-token", "wrong-owner-release", 1, "counter", "basic",
+		"every client's owner token is the same: c1's owner-checked release after its lease expired matches c2's key and frees it; a third client takes it and both write"},
+	{"redlock-shared-token", "no-faults", 1, "lock", "redlock",
+		"with one token for every client, each node answers \"mine\" to whoever asks: the lock is granted to a second owner while the first holds it, without any fault"},
+	{"watchdog-zombie-renewal", "gc-pause", 1, "counter", "",
+		"its pitfall (a renewal that outlives the release keeps the lock held for no one) costs progress, which is not a linearizability property (the progress claim catches it); the pause breaks it as it breaks watchdog"},
 	{"fair-clock-queue", "gc-pause", 1, "counter", "",
 		"its pitfalls (queue order by client clocks, abandoned waiters) cost fairness and liveness, which are not linearizability properties; the pause breaks it as it breaks fair"},
 }
