@@ -29,6 +29,6 @@ func ExampleRun() {
 		fmt.Printf("%s nodes=%d reps=%d commands per seed=%.1f measured=%v\n", r.Pattern, r.Nodes, r.Reps, r.CmdsPerSeed, r.PerMin.Median > 0)
 	}
 	// Output:
-	// basic nodes=1 reps=1 commands per seed=104.5 measured=true
+	// basic nodes=1 reps=1 commands per seed=103.0 measured=true
 	// redlock nodes=5 reps=1 commands per seed=635.0 measured=true
 }

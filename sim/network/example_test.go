@@ -54,6 +54,6 @@ func ExampleNet_NewRedisClient() {
 		fmt.Println(err)
 	}
 	// Output:
-	// t=2ms acquired: true
-	// t=3.006s partitioned: acquire "lock": read c1→n1: i/o timeout
+	// t=6ms acquired: true
+	// t=3.01s partitioned: acquire "lock": read c1→n1: i/o timeout
 }

@@ -27,7 +27,11 @@ type gen struct {
 func (g *gen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 func (g *gen) key() string              { return g.pick("{r}:lock", "{r}:q", "{r}:t", "{r}:i", "{r}:m:a") }
 func (g *gen) tok() string              { return g.pick("a", "b", "c") }
-func (g *gen) prefix() string           { return g.pick("{r}:m:", "{r}:m:", "{r}:") }
+
+// entry is a holding's id: few, so that requests repeat one (a duplicate)
+// as well as name new ones.
+func (g *gen) entry() string  { return g.pick("a.1", "a.2", "b.1") }
+func (g *gen) prefix() string { return g.pick("{r}:m:", "{r}:m:", "{r}:") }
 
 // ttl is usually valid; sometimes zero, negative or not a number.
 func (g *gen) ttl() string {
@@ -61,8 +65,9 @@ var scriptSpecs = map[string]scriptSpec{
 	"release":           func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
 	"extend":            func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
 	"fenced_acquire":    func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok(), g.validTTL()} },
-	"reentrant_acquire": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
-	"reentrant_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
+	"reentrant_acquire": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.entry()} },
+	"reentrant_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.entry()} },
+	"probe":             func(g *gen) ([]string, []string) { return g.keys(1), nil },
 	"reentrant_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
 	"fair_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
