@@ -94,10 +94,24 @@ func (w *world) addNodes() error {
 			w.close()
 			return err
 		}
+		if w.fsyncs(nd.Name()) {
+			nd.SetFsync(int64(fault.FsyncEvery))
+		}
 		w.nodes = append(w.nodes, nd)
 		w.net.AddEndpoint(network.NodeEndpoint(nd))
 	}
 	return nil
+}
+
+// fsyncs reports whether the scenario crashes node name under
+// persist=everysec: only then does the node keep an fsync point.
+func (w *world) fsyncs(name string) bool {
+	for _, f := range w.sc.Faults {
+		if f.Kind == fault.Crash && f.EverySec && f.Target == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *world) addClient(i int) error {

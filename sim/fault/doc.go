@@ -10,6 +10,7 @@
 //	jump n3 at=1s by=+2s               wall clock step (client or node)
 //	drift c1 at=0 rate=-20%            clock rate change (client or node)
 //	crash n1 at=1s for=500ms persist=no
+//	crash n1 at=1s for=5ms persist=everysec   AOF fsynced once a second: the writes after the last fsync are lost
 //	failover n1 on=c1:acquired         promote the replica (async replication)
 //	pause c1 on=acquired after=30ms for=150ms   30ms after the point is reached
 //	partition c1|n1,n2 at=0 for=2s     cut every client–node link across

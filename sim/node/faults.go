@@ -31,8 +31,13 @@ func (n *Node) replicate(keys []string) {
 }
 
 // Crash stops the node: commands are refused until Restart. Replication
-// already sent still reaches the replica.
-func (n *Node) Crash() { n.up = false }
+// already sent still reaches the replica. Under an fsync window
+// (SetFsync), an fsync point passed since the last write has made every
+// write durable.
+func (n *Node) Crash() {
+	n.syncUpTo(n.tl.Now())
+	n.up = false
+}
 
 // Restart brings a crashed node back. The script cache is empty after any
 // restart. Without persistence the data is gone too (the fence counter
@@ -40,6 +45,7 @@ func (n *Node) Crash() { n.up = false }
 func (n *Node) Restart(persist bool) {
 	n.up = true
 	clear(n.scripts)
+	defer n.resync()
 	if persist {
 		return
 	}
@@ -69,6 +75,7 @@ func (n *Node) Failover() (lost int, err error) {
 	n.native, _ = r.store.(*Native)
 	clear(n.scripts)
 	n.up = true
+	n.resync()
 	return lost, nil
 }
 

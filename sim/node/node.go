@@ -40,6 +40,7 @@ type Stats struct {
 	NoScript   int    // EVALSHA refused with NOSCRIPT
 	Replicated int    // writes applied by the replica
 	Lost       int    // writes a failover or restart lost before the replica had them
+	Unsynced   int    // writes a restart lost because they came after the last fsync
 	Backend    string // the store in use now
 }
 
@@ -58,6 +59,7 @@ type Node struct {
 	noTwins bool       // run every script on the Lua engine (the differential tests)
 	replica *replica
 	gen     uint64 // bumps when pending replication must be dropped
+	fsync   fsync  // the fsync window, if SetFsync turned it on
 	stats   Stats
 }
 
@@ -135,6 +137,7 @@ func (n *Node) Exec(args []string) Reply {
 		return Error("ERR empty command")
 	}
 	n.stats.Commands++
+	n.syncUpTo(n.tl.Now())
 	switch Upper(args[0]) {
 	case "EVAL", "EVAL_RO":
 		return n.eval(args, false)
@@ -153,7 +156,11 @@ func (n *Node) do(args []string) Reply {
 		}
 	}
 	r := n.store.Do(n.now(), args)
-	if n.replica != nil && !r.IsError() && !readOnly[Upper(args[0])] {
+	if r.IsError() || readOnly[Upper(args[0])] {
+		return r
+	}
+	n.wrote()
+	if n.replica != nil {
 		n.replicate(commandKeys(args))
 	}
 	return r
@@ -224,6 +231,9 @@ func (n *Node) run(sha, src string, keys, argv []string, ro bool) Reply {
 		r, touched = n.runLua(sha, src, keys, argv, ro)
 	default:
 		r = n.store.Eval(n.now(), src, keys, argv)
+	}
+	if !ro {
+		n.wrote()
 	}
 	if n.replica != nil {
 		n.replicate(touched)

@@ -96,6 +96,7 @@ func TestParseErrorsNameLineAndField(t *testing.T) {
 		{"start\nworkload extend-every=-1ms", "workload: field extend-every: -1ms is negative"},
 		{"start\nworkload extend-on=lunch", `field extend-on: "lunch", want work or write`},
 		{"start\nworkload extend-on=write", "workload: field extend-on: write, but extend-every is 0"},
+		{"start\ncrash n1 at=1s persist=sometimes", `line 2: crash: field persist: "sometimes", want yes (or always), everysec or no`},
 	} {
 		_, err := ParseString(tc.text)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -192,8 +193,9 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 		f.Target, f.PPM = client("target"), rapid.Int64Range(-900_000, 1_000_000).Draw(t, "ppm")
 	case fault.Crash, fault.Failover:
 		f.Target, f.For, f.Persist = node("target"), genDur(t, "for", 0, time.Minute), rapid.Bool().Draw(t, "persist")
+		f.EverySec = f.Persist && rapid.Bool().Draw(t, "everysec")
 		if f.Kind == fault.Failover {
-			f.For, f.Persist = 0, false
+			f.For, f.Persist, f.EverySec = 0, false, false
 		}
 	default:
 		f.A, f.B, f.For = []string{client("a")}, []string{node("b"), "db"}, genDur(t, "for", 0, time.Minute)
@@ -217,6 +219,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("start\npause c1 on=write n=2 for=1ms\n")
 	f.Add("start\npause c1 on=acquired after=25ms for=1ms\n")
 	f.Add("start\nstarve c1 on=renew-sent for=200ms\n")
+	f.Add("start\ncrash n1 on=c1:acquired for=5ms persist=everysec\n")
+	f.Add("start\ncrash n1 at=1s persist=always\n")
 	f.Add("start\nworkload work=250ms check=no extend-every=30ms extend-on=write\n")
 	f.Add("start clients=2\npattern ttl=30s renew-every=10s drift=0.01 node-timeout=50ms retry-attempts=3 retry-delay=10ms retry-max-delay=200ms nodes=5\n")
 	f.Fuzz(func(t *testing.T, text string) {
@@ -232,4 +236,30 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip (-first +second):\n%s", d)
 		}
 	})
+}
+
+// TestPersistModes: persist= reads the three modes (always a synonym of
+// yes) and writes them back canonically.
+func TestPersistModes(t *testing.T) {
+	for _, tc := range []struct {
+		text, canon       string
+		persist, everySec bool
+	}{
+		{"persist=yes", "persist=yes", true, false},
+		{"persist=always", "persist=yes", true, false},
+		{"persist=everysec", "persist=everysec", true, true},
+		{"persist=no", "persist=no", false, false},
+	} {
+		s, err := ParseString("start\ncrash n1 at=1s for=5ms " + tc.text)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.text, err)
+		}
+		f := s.Faults[0]
+		if f.Persist != tc.persist || f.EverySec != tc.everySec {
+			t.Errorf("%s: Persist, EverySec = %v, %v, want %v, %v", tc.text, f.Persist, f.EverySec, tc.persist, tc.everySec)
+		}
+		if got, want := FormatFault(f), "crash n1 at=1s for=5ms "+tc.canon; got != want {
+			t.Errorf("%s: FormatFault = %q, want %q", tc.text, got, want)
+		}
+	}
 }
