@@ -89,7 +89,8 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 func (w *world) addNodes() error {
 	for i := range w.sc.Nodes {
 		nd, err := node.New(node.Config{Name: fmt.Sprint("n", i+1), Clock: vclock.New(0),
-			Backend: w.cfg.Backend, ReplicaDelay: w.sc.Replicas}, w.s)
+			Backend: w.cfg.Backend, ReplicaDelay: w.sc.Replicas, Replicas: w.sc.ReplicaCount,
+			ReplicaLag: replicaLag(w.sc, stream(w.cfg.Seed, "replicas", i))}, w.s)
 		if err != nil {
 			w.close()
 			return err

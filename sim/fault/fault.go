@@ -19,7 +19,7 @@ const (
 	Jump      Kind = "jump"      // Target's wall clock steps by By
 	Drift     Kind = "drift"     // Target's clocks run at 1 + PPM/1e6 from then on
 	Crash     Kind = "crash"     // Target (a node) is down for For (0: for good), then restarts
-	Failover  Kind = "failover"  // Target's replica is promoted; unreplicated writes are lost
+	Failover  Kind = "failover"  // Target's most up-to-date replica is promoted; unreplicated writes are lost
 	Partition Kind = "partition" // every client–node (or client–db) link between A and B is cut for For
 	SlowLink  Kind = "slowlink"  // those links get By more latency in Dir for For
 	Loss      Kind = "loss"      // those links lose PPM per million messages for For
@@ -36,7 +36,7 @@ var Kinds = []struct {
 	{Jump, "a client's or node's wall clock steps forward or back (node TTLs follow it)"},
 	{Drift, "a client's or node's clock runs fast or slow"},
 	{Crash, "a node goes down and restarts: persist=no loses its data (the fence counter with it), persist=everysec the writes after the last fsync (once a second), persist=yes (always) nothing"},
-	{Failover, "a node's replica is promoted; writes it had not received are lost"},
+	{Failover, "a node's most up-to-date replica is promoted; writes it had not received are lost (replicas n=N: N failovers; delay=exp(D) or uniform(D): drawn lags)"},
 	{Partition, "client–node links are cut"},
 	{SlowLink, "client–node links get extra latency, in one or both directions"},
 	{Loss, "client–node links lose a share of their messages"},

@@ -67,12 +67,6 @@ func (n *Node) RestartSynced() int {
 	n.store.Load(n.now(), n.fsync.synced)
 	n.fsync.dirty = 0
 	n.stats.Unsynced += lost
-	if r := n.replica; r != nil {
-		n.stats.Lost += r.pending
-		r.pending = 0
-		n.gen++
-		r.store.Flush()
-		r.store.Load(n.now(), n.fsync.synced)
-	}
+	n.resyncReplicas(n.fsync.synced)
 	return lost
 }
