@@ -20,9 +20,10 @@ import (
 type Persistence string
 
 // Persistence modes. A SIGKILL loses what the mode has not yet written:
-// everything (None), up to a second of writes (AOFEverySec), nothing
-// acknowledged (AOFAlways), everything since the last snapshot (RDB, which
-// snapshots after every write here: save 1 1).
+// everything (None), nothing acknowledged (AOFAlways, and AOFEverySec too:
+// it writes to the page cache before it replies, and only a host crash
+// loses the last second that was not fsynced), everything since the last
+// snapshot (RDB, which snapshots after every write here: save 1 1).
 const (
 	None        Persistence = ""
 	AOFAlways   Persistence = "aof-always"

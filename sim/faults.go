@@ -111,9 +111,14 @@ func (w *world) crash(f fault.Fault) string {
 		return "down for good"
 	}
 	w.s.After(int64(f.For), func() {
-		n.Restart(f.Persist)
 		data := "its data kept"
-		if !f.Persist {
+		switch {
+		case f.EverySec:
+			data = fmt.Sprintf("its data kept up to the last fsync, %d write(s) after it lost", n.RestartSynced())
+		case f.Persist:
+			n.Restart(true)
+		default:
+			n.Restart(false)
 			data = "its data lost"
 		}
 		w.hist.Events = append(w.hist.Events, history.Event{At: w.s.Now(), Kind: "restart", Target: f.Target, Detail: data})

@@ -89,15 +89,30 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 func (w *world) addNodes() error {
 	for i := range w.sc.Nodes {
 		nd, err := node.New(node.Config{Name: fmt.Sprint("n", i+1), Clock: vclock.New(0),
-			Backend: w.cfg.Backend, ReplicaDelay: w.sc.Replicas}, w.s)
+			Backend: w.cfg.Backend, ReplicaDelay: w.sc.Replicas, Replicas: w.sc.ReplicaCount,
+			ReplicaLag: replicaLag(w.sc, stream(w.cfg.Seed, "replicas", i))}, w.s)
 		if err != nil {
 			w.close()
 			return err
+		}
+		if w.fsyncs(nd.Name()) {
+			nd.SetFsync(int64(fault.FsyncEvery))
 		}
 		w.nodes = append(w.nodes, nd)
 		w.net.AddEndpoint(network.NodeEndpoint(nd))
 	}
 	return nil
+}
+
+// fsyncs reports whether the scenario crashes node name under
+// persist=everysec: only then does the node keep an fsync point.
+func (w *world) fsyncs(name string) bool {
+	for _, f := range w.sc.Faults {
+		if f.Kind == fault.Crash && f.EverySec && f.Target == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *world) addClient(i int) error {

@@ -19,7 +19,7 @@ const (
 	Jump      Kind = "jump"      // Target's wall clock steps by By
 	Drift     Kind = "drift"     // Target's clocks run at 1 + PPM/1e6 from then on
 	Crash     Kind = "crash"     // Target (a node) is down for For (0: for good), then restarts
-	Failover  Kind = "failover"  // Target's replica is promoted; unreplicated writes are lost
+	Failover  Kind = "failover"  // Target's most up-to-date replica is promoted; unreplicated writes are lost
 	Partition Kind = "partition" // every client–node (or client–db) link between A and B is cut for For
 	SlowLink  Kind = "slowlink"  // those links get By more latency in Dir for For
 	Loss      Kind = "loss"      // those links lose PPM per million messages for For
@@ -35,8 +35,8 @@ var Kinds = []struct {
 	{Slow, "a client's workload step (work, or preparing the write) takes longer; its watchdog keeps running"},
 	{Jump, "a client's or node's wall clock steps forward or back (node TTLs follow it)"},
 	{Drift, "a client's or node's clock runs fast or slow"},
-	{Crash, "a node goes down and restarts, with or without persistence (the fence counter is lost without)"},
-	{Failover, "a node's replica is promoted; writes it had not received are lost"},
+	{Crash, "a node goes down and restarts: persist=no loses its data (the fence counter with it), persist=everysec the writes after the last fsync (once a second), persist=yes (always) nothing"},
+	{Failover, "a node's most up-to-date replica is promoted; writes it had not received are lost (replicas n=N: N failovers; delay=exp(D) or uniform(D): drawn lags)"},
 	{Partition, "client–node links are cut"},
 	{SlowLink, "client–node links get extra latency, in one or both directions"},
 	{Loss, "client–node links lose a share of their messages"},
@@ -68,7 +68,17 @@ type Fault struct {
 	PPM     int64         // Drift: rate; Loss: loss rate (parts per million)
 	Persist bool          // Crash: the node keeps its data over the restart
 	Dir     network.Dir   // SlowLink: which direction (default both)
+	// EverySec (Crash, with Persist): the node's AOF is fsynced once a
+	// second (appendfsync everysec), so the restart loses the writes
+	// acknowledged after the last fsync point; without it every write is
+	// synced (appendfsync always).
+	EverySec bool
 }
+
+// FsyncEvery is the fsync interval of a node under persist=everysec
+// (Redis's appendfsync everysec). Fsync points fall on its multiples of
+// true time.
+const FsyncEvery = time.Second
 
 // IsClient and IsNode tell the two kinds of name apart: c1, c2… and n1, n2…
 // ("db" is the protected store, a valid side of a link fault).
@@ -115,7 +125,7 @@ func (f Fault) Validate(nodes, clients int) error {
 	case Drift:
 		return f.needs(anyTarget(f.Target, nodes, clients), driftRange(f.PPM))
 	case Crash:
-		return f.needs(nodeTarget(f.Target, nodes), nonNegative("for", f.For))
+		return f.needs(nodeTarget(f.Target, nodes), nonNegative("for", f.For), f.everySec())
 	case Failover:
 		return f.needs(nodeTarget(f.Target, nodes))
 	case Partition:
@@ -126,6 +136,13 @@ func (f Fault) Validate(nodes, clients int) error {
 		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For), lossRange(f.PPM))
 	}
 	return fmt.Errorf("field kind: unknown fault %q", f.Kind)
+}
+
+func (f Fault) everySec() error {
+	if f.EverySec && !f.Persist {
+		return fmt.Errorf("field persist: everysec is a persistence mode; Persist must be set with EverySec")
+	}
+	return nil
 }
 
 func (f Fault) needs(errs ...error) error {

@@ -35,6 +35,8 @@ func TestValidate(t *testing.T) {
 		{Fault{Kind: Drift, Target: "c1", PPM: -1_000_000}, "field rate"},
 		{Fault{Kind: Crash, Target: "n1", When: When{Client: "c1", Point: Acquired, N: 1}}, ""},
 		{Fault{Kind: Crash, Target: "n1", When: When{Client: "c9", Point: Acquired, N: 1}}, "field on: c9, but the run has 2 clients"},
+		{Fault{Kind: Crash, Target: "n1", Persist: true, EverySec: true}, ""},
+		{Fault{Kind: Crash, Target: "n1", EverySec: true}, "field persist: everysec is a persistence mode"},
 		{Fault{Kind: Partition, A: []string{"c1"}, B: []string{"n1", "db"}}, ""},
 		{Fault{Kind: Loss, A: []string{"c1"}, B: []string{"n1"}, PPM: 2_000_000}, "field rate"},
 		{Fault{Kind: "meteor", Target: "n1"}, `field kind: unknown fault "meteor"`},

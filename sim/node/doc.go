@@ -3,8 +3,13 @@
 // the node's own wall clock (so a node's clock can drift or jump on its own),
 // a script cache that a restart empties (so clients see NOSCRIPT and fall
 // back to EVAL, as against a real server), crash and restart with or without
-// persistence, and an optional replica fed by asynchronous replication that
-// a failover promotes, losing what it had not received yet.
+// persistence or with an fsync window (persist.go: AOF appendfsync everysec
+// on a host that goes down, losing the writes after the last once-a-second
+// fsync; a killed redis-server on a live host loses none of them, having
+// written them to the page cache), and optional replicas fed by asynchronous
+// replication (replicas.go: a constant or drawn lag per write, applied in
+// order) that failovers promote one by one, the most up-to-date first,
+// losing what it had not received yet.
 //
 // # Backends
 //

@@ -31,6 +31,12 @@ type Config struct {
 	// ReplicaDelay, if positive, gives the node a replica that applies each
 	// write that long after the primary did (asynchronous replication).
 	ReplicaDelay time.Duration
+	// ReplicaLag, if set, draws the delay of each write to each replica
+	// instead (a replica still applies its writes in order).
+	ReplicaLag func() time.Duration
+	// Replicas is how many replicas the node has (0: one), so that it can
+	// fail over that many times.
+	Replicas int
 }
 
 // Stats counts what a node did.
@@ -38,34 +44,28 @@ type Stats struct {
 	Commands   int    // commands executed (scripts included)
 	Scripts    int    // script executions
 	NoScript   int    // EVALSHA refused with NOSCRIPT
-	Replicated int    // writes applied by the replica
+	Replicated int    // writes applied by the replicas
 	Lost       int    // writes a failover or restart lost before the replica had them
+	Unsynced   int    // writes a restart lost because they came after the last fsync
 	Backend    string // the store in use now
 }
 
-// Node is one simulated Redis server (with its replica, if configured).
+// Node is one simulated Redis server (with its replicas, if configured).
 type Node struct {
-	name    string
-	clk     *vclock.Clock
-	tl      Timeline
-	store   Store
-	native  *Native // the store while it is native
-	scripts map[string]string
-	shas    map[string]string // script source → SHA1, memoised
-	up      bool
-	lua     *luaEngine // runs the scripts without a native twin, made on first use
-	useLua  bool       // scripts without a twin run on lua (a native node, even once on miniredis)
-	noTwins bool       // run every script on the Lua engine (the differential tests)
-	replica *replica
-	gen     uint64 // bumps when pending replication must be dropped
-	stats   Stats
-}
-
-type replica struct {
-	store   Store // Native while the primary is native, Mini after
-	delay   int64
-	last    int64 // apply time of the newest pending write (keeps order)
-	pending int
+	name     string
+	clk      *vclock.Clock
+	tl       Timeline
+	store    Store
+	native   *Native // the store while it is native
+	scripts  map[string]string
+	shas     map[string]string // script source → SHA1, memoised
+	up       bool
+	lua      *luaEngine // runs the scripts without a native twin, made on first use
+	useLua   bool       // scripts without a twin run on lua (a native node, even once on miniredis)
+	noTwins  bool       // run every script on the Lua engine (the differential tests)
+	replicas []*replica
+	fsync    fsync // the fsync window, if SetFsync turned it on
+	stats    Stats
 }
 
 // New returns a running node.
@@ -89,10 +89,10 @@ func New(cfg Config, tl Timeline) (*Node, error) {
 	default:
 		return nil, fmt.Errorf("node %s: unknown backend %q (known: native, mini)", cfg.Name, cfg.Backend)
 	}
-	if cfg.ReplicaDelay > 0 {
-		n.replica = &replica{store: NewNative(), delay: int64(cfg.ReplicaDelay)}
+	n.replicas = newReplicas(cfg)
+	for _, r := range n.replicas {
 		if n.native == nil {
-			if err := n.replica.upgrade(n.now()); err != nil {
+			if err := r.upgrade(n.now()); err != nil {
 				return nil, err
 			}
 		}
@@ -110,7 +110,7 @@ func (n *Node) Clock() *vclock.Clock { return n.clk }
 func (n *Node) Up() bool { return n.up }
 
 // HasReplica reports whether a replica is attached.
-func (n *Node) HasReplica() bool { return n.replica != nil }
+func (n *Node) HasReplica() bool { return len(n.replicas) > 0 }
 
 // Stats returns the node's counters.
 func (n *Node) Stats() Stats {
@@ -135,6 +135,7 @@ func (n *Node) Exec(args []string) Reply {
 		return Error("ERR empty command")
 	}
 	n.stats.Commands++
+	n.syncUpTo(n.tl.Now())
 	switch Upper(args[0]) {
 	case "EVAL", "EVAL_RO":
 		return n.eval(args, false)
@@ -153,7 +154,11 @@ func (n *Node) do(args []string) Reply {
 		}
 	}
 	r := n.store.Do(n.now(), args)
-	if n.replica != nil && !r.IsError() && !readOnly[Upper(args[0])] {
+	if r.IsError() || readOnly[Upper(args[0])] {
+		return r
+	}
+	n.wrote()
+	if len(n.replicas) > 0 {
 		n.replicate(commandKeys(args))
 	}
 	return r
@@ -225,7 +230,10 @@ func (n *Node) run(sha, src string, keys, argv []string, ro bool) Reply {
 	default:
 		r = n.store.Eval(n.now(), src, keys, argv)
 	}
-	if n.replica != nil {
+	if !ro {
+		n.wrote()
+	}
+	if len(n.replicas) > 0 {
 		n.replicate(touched)
 	}
 	return r
@@ -263,8 +271,10 @@ func (n *Node) upgrade() (Reply, bool) {
 		return Reply{}, true
 	}
 	m, err := migrate(n.now(), n.native)
-	if err == nil && n.replica != nil {
-		err = n.replica.upgrade(n.now())
+	for _, r := range n.replicas {
+		if err == nil {
+			err = r.upgrade(n.now())
+		}
 	}
 	if err != nil {
 		return Error("ERR " + err.Error()), false

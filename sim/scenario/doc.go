@@ -36,7 +36,14 @@
 // client's last lease (written only when set). net: one-way latency = latency + uniform[0, jitter], plus
 // with probability tail a uniform[0, tail-latency]; loss per message;
 // timeout is the client-side read timeout. replicas gives every node a
-// replica fed by asynchronous replication with that delay.
+// replica fed by asynchronous replication with that delay: delay=D (every
+// write D late), delay=exp(D) (each write's delay to each replica drawn
+// exponential with mean D) or delay=uniform(D) (uniform on [0, 2D]), a
+// replica still applying its writes in order; the draws come from a PCG
+// stream of each node's own. n=N gives every node N replicas (written only
+// when set; default one), so that it can fail over N times: a failover
+// promotes the replica with the fewest writes in flight and the others
+// resynchronise to it.
 //
 // pattern sets the options every client's locker is built with
 // (locks.Options, see PatternOptions): renew-every (the watchdog's

@@ -127,6 +127,28 @@ func setWhen(f *fault.Fault, at, on, n string) error {
 	return nil
 }
 
+// persistInto reads persist=: yes or always (every write is synced),
+// everysec (the writes after the last once-a-second fsync are lost), or
+// no (the data is lost).
+func persistInto(f *fault.Fault) setter {
+	return func(v string) error {
+		switch v {
+		case "always":
+			f.Persist, f.EverySec = true, false
+			return nil
+		case "everysec":
+			f.Persist, f.EverySec = true, true
+			return nil
+		}
+		b, err := parseBool("persist", v)
+		if err != nil {
+			return fmt.Errorf("field persist: %q, want yes (or always), everysec or no", v)
+		}
+		f.Persist, f.EverySec = b, false
+		return nil
+	}
+}
+
 func faultSetter(f *fault.Fault, name string) setter {
 	switch name {
 	case "for":
@@ -136,7 +158,7 @@ func faultSetter(f *fault.Fault, name string) setter {
 	case "rate":
 		return rateInto("rate", &f.PPM)
 	case "persist":
-		return boolInto("persist", &f.Persist)
+		return persistInto(f)
 	}
 	return func(v string) error {
 		d, ok := map[string]network.Dir{"request": network.Request, "reply": network.Reply, "both": network.Both}[v]
@@ -196,6 +218,9 @@ func formatField(f fault.Fault, name string) string {
 	case "rate":
 		return " rate=" + fmtRate(f.PPM, f.Kind == fault.Drift)
 	case "persist":
+		if f.EverySec {
+			return " persist=everysec"
+		}
 		return " persist=" + fmtBool(f.Persist)
 	}
 	if f.Dir == network.Both {

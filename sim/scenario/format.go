@@ -39,9 +39,7 @@ func Format(s Scenario) string {
 	fmt.Fprintf(&b, "net latency=%s jitter=%s tail=%s tail-latency=%s loss=%s timeout=%s\n",
 		fmtDur(n.Latency.Base, false), fmtDur(n.Latency.Jitter, false), fmtRate(n.Latency.TailPPM, false),
 		fmtDur(n.Latency.Tail, false), fmtRate(n.LossPPM, false), fmtDur(n.Timeout, false))
-	if s.Replicas > 0 {
-		fmt.Fprintf(&b, "replicas delay=%s\n", fmtDur(s.Replicas, false))
-	}
+	b.WriteString(formatReplicas(s))
 	for _, f := range s.Faults {
 		b.WriteString(FormatFault(f))
 		b.WriteByte('\n')

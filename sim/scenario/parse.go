@@ -116,7 +116,7 @@ func (p *parser) directive(dir string, args []string) error {
 	case "pattern":
 		return keyValues(args, p.patternFields())
 	case "replicas":
-		return keyValues(args, map[string]setter{"delay": durInto("delay", &p.s.Replicas)})
+		return keyValues(args, p.replicaFields())
 	}
 	if !isFault(dir) {
 		return fmt.Errorf("unknown directive (known: scenario, summary, start, pattern, workload, net, replicas, and the faults %s)", faultNames())

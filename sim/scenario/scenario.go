@@ -16,9 +16,14 @@ type Scenario struct {
 	Clients  int
 	TTL      time.Duration
 	Duration time.Duration
-	Replicas time.Duration // replication delay; 0: no replicas
+	Replicas time.Duration // replication delay (the mean, under a distribution); 0: no replicas
 	Workload Workload
 	Net      Net
+	// ReplicaLag draws each write's delay to each replica around Replicas.
+	ReplicaLag Lag
+	// ReplicaCount is the replicas per node (0: one), so that a node can
+	// fail over that many times.
+	ReplicaCount int
 	// Pattern sets the pattern's options (the pattern directive).
 	Pattern PatternOptions
 	Faults  []fault.Fault
@@ -107,8 +112,8 @@ func (s Scenario) Validate() error {
 		}
 		return fmt.Errorf("pattern: %w", err)
 	}
-	if s.Replicas < 0 {
-		return fmt.Errorf("replicas: field delay: %v is negative", s.Replicas)
+	if err := s.validateReplicas(); err != nil {
+		return err
 	}
 	nodes := s.Nodes
 	if nodes == 0 {

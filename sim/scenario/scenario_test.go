@@ -96,6 +96,11 @@ func TestParseErrorsNameLineAndField(t *testing.T) {
 		{"start\nworkload extend-every=-1ms", "workload: field extend-every: -1ms is negative"},
 		{"start\nworkload extend-on=lunch", `field extend-on: "lunch", want work or write`},
 		{"start\nworkload extend-on=write", "workload: field extend-on: write, but extend-every is 0"},
+		{"start\nreplicas delay=exp(5ms", `line 2: replicas: field delay: "exp(5ms": missing ')'`},
+		{"start\nreplicas delay=gauss(5ms)", `line 2: replicas: field delay: bad delay "gauss(5ms)"`},
+		{"start\nreplicas delay=5ms n=10", "replicas: field n: 10, want 1 to 9"},
+		{"start\nreplicas n=2", "replicas: field delay: missing"},
+		{"start\ncrash n1 at=1s persist=sometimes", `line 2: crash: field persist: "sometimes", want yes (or always), everysec or no`},
 	} {
 		_, err := ParseString(tc.text)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -157,6 +162,8 @@ func genScenario(t *rapid.T) Scenario {
 	s.Net.Latency.TailPPM = rapid.Int64Range(0, 1_000_000).Draw(t, "tail")
 	if rapid.Bool().Draw(t, "replicas") {
 		s.Replicas = genDur(t, "replicas", 1, time.Second)
+		s.ReplicaLag = rapid.SampledFrom([]Lag{LagConst, LagExp, LagUniform}).Draw(t, "lag")
+		s.ReplicaCount = rapid.IntRange(0, maxReplicas).Draw(t, "replica-count")
 	}
 	if rapid.Bool().Draw(t, "pattern") {
 		s.Pattern = PatternOptions{RenewEvery: genDur(t, "renew-every", 0, s.TTL-1),
@@ -192,8 +199,9 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 		f.Target, f.PPM = client("target"), rapid.Int64Range(-900_000, 1_000_000).Draw(t, "ppm")
 	case fault.Crash, fault.Failover:
 		f.Target, f.For, f.Persist = node("target"), genDur(t, "for", 0, time.Minute), rapid.Bool().Draw(t, "persist")
+		f.EverySec = f.Persist && rapid.Bool().Draw(t, "everysec")
 		if f.Kind == fault.Failover {
-			f.For, f.Persist = 0, false
+			f.For, f.Persist, f.EverySec = 0, false, false
 		}
 	default:
 		f.A, f.B, f.For = []string{client("a")}, []string{node("b"), "db"}, genDur(t, "for", 0, time.Minute)
@@ -217,6 +225,10 @@ func FuzzParse(f *testing.F) {
 	f.Add("start\npause c1 on=write n=2 for=1ms\n")
 	f.Add("start\npause c1 on=acquired after=25ms for=1ms\n")
 	f.Add("start\nstarve c1 on=renew-sent for=200ms\n")
+	f.Add("start\ncrash n1 on=c1:acquired for=5ms persist=everysec\n")
+	f.Add("start\ncrash n1 at=1s persist=always\n")
+	f.Add("start\nreplicas delay=exp(5ms) n=2\nfailover n1 at=1s\nfailover n1 at=2s\n")
+	f.Add("start\nreplicas delay=uniform(50ms)\n")
 	f.Add("start\nworkload work=250ms check=no extend-every=30ms extend-on=write\n")
 	f.Add("start clients=2\npattern ttl=30s renew-every=10s drift=0.01 node-timeout=50ms retry-attempts=3 retry-delay=10ms retry-max-delay=200ms nodes=5\n")
 	f.Fuzz(func(t *testing.T, text string) {
@@ -232,4 +244,56 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip (-first +second):\n%s", d)
 		}
 	})
+}
+
+// TestPersistModes: persist= reads the three modes (always a synonym of
+// yes) and writes them back canonically.
+func TestPersistModes(t *testing.T) {
+	for _, tc := range []struct {
+		text, canon       string
+		persist, everySec bool
+	}{
+		{"persist=yes", "persist=yes", true, false},
+		{"persist=always", "persist=yes", true, false},
+		{"persist=everysec", "persist=everysec", true, true},
+		{"persist=no", "persist=no", false, false},
+	} {
+		s, err := ParseString("start\ncrash n1 at=1s for=5ms " + tc.text)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.text, err)
+		}
+		f := s.Faults[0]
+		if f.Persist != tc.persist || f.EverySec != tc.everySec {
+			t.Errorf("%s: Persist, EverySec = %v, %v, want %v, %v", tc.text, f.Persist, f.EverySec, tc.persist, tc.everySec)
+		}
+		if got, want := FormatFault(f), "crash n1 at=1s for=5ms "+tc.canon; got != want {
+			t.Errorf("%s: FormatFault = %q, want %q", tc.text, got, want)
+		}
+	}
+}
+
+// TestReplicasDirective: delay takes a constant or a distribution, n the
+// replicas per node, and both write back canonically.
+func TestReplicasDirective(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		delay time.Duration
+		lag   Lag
+		n     int
+	}{
+		{"replicas delay=50ms", 50 * time.Millisecond, LagConst, 0},
+		{"replicas delay=exp(5ms) n=2", 5 * time.Millisecond, LagExp, 2},
+		{"replicas delay=uniform(1s) n=3", time.Second, LagUniform, 3},
+	} {
+		s, err := ParseString("start\n" + tc.text + "\n")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.text, err)
+		}
+		if s.Replicas != tc.delay || s.ReplicaLag != tc.lag || s.ReplicaCount != tc.n {
+			t.Errorf("%s: delay, lag, n = %v, %q, %d, want %v, %q, %d", tc.text, s.Replicas, s.ReplicaLag, s.ReplicaCount, tc.delay, tc.lag, tc.n)
+		}
+		if !strings.Contains(Format(s), "\n"+tc.text+"\n") {
+			t.Errorf("%s: Format writes\n%s", tc.text, Format(s))
+		}
+	}
 }
