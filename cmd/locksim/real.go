@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -66,6 +67,8 @@ interval.
 --runs real runs beside --sim-seeds simulated seeds, with both violation
 rates and their 95% intervals; a cell agrees when both are zero or both
 non-zero. --libraries adds rows for library subjects of --lib-client.
+The same cells go, machine-readable, into agreement.json beside FILE
+(format locksim-agreement/1), which locksim report --real reads.
 
 --client names the client program (default: this binary). A binary built
 in bench/refs (cmd/locksim-real-client) adds the lock libraries redsync,
@@ -253,8 +256,10 @@ func runRealTable(cmd *cobra.Command, f realFlags) error {
 	if err != nil {
 		return err
 	}
+	data := filepath.Join(filepath.Dir(f.table), realmode.AgreementFileName)
 	var paths safefile.Paths
 	paths.Output("--table", f.table)
+	paths.Output("--table (its "+realmode.AgreementFileName+" beside it)", data)
 	if err := checkPaths(&paths); err != nil {
 		return err
 	}
@@ -270,6 +275,12 @@ func runRealTable(cmd *cobra.Command, f realFlags) error {
 	})
 	if err != nil {
 		return runtimef("real: write %s: %w", f.table, err)
+	}
+	err = safefile.Write(data, func(out io.Writer) error {
+		return realmode.WriteAgreement(out, "locksim "+strings.Join(os.Args[1:], " "), cells)
+	})
+	if err != nil {
+		return runtimef("real: write %s: %w", data, err)
 	}
 	return nil
 }

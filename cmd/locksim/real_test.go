@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -82,5 +83,32 @@ func TestRealNoRedisServer(t *testing.T) {
 	_, _, err := runCLI(t, "real", "--pattern", "basic", "--scenario", "gc-pause")
 	if exitCode(err) != exitRuntime || !strings.Contains(err.Error(), "redis-server not found") {
 		t.Errorf("no redis-server: exit %d, %v; want exit 3 naming redis-server", exitCode(err), err)
+	}
+}
+
+// TestRealTableWritesAgreementFile: --table writes the markdown and, beside
+// it, the same cells as agreement.json, which report --real reads.
+func TestRealTableWritesAgreementFile(t *testing.T) {
+	needRealRedis(t)
+	dir := t.TempDir()
+	table := filepath.Join(dir, "README.md")
+	_, _, err := runCLI(t, "real", "--table", table, "--pattern", "fenced", "--scenario", "gc-pause", "--runs", "1", "--sim-seeds", "2")
+	if err != nil {
+		t.Fatalf("real --table: %v", err)
+	}
+	md, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := realmode.ReadAgreementFile(filepath.Join(dir, realmode.AgreementFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Cells) != 1 || f.Cells[0].Pattern != "fenced" || f.Cells[0].Sim.Runs != 2 || f.Cells[0].Real.Runs != 1 {
+		t.Fatalf("agreement.json cells %+v", f.Cells)
+	}
+	parsed, err := realmode.ParseTable(strings.NewReader(string(md)))
+	if err != nil || len(parsed.Cells) != 1 || parsed.Cells[0].Sim != f.Cells[0].Sim || parsed.Cells[0].Real != f.Cells[0].Real {
+		t.Errorf("README.md and agreement.json differ: %+v against %+v (%v)", parsed.Cells, f.Cells, err)
 	}
 }
