@@ -47,7 +47,10 @@ free loopback ports, each client its own OS process running the
 simulator's workload, and the faults done for real — a pause is SIGSTOP
 and SIGCONT of the client, a slow step a real sleep, a node crash a
 SIGKILL of redis-server and a restart on the same port, a node clock jump
-every key's expiry shifted inside redis-server. The same store, oracles
+every key's expiry shifted inside redis-server, a failover the promotion
+(REPLICAOF NO ONE) of a real replica whose replication link a proxy held
+for the scenario's replication delay, the old primary killed and the
+clients' proxies re-pointed to the new one. The same store, oracles
 and porcupine check as the simulator judge the history, kept in one true
 time (the coordinator's monotonic clock). Every process started is
 stopped when the run ends, fails or is interrupted.
@@ -55,7 +58,7 @@ stopped when the run ends, fails or is interrupted.
 Partitions and slow links go through a TCP proxy the coordinator puts on
 every client–node link; a client's clock jump or drift goes through its
 Clock (the lock's and the workload's time). A scenario with a fault real
-mode cannot perform (message loss, failover, a node's drift, a client's
+mode cannot perform (message loss, a node's drift, a client's
 clock fault for a library that reads the wall clock) is refused, naming
 it.
 --runs N makes N runs (seeds --seed, --seed+1, …), each with fresh

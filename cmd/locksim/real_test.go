@@ -36,6 +36,10 @@ func needRealRedis(t *testing.T) {
 // TestRealUsageErrors: bad flags and a refused fault exit 2, naming what
 // was wrong.
 func TestRealUsageErrors(t *testing.T) {
+	loss := filepath.Join(t.TempDir(), "loss.txt")
+	if err := os.WriteFile(loss, []byte("start clients=2\nloss c1|n1 for=10ms rate=10%\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -44,7 +48,7 @@ func TestRealUsageErrors(t *testing.T) {
 		{[]string{"real", "--pattern", "basic"}, "--scenario is required"},
 		{[]string{"real", "--pattern", "nope", "--scenario", "gc-pause"}, `unknown pattern "nope"`},
 		{[]string{"real", "--pattern", "basic", "--scenario", "gc-pause", "--runs", "0"}, "--runs 0"},
-		{[]string{"real", "--pattern", "basic", "--scenario", "failover-async-replication"}, "failover"},
+		{[]string{"real", "--pattern", "basic", "--scenario", loss}, "loss"},
 		{[]string{"real", "--pattern", "basic", "--scenario", "gc-pause", "--client", "/no/such/client"}, "--client"},
 	} {
 		_, _, err := runCLI(t, c.args...)
