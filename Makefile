@@ -50,7 +50,7 @@ explore:
 
 # The comparison a team reads before choosing a pattern: every pattern under
 # every built-in scenario (REPORT_SEEDS seeds each, REPORT_BASELINE_SEEDS for
-# steady; the safety curves with REPORT_SWEEP_SEEDS per point), with the latest benchmark from reports/bench, written to reports/
+# steady; the safety curves with REPORT_SWEEP_SEEDS per point), with the latest benchmark from reports/bench and real mode's agreement table from reports/real, written to reports/
 # (README.md, report.html, plots/, viz/). About 2-3 minutes on 2 cores.
 REPORT_SEEDS          ?= 20
 REPORT_BASELINE_SEEDS ?= 2
@@ -59,7 +59,7 @@ REPORT_SWEEP_SEEDS    ?= 10
 report:
 	$(GO) run ./cmd/locksim report --out reports --bench reports/bench \
 		--seeds $(REPORT_SEEDS) --baseline-seeds $(REPORT_BASELINE_SEEDS) \
-		--sweep-seeds $(REPORT_SWEEP_SEEDS)
+		--sweep-seeds $(REPORT_SWEEP_SEEDS) --real reports/real
 
 # rapid-deep: the simulator's property tests (sim/simprop) with more of
 # everything — 1000 checks per property and per mutation hunt, three rapid

@@ -37,7 +37,7 @@ type Cell struct {
 	Real     Tally  `json:"real"`
 	// Refused says why real mode cannot run the scenario ("" if it can).
 	Refused string        `json:"refused,omitempty"`
-	Wall    time.Duration `json:"wall_ns"` // real time the real runs took
+	Wall    time.Duration `json:"wall_ns,omitempty"` // real time the real runs took
 }
 
 // Agree reports whether both rates are zero or both non-zero (a library

@@ -31,15 +31,21 @@ type coord struct {
 	stopping bool
 	failures []Failure
 
-	servers  []*Server
-	links    [][]*Link // links[client][node]: the proxy every client–node call goes through
-	procs    []*proc
-	timers   []*time.Timer
-	started  chan struct{} // closed when the run begins
-	early    chan struct{} // closed to end the run early (a client failed)
-	once     sync.Once
-	serving  sync.WaitGroup
-	restarts sync.WaitGroup
+	servers []*Server
+	// replicas[i] is node i's replica until it is promoted (nil after),
+	// replLinks[i] the proxy that makes it lag; retired are primaries a
+	// failover replaced.
+	replicas  []*Server
+	replLinks []*Link
+	retired   []*Server
+	links     [][]*Link // links[client][node]: the proxy every client–node call goes through
+	procs     []*proc
+	timers    []*time.Timer
+	started   chan struct{} // closed when the run begins
+	early     chan struct{} // closed to end the run early (a client failed)
+	once      sync.Once
+	serving   sync.WaitGroup
+	restarts  sync.WaitGroup
 }
 
 // clientState is what the coordinator keeps per client.
@@ -85,7 +91,7 @@ func (c *coord) startServers() error {
 		}
 		c.servers = append(c.servers, s)
 	}
-	return nil
+	return c.startReplicas()
 }
 
 // startLinks puts a proxy on every client–node link.

@@ -27,9 +27,15 @@
 //	slowlink  those proxies delay what is sent in the direction by By
 //	drift     (a client's, from the start) its Clock runs at 1 + rate: the
 //	          lock's validity arithmetic and the workload's sleeps
+//	failover  a scenario with replicas gives every node a redis-server
+//	          started with --replicaof through a proxy that holds what the
+//	          primary sends for the replication delay; the failover cuts
+//	          that link (what it held is lost), promotes the replica with
+//	          REPLICAOF NO ONE, SIGKILLs the old primary and re-points every
+//	          client's proxy for the node to the replica
 //
 // A scenario with any other fault is refused by name (Supported): message
-// loss (TCP retransmits, so it has no real equivalent), failover, a node's
+// loss (TCP retransmits, so it has no real equivalent), a node's
 // drift, a drift that starts later, a link fault on the protected store;
 // and a client's clock fault for a library subject (Config.Library), which
 // reads the wall clock. Every

@@ -43,7 +43,7 @@ func unsupported(f fault.Fault) string {
 		}
 		return "only a client's drift from the start (at=0s) is done for real, through its Clock; redis-server's clock cannot be slowed"
 	case fault.Failover:
-		return "failover needs a lagging replica and its promotion, not built yet"
+		return "" // the node's replica, lagging by the replication delay, promoted
 	}
 	return "unknown fault kind"
 }
@@ -118,6 +118,8 @@ func (c *coord) inject(f fault.Fault) string {
 		return c.shiftExpiries(i, f.By)
 	case fault.Partition, fault.SlowLink:
 		return c.linkFault(f)
+	case fault.Failover:
+		return c.failover(i)
 	case fault.Drift:
 		return fmt.Sprintf("%s's Clock runs at %.2f× from its start", f.Target, 1+float64(f.PPM)/1e6)
 	}

@@ -54,7 +54,10 @@ func (l *Link) accept() {
 		if err != nil {
 			return
 		}
-		n, err := net.DialTimeout("tcp", l.target, time.Second)
+		l.mu.Lock()
+		target := l.target
+		l.mu.Unlock()
+		n, err := net.DialTimeout("tcp", target, time.Second)
 		if err != nil {
 			c.Close() // the node is down: the client sees its dial fail
 			continue
@@ -163,6 +166,23 @@ func (l *Link) Slow(dir network.Dir, by time.Duration) {
 		if dir&bit != 0 {
 			l.delay[i] = max(l.delay[i]+by, 0)
 		}
+	}
+}
+
+// Repoint sends the link's later connections to target and closes the
+// open ones, as a client's connections to a node that failed over break:
+// its next call dials again and reaches target.
+func (l *Link) Repoint(target string) {
+	l.mu.Lock()
+	l.target = target
+	open := make([]*piped, 0, len(l.conns))
+	for p := range l.conns {
+		open = append(open, p)
+	}
+	l.mu.Unlock()
+	for _, p := range open {
+		p.client.Close()
+		p.node.Close()
 	}
 }
 

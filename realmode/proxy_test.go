@@ -53,3 +53,32 @@ func TestLinkPartitionAndSlow(t *testing.T) {
 	}
 	l.Slow(network.Reply, -150*time.Millisecond)
 }
+
+// TestLinkRepoint: after Repoint, the client's open connection breaks and
+// its next call reaches the new target.
+func TestLinkRepoint(t *testing.T) {
+	needRedis(t)
+	a := startT(t, ServerConfig{Name: "n1"})
+	b := startT(t, ServerConfig{Name: "n2"})
+	l, err := NewLink(a.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	rdb := redis.NewClient(&redis.Options{Addr: l.Addr(), DialerRetries: 1, MaxRetries: -1, PoolSize: 1})
+	defer rdb.Close()
+	ctx := context.Background()
+	if err := rdb.Set(ctx, "where", "a", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	l.Repoint(b.Addr())
+	var got string
+	for range 3 { // the first call may meet the connection Repoint closed
+		if got, err = rdb.Get(ctx, "where").Result(); err == nil || err == redis.Nil {
+			break
+		}
+	}
+	if err != redis.Nil {
+		t.Fatalf("after Repoint: GET where = %q, %v; want the new target's missing key", got, err)
+	}
+}

@@ -164,7 +164,7 @@ func (c *coord) shutdown() {
 	}
 	c.restarts.Wait()
 	var wg sync.WaitGroup
-	for _, s := range c.servers {
+	for _, s := range append(c.stopReplicas(), c.servers...) {
 		wg.Add(1)
 		go func() { defer wg.Done(); s.Stop() }()
 	}

@@ -164,15 +164,6 @@ func TestClientFailuresNamed(t *testing.T) {
 // TestRefusedFaultsNamed: a scenario with a fault real mode cannot do is
 // refused, naming the fault; no process is started.
 func TestRefusedFaultsNamed(t *testing.T) {
-	for _, c := range []struct{ scenario, want string }{
-		{"failover-async-replication", "failover"},
-	} {
-		sc := builtin(t, c.scenario, 1)
-		_, err := Run(context.Background(), testConfig(t, "basic", sc, 1))
-		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v, want ErrUnsupported naming %q", c.scenario, err, c.want)
-		}
-	}
 	for _, c := range []struct{ text, want string }{
 		{"loss c1|n1 for=10ms rate=10%", "loss"},
 		{"partition c1|db for=10ms", "protected store"},

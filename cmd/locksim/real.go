@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -46,7 +47,10 @@ free loopback ports, each client its own OS process running the
 simulator's workload, and the faults done for real — a pause is SIGSTOP
 and SIGCONT of the client, a slow step a real sleep, a node crash a
 SIGKILL of redis-server and a restart on the same port, a node clock jump
-every key's expiry shifted inside redis-server. The same store, oracles
+every key's expiry shifted inside redis-server, a failover the promotion
+(REPLICAOF NO ONE) of a real replica whose replication link a proxy held
+for the scenario's replication delay, the old primary killed and the
+clients' proxies re-pointed to the new one. The same store, oracles
 and porcupine check as the simulator judge the history, kept in one true
 time (the coordinator's monotonic clock). Every process started is
 stopped when the run ends, fails or is interrupted.
@@ -54,7 +58,7 @@ stopped when the run ends, fails or is interrupted.
 Partitions and slow links go through a TCP proxy the coordinator puts on
 every client–node link; a client's clock jump or drift goes through its
 Clock (the lock's and the workload's time). A scenario with a fault real
-mode cannot perform (message loss, failover, a node's drift, a client's
+mode cannot perform (message loss, a node's drift, a client's
 clock fault for a library that reads the wall clock) is refused, naming
 it.
 --runs N makes N runs (seeds --seed, --seed+1, …), each with fresh
@@ -66,6 +70,8 @@ interval.
 --runs real runs beside --sim-seeds simulated seeds, with both violation
 rates and their 95% intervals; a cell agrees when both are zero or both
 non-zero. --libraries adds rows for library subjects of --lib-client.
+The same cells go, machine-readable, into agreement.json beside FILE
+(format locksim-agreement/1), which locksim report --real reads.
 
 --client names the client program (default: this binary). A binary built
 in bench/refs (cmd/locksim-real-client) adds the lock libraries redsync,
@@ -253,8 +259,10 @@ func runRealTable(cmd *cobra.Command, f realFlags) error {
 	if err != nil {
 		return err
 	}
+	data := filepath.Join(filepath.Dir(f.table), realmode.AgreementFileName)
 	var paths safefile.Paths
 	paths.Output("--table", f.table)
+	paths.Output("--table (its "+realmode.AgreementFileName+" beside it)", data)
 	if err := checkPaths(&paths); err != nil {
 		return err
 	}
@@ -270,6 +278,12 @@ func runRealTable(cmd *cobra.Command, f realFlags) error {
 	})
 	if err != nil {
 		return runtimef("real: write %s: %w", f.table, err)
+	}
+	err = safefile.Write(data, func(out io.Writer) error {
+		return realmode.WriteAgreement(out, "locksim "+strings.Join(os.Args[1:], " "), cells)
+	})
+	if err != nil {
+		return runtimef("real: write %s: %w", data, err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,6 +36,10 @@ func needRealRedis(t *testing.T) {
 // TestRealUsageErrors: bad flags and a refused fault exit 2, naming what
 // was wrong.
 func TestRealUsageErrors(t *testing.T) {
+	loss := filepath.Join(t.TempDir(), "loss.txt")
+	if err := os.WriteFile(loss, []byte("start clients=2\nloss c1|n1 for=10ms rate=10%\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -43,7 +48,7 @@ func TestRealUsageErrors(t *testing.T) {
 		{[]string{"real", "--pattern", "basic"}, "--scenario is required"},
 		{[]string{"real", "--pattern", "nope", "--scenario", "gc-pause"}, `unknown pattern "nope"`},
 		{[]string{"real", "--pattern", "basic", "--scenario", "gc-pause", "--runs", "0"}, "--runs 0"},
-		{[]string{"real", "--pattern", "basic", "--scenario", "failover-async-replication"}, "failover"},
+		{[]string{"real", "--pattern", "basic", "--scenario", loss}, "loss"},
 		{[]string{"real", "--pattern", "basic", "--scenario", "gc-pause", "--client", "/no/such/client"}, "--client"},
 	} {
 		_, _, err := runCLI(t, c.args...)
@@ -82,5 +87,32 @@ func TestRealNoRedisServer(t *testing.T) {
 	_, _, err := runCLI(t, "real", "--pattern", "basic", "--scenario", "gc-pause")
 	if exitCode(err) != exitRuntime || !strings.Contains(err.Error(), "redis-server not found") {
 		t.Errorf("no redis-server: exit %d, %v; want exit 3 naming redis-server", exitCode(err), err)
+	}
+}
+
+// TestRealTableWritesAgreementFile: --table writes the markdown and, beside
+// it, the same cells as agreement.json, which report --real reads.
+func TestRealTableWritesAgreementFile(t *testing.T) {
+	needRealRedis(t)
+	dir := t.TempDir()
+	table := filepath.Join(dir, "README.md")
+	_, _, err := runCLI(t, "real", "--table", table, "--pattern", "fenced", "--scenario", "gc-pause", "--runs", "1", "--sim-seeds", "2")
+	if err != nil {
+		t.Fatalf("real --table: %v", err)
+	}
+	md, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := realmode.ReadAgreementFile(filepath.Join(dir, realmode.AgreementFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Cells) != 1 || f.Cells[0].Pattern != "fenced" || f.Cells[0].Sim.Runs != 2 || f.Cells[0].Real.Runs != 1 {
+		t.Fatalf("agreement.json cells %+v", f.Cells)
+	}
+	parsed, err := realmode.ParseTable(strings.NewReader(string(md)))
+	if err != nil || len(parsed.Cells) != 1 || parsed.Cells[0].Sim != f.Cells[0].Sim || parsed.Cells[0].Real != f.Cells[0].Real {
+		t.Errorf("README.md and agreement.json differ: %+v against %+v (%v)", parsed.Cells, f.Cells, err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 func init() { commands = append(commands, newReportCmd) }
 
 type reportFlags struct {
-	out, bench           string
+	out, bench, real     string
 	seeds, baselineSeeds int
 	sweepSeeds           int
 	parallel             int
@@ -50,7 +50,13 @@ steady, with --baseline-seeds), and writes into --out:
   manifest.txt             the files above that this report wrote
 
 The benchmark comes from --bench (results.json, else results.csv, as
-'locksim bench' writes them); without it the report says so. The report is
+'locksim bench' writes them); without it the report says so. Real mode's
+agreement table comes from --real DIR (DIR/agreement.json, as 'locksim
+real --table DIR/README.md' writes it, and a link to DIR/NOTES.md): per
+pattern × scenario the simulator's and the real rate with their intervals
+and whether they agree, the libraries' rows and the scenarios real mode
+could not run; a missing agreement.json is said in the report, a
+malformed one refused (exit 2). The report is
 deterministic: the same code, flags and benchmark files give the same bytes
 (it shows the git commit when there is one, and no other clock reading than
 the benchmark's own date). Progress goes to stderr: a bar on a terminal,
@@ -65,7 +71,7 @@ unless --force. --out and --bench must differ; both are checked before
 anything runs.`,
 		Example: `  locksim report
   locksim report --seeds 5 --baseline-seeds 1 --out /tmp/report
-  locksim report --seeds 100 --baseline-seeds 5 --bench reports/bench
+  locksim report --seeds 100 --baseline-seeds 5 --bench reports/bench --real reports/real
   locksim report --patterns basic,fenced,redlock --scenarios gc-pause,node-clock-jump --out /tmp/r`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd, f) },
@@ -76,6 +82,7 @@ anything runs.`,
 	fl.IntVar(&f.baselineSeeds, "baseline-seeds", report.DefaultBaselineSeeds, "seeds per pattern of the baseline scenario "+report.Baseline+" (30 simulated seconds each)")
 	fl.IntVar(&f.sweepSeeds, "sweep-seeds", report.DefaultSweepSeeds, "seeds per point of the safety curves (0: no curves)")
 	fl.StringVar(&f.bench, "bench", "reports/bench", "directory of the latest benchmark results")
+	fl.StringVar(&f.real, "real", "", "directory of real mode's agreement table (agreement.json and NOTES.md, as locksim real --table writes it); none if empty")
 	fl.IntVar(&f.parallel, "parallel", 0, "simulations run at once (0: 4 per core)")
 	fl.StringVar(&f.patterns, "patterns", "all", "comma-separated pattern names (see locksim list), or all")
 	fl.StringVar(&f.scenarios, "scenarios", "all", "comma-separated built-in scenario names, or all")
@@ -100,6 +107,7 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	}
 	var paths safefile.Paths
 	paths.Input("--bench", f.bench)
+	paths.Input("--real", f.real)
 	paths.OutputDir("--out", f.out)
 	if err := checkPaths(&paths); err != nil {
 		return err
@@ -111,6 +119,10 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	b, err := report.LoadBench(f.bench)
 	if err != nil {
 		return usagef("--bench: %v", err)
+	}
+	agree, err := loadAgreement(f.real, f.out)
+	if err != nil {
+		return err
 	}
 	start := time.Now()
 	cfg.OnProgress = progressReporter(cmd.ErrOrStderr(), false, "report")
@@ -133,7 +145,7 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 			m.Runs += s.Runs
 		}
 	}
-	if err := writeReportDir(rd, m, b, sweeps, f); err != nil {
+	if err := writeReportDir(rd, m, b, sweeps, agree, f); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %d simulations and the report in %v\n", m.Runs, time.Since(start).Round(time.Second))
@@ -144,13 +156,13 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 
 // writeReportDir writes the report into a staging directory, then moves
 // it into place: an interrupted or failed report leaves the earlier one.
-func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, sweeps []*report.Sweep, f reportFlags) error {
+func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, sweeps []*report.Sweep, agree *report.Agreement, f reportFlags) error {
 	staging, err := rd.stage()
 	if err != nil {
 		return runtimef("report: %w", err)
 	}
 	defer os.RemoveAll(staging)
-	opt := report.Options{Command: commandLine(f), Sweeps: sweeps}
+	opt := report.Options{Command: commandLine(f), Sweeps: sweeps, Agreement: agree}
 	if f.commit {
 		opt.Commit = buildinfo.Commit()
 	}
@@ -202,6 +214,9 @@ func builtin(name string) (scenario.Builtin, error) {
 // its content only.
 func commandLine(f reportFlags) string {
 	s := fmt.Sprintf("locksim report --seeds %d --baseline-seeds %d --sweep-seeds %d --bench %s", f.seeds, f.baselineSeeds, f.sweepSeeds, f.bench)
+	if f.real != "" {
+		s += " --real " + f.real
+	}
 	if f.patterns != "all" {
 		s += " --patterns " + f.patterns
 	}

@@ -23,11 +23,11 @@ type Options struct {
 	Plots []string
 	// Sweeps are the safety curves to include (MeasureSweeps), if any.
 	Sweeps []*Sweep
-	// Agreement is the place of real mode's agreement table (simulator
-	// rate against real redis-server rate, with intervals, per pattern ×
-	// scenario). Nil until real mode provides it: the report then says
-	// that no verdict was confirmed on real Redis.
-	Agreement *Table
+	// Agreement is real mode's agreement table (simulator rate against
+	// real redis-server rate, with intervals, per pattern × scenario; the
+	// libraries' rows; the refused scenarios). Nil when not asked for: the
+	// report then says that no verdict was confirmed on real Redis.
+	Agreement *Agreement
 }
 
 // Build assembles the report from the measurements and the benchmark (nil
@@ -51,17 +51,6 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	benchSection(d, b, opt)
 	method(d, m)
 	return d
-}
-
-// agreement is the section of real mode's agreement table.
-func agreement(d *Document, opt Options) {
-	d.heading(2, "agreement", "Simulator and real redis-server: do they agree?")
-	if opt.Agreement == nil {
-		d.para(text("Not measured in this report: every rate above comes from the simulator. Real mode (real redis-server processes, real pauses, crashes, failovers and partitions) confirms them cell by cell; its agreement table goes here."))
-		return
-	}
-	d.para(text("The same pattern × scenario cells run for real and in the simulator, each rate with its 95%% interval; a disagreement is a finding to explain."))
-	d.add(*opt.Agreement)
 }
 
 func intro(d *Document, m *Measurements, opt Options) {

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func tinyRealReport(t *testing.T, out, realDir string) (string, error) {
+	t.Helper()
+	_, _, err := runCLI(t, "report", "--seeds", "1", "--baseline-seeds", "1", "--sweep-seeds", "0", "--patterns", "basic",
+		"--scenarios", "gc-pause", "--bench", filepath.Join(t.TempDir(), "no-bench"), "--out", out, "--commit=false", "--real", realDir)
+	if err != nil {
+		return "", err
+	}
+	md, err := os.ReadFile(filepath.Join(out, "README.md"))
+	return string(md), err
+}
+
+// TestReportRealSection: --real with the committed real-mode data shows
+// its agreement table, the libraries' rows, the refused scenarios and the
+// link to the notes.
+func TestReportRealSection(t *testing.T) {
+	realDir := filepath.Join("..", "..", "reports", "real")
+	if _, err := os.Stat(filepath.Join(realDir, "agreement.json")); err != nil {
+		t.Skipf("no committed agreement data: %v", err)
+	}
+	out := t.TempDir()
+	md, err := tinyRealReport(t, out, realDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"92 of 100 cells agree",
+		"| basic | steady | 0/20 (0%, 0–16%) | 2/5 (40%, 12–77%) | **no** |",
+		"| library | delayed-reply |", "| redsync-1 | 0/5 (0%, 0–43%) | **5/5 (100%, 57–100%)** |",
+		"- `failover-async-replication` (basic, ", "--real " + realDir,
+		"[NOTES.md](" + filepath.ToSlash(filepath.Join(relTo(t, out, realDir), "NOTES.md")) + ")"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+func relTo(t *testing.T, from, to string) string {
+	t.Helper()
+	a, _ := filepath.Abs(from)
+	b, _ := filepath.Abs(to)
+	r, err := filepath.Rel(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestReportRealMissingOrBad: a directory without agreement.json is said
+// in the report; a malformed file or a missing directory exits 2 naming it.
+func TestReportRealMissingOrBad(t *testing.T) {
+	empty := t.TempDir()
+	md, err := tinyRealReport(t, t.TempDir(), empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md, "No agreement data: "+filepath.ToSlash(filepath.Join(empty, "agreement.json"))+" does not exist") {
+		t.Errorf("report does not say the agreement data is missing")
+	}
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "agreement.json"), []byte(`{"format":"other"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{bad: "agreement.json", filepath.Join(empty, "nope"): "--real"} {
+		_, err := tinyRealReport(t, t.TempDir(), dir)
+		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), want) {
+			t.Errorf("--real %s: exit %d, %v; want exit 2 naming %q", dir, exitCode(err), err, want)
+		}
+	}
+}

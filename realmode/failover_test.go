@@ -1,0 +1,39 @@
+package realmode
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRealFailoverBasicBreaks: a replica that receives its primary's writes
+// 50ms late, promoted with REPLICAOF NO ONE just after c1's lock reached
+// the primary, does not have the lock: c2 takes it beside c1, as the
+// simulator says.
+func TestRealFailoverBasicBreaks(t *testing.T) {
+	needRedis(t)
+	cell{"basic", builtin(t, "failover-async-replication", 1), 4, true}.judge(t)
+}
+
+// TestRealFailoverFencedTokensRepeat: the token counter's last increment
+// is in the held replication stream too, so the promoted replica issues a
+// token already issued: fencing breaks for real, as in the simulator.
+func TestRealFailoverFencedTokensRepeat(t *testing.T) {
+	needRedis(t)
+	cell{"fenced", builtin(t, "failover-async-replication", 1), 4, true}.judge(t)
+}
+
+// TestRealFailoverPromotes: the failover's event names the replica promoted
+// and the old primary killed, and the run's processes are all stopped.
+func TestRealFailoverPromotes(t *testing.T) {
+	needRedis(t)
+	res := runReal(t, testConfig(t, "basic", builtin(t, "failover-async-replication", 1), 1))
+	var detail string
+	for _, e := range res.History.Events {
+		if e.Kind == "failover" {
+			detail = e.Detail
+		}
+	}
+	if !strings.Contains(detail, "promoted with REPLICAOF NO ONE") || !strings.Contains(detail, "SIGKILLed") {
+		t.Errorf("failover event %q: want the replica promoted and the old primary killed", detail)
+	}
+}
