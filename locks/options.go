@@ -35,6 +35,14 @@ type Options struct {
 	// Default: a fresh token per locker value. The other patterns refuse
 	// it (they issue a fresh token per acquisition).
 	Owner string
+	// Fencing makes Watchdog, Reentrant and Service issue a fencing token
+	// with every new holding (Lease.Fence), from a never-expiring counter
+	// incremented in the same script as the grant, as Fenced does. The
+	// key passed to the constructor is then a name: the lock lives at
+	// FencedLockKey(name) and the counter at FencedCounterKey(name), one
+	// hash tag, so the script runs on Redis Cluster. A re-entry keeps its
+	// holding's token. The other patterns ignore it (Fenced always fences).
+	Fencing bool
 	// NodeTimeout bounds each Redlock node request. Default TTL/10, at
 	// least 1ms.
 	NodeTimeout time.Duration

@@ -64,6 +64,9 @@ var scriptSpecs = map[string]scriptSpec{
 	"reentrant_acquire": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
 	"reentrant_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
 	"reentrant_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
+	"reentrant_fenced_acquire": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.tok(), g.validTTL(), g.tok()}
+	},
 	"fair_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
 	},
