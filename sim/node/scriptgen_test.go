@@ -61,8 +61,8 @@ var scriptSpecs = map[string]scriptSpec{
 	"release":           func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
 	"extend":            func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
 	"fenced_acquire":    func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok(), g.validTTL()} },
-	"reentrant_acquire": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
-	"reentrant_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
+	"reentrant_acquire": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.tok()} },
+	"reentrant_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.tok()} },
 	"reentrant_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
 	"reentrant_fenced_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(2), []string{g.tok(), g.validTTL(), g.tok()}
