@@ -11,6 +11,13 @@
 //   - Fenced: SET NX PX and INCR of a never-expiring fence counter in one
 //     script; keys share a hash tag so it works on Redis Cluster.
 //
+// Options.Fencing gives Watchdog and Service (and Reentrant) the fencing
+// tokens of Fenced: the key becomes a name, the lock lives at
+// FencedLockKey(name), and each new holding gets the next token of the
+// never-expiring counter FencedCounterKey(name) in the grant's own script
+// (a re-entry keeps its holding's token), so renewal and fencing can be
+// had in one lock.
+//
 // # Seams
 //
 // The patterns talk to Redis only through Redis (redis.Scripter plus SetNX:
@@ -61,6 +68,7 @@
 // forever; Redlock does not probe its nodes. A lock
 // that stayed taken is ErrNotAcquired; for Redlock ErrQuorum, while a
 // quorum missed because nodes did not answer is ErrUnavailable (with a
-// *NodeError per node in the *QuorumError). A failed Fenced acquisition
-// leaves no lock key behind.
+// *NodeError per node in the *QuorumError). A failed Fenced acquisition,
+// or one with Options.Fencing, leaves no lock key behind: a fence counter
+// that cannot be incremented fails it with ErrPermanent.
 package locks

@@ -1,0 +1,37 @@
+package locks_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/locksim/locksim/locks"
+)
+
+// Options.Fencing gives the renewing patterns fencing tokens: a Watchdog
+// keeps the lock alive while held, and each holding carries the next token
+// of a never-expiring counter for a store to check.
+func ExampleOptions_fencing() {
+	m, rdb := exampleRedis()
+	defer m.Close()
+	defer rdb.Close()
+	ctx := context.Background()
+	opts := locks.Options{TTL: time.Second, Fencing: true}
+	w, _ := locks.NewWatchdog(rdb, "ledger", opts)
+	svc, _ := locks.NewService(rdb, "ledger", opts)
+
+	l1, _ := w.Acquire(ctx)
+	fmt.Println("watchdog:", l1.Key, "fence", l1.Fence)
+	_ = w.Release(ctx, l1)
+
+	outer, _ := svc.Acquire(ctx)
+	inner, _ := svc.Acquire(ctx) // a re-entry keeps its holding's token
+	fmt.Println("service: fence", outer.Fence, inner.Fence)
+	_ = svc.Release(ctx, inner)
+	_ = svc.Release(ctx, outer)
+	fmt.Println("counter:", m.Exists(locks.FencedCounterKey("ledger")), "expires:", m.TTL(locks.FencedCounterKey("ledger")) != 0)
+	// Output:
+	// watchdog: {ledger}:lock fence 1
+	// service: fence 2 2
+	// counter: true expires: false
+}
