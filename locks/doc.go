@@ -41,6 +41,11 @@
 //
 // # Leases
 //
+// Extend pushes a held lease's expiry out by Options.TTL; ExtendTTL
+// (TTLExtender: Basic, Reentrant, Fenced, Fair) to another TTL, with the
+// same owner check, refusing a TTL that leaves no validity after its drift
+// allowance. The watchdog patterns renew by themselves.
+//
 // A lease is honoured only by the Locker that issued it, and only once:
 // Release and Extend of a nil, zero, hand-built (&Lease{...}) or altered
 // lease, of another Locker's lease (another key, or another client on the

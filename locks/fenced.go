@@ -1,6 +1,9 @@
 package locks
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Fenced is a single-node lock that issues a fencing token with every
 // acquisition: SET NX PX and INCR of a counter run in one Lua script. The
@@ -14,8 +17,8 @@ import "context"
 type Fenced struct{ s single }
 
 var (
-	_ Locker   = (*Fenced)(nil)
-	_ Extender = (*Fenced)(nil)
+	_ Locker      = (*Fenced)(nil)
+	_ TTLExtender = (*Fenced)(nil)
 )
 
 // NewFenced returns a fenced lock named name; its keys are {name}:lock and
@@ -76,4 +79,10 @@ func (f *Fenced) Release(ctx context.Context, l *Lease) error {
 // Extend resets the TTL if the lease still holds the lock.
 func (f *Fenced) Extend(ctx context.Context, l *Lease) error {
 	return ownedExtend(ctx, &f.s, f.s.c.Metrics, l)
+}
+
+// ExtendTTL sets the lease's TTL to ttl if it still holds the lock (see
+// TTLExtender).
+func (f *Fenced) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
+	return ownedExtendTo(ctx, &f.s, f.s.c.Metrics, l, ttl)
 }

@@ -28,6 +28,19 @@ type Extender interface {
 	Extend(ctx context.Context, l *Lease) error
 }
 
+// TTLExtender is implemented by the patterns whose holder can extend a
+// lease to a TTL other than Options.TTL (Basic, Reentrant, Fenced, Fair).
+type TTLExtender interface {
+	Extender
+	// ExtendTTL sets the lease's TTL to ttl (whole milliseconds) if it
+	// still holds the lock, and its validity to ttl less the drift
+	// allowance; ErrNotHeld otherwise. A ttl that leaves no validity after
+	// its drift allowance (ttl × DriftFactor + 2ms) is refused with an
+	// *OptionError naming ttl, before Redis is asked. A later Extend or
+	// re-entry sets Options.TTL again.
+	ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error
+}
+
 func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }
 
 // isNil reports whether r is nil, or a typed nil (a nil *redis.Client in
@@ -134,24 +147,30 @@ func (s *single) release(ctx context.Context, l *Lease) error {
 
 // extend resets the TTL; it reports (false, nil) when the lock is not ours.
 func (s *single) extend(ctx context.Context, l *Lease) (bool, error) {
+	return s.extendTo(ctx, l, s.c.TTL)
+}
+
+// extendTo sets the key's TTL to ttl (whole ms); it reports (false, nil)
+// when the lock is not ours.
+func (s *single) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (bool, error) {
 	start := s.c.Clock.Now()
-	n, err := runInt(ctx, s.r, extendScript, []string{s.key}, l.id.token, s.c.ttlMS)
+	n, err := runInt(ctx, s.r, extendScript, []string{s.key}, l.id.token, ttl.Milliseconds())
 	if err != nil {
 		return false, err
 	}
 	if n == 0 {
 		return false, nil
 	}
-	l.h.extend(start, s.c.validity(0))
+	l.h.extend(start, s.c.validityFor(ttl, 0))
 	return true, nil
 }
 
-// extendOrLose is the owner-checked Extend of a lease s issued.
-func (s *single) extendOrLose(ctx context.Context, l *Lease) error {
+// extendOrLose is the owner-checked extension to ttl of a lease s issued.
+func (s *single) extendOrLose(ctx context.Context, l *Lease, ttl time.Duration) error {
 	if err := verify(l, s, s.key); err != nil {
 		return wrap("extend", s.key, err)
 	}
-	ok, err := s.extend(ctx, l)
+	ok, err := s.extendTo(ctx, l, ttl)
 	if err != nil {
 		return wrap("extend", s.key, err)
 	}

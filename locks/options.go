@@ -151,8 +151,28 @@ func (o Options) noOwner(pattern string) error {
 
 // validity is what a grant obtained after elapsed leaves the holder.
 func (c *config) validity(elapsed time.Duration) time.Duration {
-	drift := time.Duration(float64(c.TTL)*c.DriftFactor) + minDrift
-	return c.TTL - elapsed - drift
+	return c.validityFor(c.TTL, elapsed)
+}
+
+// validityFor is what a grant or extension to ttl, obtained after elapsed,
+// leaves the holder.
+func (c *config) validityFor(ttl, elapsed time.Duration) time.Duration {
+	return ttl - elapsed - c.drift(ttl)
+}
+
+// drift is the drift allowance of a TTL: ttl × DriftFactor + 2ms.
+func (c *config) drift(ttl time.Duration) time.Duration {
+	return time.Duration(float64(ttl)*c.DriftFactor) + minDrift
+}
+
+// extendTTL checks the TTL an ExtendTTL asks for and returns it truncated
+// to whole milliseconds: it must leave validity after its drift allowance.
+func (c *config) extendTTL(ttl time.Duration) (time.Duration, error) {
+	t := ttl.Truncate(time.Millisecond)
+	if d := c.drift(t); t <= d {
+		return 0, &OptionError{"ttl", ttl, fmt.Sprintf("must exceed its drift allowance (ttl × DriftFactor + %v = %v): the holder would get no validity", minDrift, d)}
+	}
+	return t, nil
 }
 
 // backoff returns the wait before attempt n+1 (n ≥ 1): exponential, capped,

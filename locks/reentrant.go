@@ -44,8 +44,8 @@ type Reentrant struct {
 }
 
 var (
-	_ Locker   = (*Reentrant)(nil)
-	_ Extender = (*Reentrant)(nil)
+	_ Locker      = (*Reentrant)(nil)
+	_ TTLExtender = (*Reentrant)(nil)
 )
 
 // NewReentrant returns a reentrant lock on key owned by o.Owner (or a fresh
@@ -247,10 +247,21 @@ func (re *Reentrant) finish(h *hold, err error) {
 
 // Extend refreshes the TTL if this owner still holds the lock.
 func (re *Reentrant) Extend(ctx context.Context, l *Lease) error {
+	return re.ExtendTTL(ctx, l, re.c.TTL)
+}
+
+// ExtendTTL sets the lock's TTL to ttl if this owner still holds it (see
+// TTLExtender); the next re-entry or partial release sets Options.TTL
+// again.
+func (re *Reentrant) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
+	ttl, err := re.c.extendTTL(ttl)
+	if err != nil {
+		return wrap("extend", re.key, err)
+	}
 	if err := verify(l, re, re.key); err != nil {
 		return wrap("extend", re.key, err)
 	}
-	ok, err := re.extend(ctx, l)
+	ok, err := re.extendTo(ctx, l, ttl)
 	if err != nil {
 		return wrap("extend", re.key, err)
 	}
@@ -264,11 +275,15 @@ func (re *Reentrant) Extend(ctx context.Context, l *Lease) error {
 }
 
 func (re *Reentrant) extend(ctx context.Context, l *Lease) (bool, error) {
+	return re.extendTo(ctx, l, re.c.TTL)
+}
+
+func (re *Reentrant) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (bool, error) {
 	start := re.c.Clock.Now()
-	n, err := runInt(ctx, re.r, reentrantExtendScript, []string{re.key}, re.owner, re.c.ttlMS)
+	n, err := runInt(ctx, re.r, reentrantExtendScript, []string{re.key}, re.owner, ttl.Milliseconds())
 	if err != nil || n == 0 {
 		return false, err
 	}
-	l.h.extend(start, re.c.validity(0))
+	l.h.extend(start, re.c.validityFor(ttl, 0))
 	return true, nil
 }

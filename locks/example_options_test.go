@@ -35,3 +35,21 @@ func ExampleOptions_fencing() {
 	// service: fence 2 2
 	// counter: true expires: false
 }
+
+// ExtendTTL pushes a lease out to another TTL than the one it was granted
+// with, owner-checked; a TTL that leaves no validity is refused.
+func ExampleTTLExtender() {
+	m, rdb := exampleRedis()
+	defer m.Close()
+	defer rdb.Close()
+	ctx := context.Background()
+	b, _ := locks.NewBasic(rdb, "report", locks.Options{TTL: time.Second})
+	lease, _ := b.Acquire(ctx)
+	_ = b.ExtendTTL(ctx, lease, time.Minute) // a long job ahead
+	fmt.Println("server TTL:", m.TTL("report"))
+	fmt.Println("refused:", b.ExtendTTL(ctx, lease, time.Millisecond))
+	_ = b.Release(ctx, lease)
+	// Output:
+	// server TTL: 1m0s
+	// refused: extend "report": locks: ttl (1ms) must exceed its drift allowance (ttl × DriftFactor + 2ms = 2.01ms): the holder would get no validity
+}
