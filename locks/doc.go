@@ -18,6 +18,12 @@
 // (a re-entry keeps its holding's token), so renewal and fencing can be
 // had in one lock.
 //
+// Options.Token gives Basic and Watchdog a caller-chosen owner token in
+// place of a fresh one per acquisition: a process that restarts with the
+// same Token takes its lock back with Acquire (it succeeds when the key is
+// free or holds Token) and can then release it. A Token names one process;
+// two live lockers sharing it are not excluded from each other.
+//
 // # Seams
 //
 // The patterns talk to Redis only through Redis (redis.Scripter plus SetNX:

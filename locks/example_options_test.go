@@ -53,3 +53,23 @@ func ExampleTTLExtender() {
 	// server TTL: 1m0s
 	// refused: extend "report": locks: ttl (1ms) must exceed its drift allowance (ttl × DriftFactor + 2ms = 2.01ms): the holder would get no validity
 }
+
+// A caller-chosen Token lets a restarted process take back and release the
+// lock its earlier run held.
+func ExampleOptions_token() {
+	m, rdb := exampleRedis()
+	defer m.Close()
+	defer rdb.Close()
+	ctx := context.Background()
+	opts := locks.Options{TTL: time.Minute, Token: "worker-7"}
+	before, _ := locks.NewBasic(rdb, "nightly", opts)
+	_, _ = before.Acquire(ctx) // ... and the process dies holding it
+
+	after, _ := locks.NewBasic(rdb, "nightly", opts) // the restarted process
+	lease, err := after.Acquire(ctx)
+	fmt.Println("taken back:", err == nil, lease.Token)
+	fmt.Println("released:", after.Release(ctx, lease) == nil, m.Exists("nightly"))
+	// Output:
+	// taken back: true worker-7
+	// released: true false
+}

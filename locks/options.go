@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/locksim/locksim/clock"
 )
@@ -35,6 +37,15 @@ type Options struct {
 	// Default: a fresh token per locker value. The other patterns refuse
 	// it (they issue a fresh token per acquisition).
 	Owner string
+	// Token is a caller-chosen owner token for Basic and Watchdog, written
+	// instead of a fresh token per acquisition, so that a process that
+	// restarts with the same Token can take back (Acquire) or release the
+	// lock its earlier run held: Acquire takes the lock if it is free or
+	// already holds Token. A Token names one process: two live lockers with
+	// the same Token are not excluded from each other. It must not begin
+	// with '@' nor hold control characters, and is at most 512 bytes. The
+	// other patterns refuse it (Reentrant and Service have Owner).
+	Token string
 	// Fencing makes Watchdog, Reentrant and Service issue a fencing token
 	// with every new holding (Lease.Fence), from a never-expiring counter
 	// incremented in the same script as the grant, as Fenced does. The
@@ -145,6 +156,34 @@ const maxDriftFactor = 0.5
 func (o Options) noOwner(pattern string) error {
 	if o.Owner != "" {
 		return &OptionError{"Owner", strconv.Quote(o.Owner), "is not used by " + pattern + ": only Reentrant and Service have an owner (the others issue a fresh token per acquisition)"}
+	}
+	if pattern != "Basic" && pattern != "Watchdog" {
+		return o.noToken(pattern)
+	}
+	return nil
+}
+
+// maxToken bounds the length of Options.Token.
+const maxToken = 512
+
+// checkToken checks Token for a pattern that takes it.
+func (o Options) checkToken() error {
+	t := o.Token
+	switch {
+	case len(t) > maxToken:
+		return &OptionError{"Token", strconv.Quote(t), fmt.Sprintf("must be at most %d bytes", maxToken)}
+	case strings.HasPrefix(t, "@"):
+		return &OptionError{"Token", strconv.Quote(t), "must not begin with '@' (reserved for the reentrant hash's entries)"}
+	case strings.IndexFunc(t, unicode.IsControl) >= 0:
+		return &OptionError{"Token", strconv.Quote(t), "must not hold control characters"}
+	}
+	return nil
+}
+
+// noToken refuses a Token on a pattern that does not take one.
+func (o Options) noToken(pattern string) error {
+	if o.Token != "" {
+		return &OptionError{"Token", strconv.Quote(o.Token), "is not used by " + pattern + ": only Basic and Watchdog take a caller-chosen token (Reentrant and Service have Owner)"}
 	}
 	return nil
 }

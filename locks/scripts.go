@@ -40,6 +40,8 @@ var (
 	probeSrc string
 	//go:embed scripts/reentrant_fenced_acquire.lua
 	reentrantFencedAcquireSrc string
+	//go:embed scripts/token_acquire.lua
+	tokenAcquireSrc string
 
 	releaseScript          = redis.NewScript(releaseSrc)
 	extendScript           = redis.NewScript(extendSrc)
@@ -50,6 +52,7 @@ var (
 	probeScript            = redis.NewScript(probeSrc)
 
 	reentrantFencedAcquireScript = redis.NewScript(reentrantFencedAcquireSrc)
+	tokenAcquireScript           = redis.NewScript(tokenAcquireSrc)
 )
 
 // Scripts returns the Lua sources the patterns run, by name, so that a
@@ -64,6 +67,7 @@ func Scripts() map[string]string {
 		"fenced_acquire":           fencedAcquireSrc,
 		"probe":                    probeSrc,
 		"reentrant_fenced_acquire": reentrantFencedAcquireSrc,
+		"token_acquire":            tokenAcquireSrc,
 		"fair_acquire":             fairAcquireSrc,
 		"fair_leave":               fairLeaveSrc,
 		"rw_rlock":                 rwRLockSrc,

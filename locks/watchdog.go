@@ -3,6 +3,7 @@ package locks
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -32,6 +33,9 @@ var _ Locker = (*Watchdog)(nil)
 func NewWatchdog(r Redis, key string, o Options) (*Watchdog, error) {
 	if err := o.noOwner("Watchdog"); err != nil {
 		return nil, err
+	}
+	if o.Fencing && o.Token != "" {
+		return nil, &OptionError{"Token", strconv.Quote(o.Token), "cannot be used with Fencing (a fenced grant issues a fresh token and fence)"}
 	}
 	if o.Fencing && key == "" {
 		return nil, &OptionError{"name", `""`, "must not be empty"}
