@@ -64,6 +64,7 @@ var scriptSpecs = map[string]scriptSpec{
 	"reentrant_acquire": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.tok()} },
 	"reentrant_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.tok()} },
 	"reentrant_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
+	"probe":             func(g *gen) ([]string, []string) { return g.keys(1), nil },
 	"token_acquire":     func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.validTTL()} },
 	"reentrant_fenced_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(2), []string{g.tok(), g.validTTL(), g.tok()}
