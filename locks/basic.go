@@ -1,6 +1,9 @@
 package locks
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Basic is the single-node lock: SET key token NX PX ttl, released by an
 // owner-checked Lua script. It promises mutual exclusion while the holder's
@@ -9,8 +12,8 @@ import "context"
 type Basic struct{ s single }
 
 var (
-	_ Locker   = (*Basic)(nil)
-	_ Extender = (*Basic)(nil)
+	_ Locker      = (*Basic)(nil)
+	_ TTLExtender = (*Basic)(nil)
 )
 
 // NewBasic returns a Basic lock on key.
@@ -38,4 +41,10 @@ func (b *Basic) Release(ctx context.Context, l *Lease) error {
 // Extend resets the TTL if the lease still holds the lock.
 func (b *Basic) Extend(ctx context.Context, l *Lease) error {
 	return ownedExtend(ctx, &b.s, b.s.c.Metrics, l)
+}
+
+// ExtendTTL sets the lease's TTL to ttl if it still holds the lock (see
+// TTLExtender).
+func (b *Basic) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
+	return ownedExtendTo(ctx, &b.s, b.s.c.Metrics, l, ttl)
 }

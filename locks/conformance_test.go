@@ -43,6 +43,16 @@ var patterns = []pattern{
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })},
 	{"Fenced", 1, lockstest.Caps{Fenced: true, Extender: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) })},
+	{"WatchdogFenced", 1, lockstest.Caps{Watchdog: true, Fenced: true},
+		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = true
+			return locks.NewWatchdog(r, k, o)
+		})},
+	{"ServiceFenced", 1, lockstest.Caps{Reentrant: true, Watchdog: true, Fenced: true},
+		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = true
+			return locks.NewService(r, k, o)
+		})},
 }
 
 // TestConformanceMiniredis runs the suite for every pattern over embedded

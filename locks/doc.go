@@ -11,6 +11,19 @@
 //   - Fenced: SET NX PX and INCR of a never-expiring fence counter in one
 //     script; keys share a hash tag so it works on Redis Cluster.
 //
+// Options.Fencing gives Watchdog and Service (and Reentrant) the fencing
+// tokens of Fenced: the key becomes a name, the lock lives at
+// FencedLockKey(name), and each new holding gets the next token of the
+// never-expiring counter FencedCounterKey(name) in the grant's own script
+// (a re-entry keeps its holding's token), so renewal and fencing can be
+// had in one lock.
+//
+// Options.Token gives Basic and Watchdog a caller-chosen owner token in
+// place of a fresh one per acquisition: a process that restarts with the
+// same Token takes its lock back with Acquire (it succeeds when the key is
+// free or holds Token) and can then release it. A Token names one process;
+// two live lockers sharing it are not excluded from each other.
+//
 // # Seams
 //
 // The patterns talk to Redis only through Redis (redis.Scripter plus SetNX:
@@ -33,6 +46,11 @@
 // its value.
 //
 // # Leases
+//
+// Extend pushes a held lease's expiry out by Options.TTL; ExtendTTL
+// (TTLExtender: Basic, Reentrant, Fenced, Fair) to another TTL, with the
+// same owner check, refusing a TTL that leaves no validity after its drift
+// allowance. The watchdog patterns renew by themselves.
 //
 // A lease is honoured only by the Locker that issued it, and only once:
 // Release and Extend of a nil, zero, hand-built (&Lease{...}) or altered
@@ -61,6 +79,7 @@
 // forever; Redlock does not probe its nodes. A lock
 // that stayed taken is ErrNotAcquired; for Redlock ErrQuorum, while a
 // quorum missed because nodes did not answer is ErrUnavailable (with a
-// *NodeError per node in the *QuorumError). A failed Fenced acquisition
-// leaves no lock key behind.
+// *NodeError per node in the *QuorumError). A failed Fenced acquisition,
+// or one with Options.Fencing, leaves no lock key behind: a fence counter
+// that cannot be incremented fails it with ErrPermanent.
 package locks

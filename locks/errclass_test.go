@@ -43,6 +43,16 @@ var scripted = []struct {
 		func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, n, o) }},
 	{"Fenced", locks.FencedLockKey,
 		func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, n, o) }},
+	{"WatchdogFenced", locks.FencedLockKey,
+		func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = true
+			return locks.NewWatchdog(r, n, o)
+		}},
+	{"ServiceFenced", locks.FencedLockKey,
+		func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = true
+			return locks.NewService(r, n, o)
+		}},
 }
 
 // acquireWithin runs Acquire with ctx and fails the test if it has not

@@ -34,8 +34,8 @@ type Fair struct {
 }
 
 var (
-	_ Locker   = (*Fair)(nil)
-	_ Extender = (*Fair)(nil)
+	_ Locker      = (*Fair)(nil)
+	_ TTLExtender = (*Fair)(nil)
 )
 
 // FairKeys are the keys of the fair lock named name.
@@ -109,4 +109,13 @@ func (f *Fair) Extend(ctx context.Context, l *Lease) error {
 		return wrap("extend", f.s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
 	}
 	return ownedExtend(ctx, &f.s, f.m, l)
+}
+
+// ExtendTTL sets the lease's TTL to ttl if it still holds the lock (see
+// TTLExtender).
+func (f *Fair) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
+	if l == nil {
+		return wrap("extend", f.s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
+	}
+	return ownedExtendTo(ctx, &f.s, f.m, l, ttl)
 }

@@ -1,6 +1,9 @@
 package locks
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Fenced is a single-node lock that issues a fencing token with every
 // acquisition: SET NX PX and INCR of a counter run in one Lua script. The
@@ -14,8 +17,8 @@ import "context"
 type Fenced struct{ s single }
 
 var (
-	_ Locker   = (*Fenced)(nil)
-	_ Extender = (*Fenced)(nil)
+	_ Locker      = (*Fenced)(nil)
+	_ TTLExtender = (*Fenced)(nil)
 )
 
 // NewFenced returns a fenced lock named name; its keys are {name}:lock and
@@ -50,17 +53,21 @@ func (f *Fenced) Acquire(ctx context.Context) (*Lease, error) {
 	return f.s.c.counted(ctx, func() (*Lease, error) { return f.try(ctx) })
 }
 
-func (f *Fenced) try(ctx context.Context) (*Lease, error) {
-	token := f.s.c.Rand.Token()
-	start := f.s.c.Clock.Now()
-	fence, err := runInt(ctx, f.s.r, fencedAcquireScript, []string{f.s.key, f.fenceKey()}, token, f.s.c.ttlMS)
+func (f *Fenced) try(ctx context.Context) (*Lease, error) { return f.s.tryFenced(ctx, f.fenceKey()) }
+
+// tryFenced makes one attempt to take s's key and issue the next token of
+// the counter fenceKey in one script (scripts/fenced_acquire.lua).
+func (s *single) tryFenced(ctx context.Context, fenceKey string) (*Lease, error) {
+	token := s.c.Rand.Token()
+	start := s.c.Clock.Now()
+	fence, err := runInt(ctx, s.r, fencedAcquireScript, []string{s.key, fenceKey}, token, s.c.ttlMS)
 	if err != nil {
-		return nil, wrap("acquire", f.s.key, err)
+		return nil, wrap("acquire", s.key, err)
 	}
 	if fence == 0 {
-		return nil, wrap("acquire", f.s.key, ErrNotAcquired)
+		return nil, wrap("acquire", s.key, ErrNotAcquired)
 	}
-	return f.s.grant(ctx, start, token, fence)
+	return s.grant(ctx, start, token, fence)
 }
 
 // Release deletes the lock key if it still holds the lease's token. The
@@ -72,4 +79,10 @@ func (f *Fenced) Release(ctx context.Context, l *Lease) error {
 // Extend resets the TTL if the lease still holds the lock.
 func (f *Fenced) Extend(ctx context.Context, l *Lease) error {
 	return ownedExtend(ctx, &f.s, f.s.c.Metrics, l)
+}
+
+// ExtendTTL sets the lease's TTL to ttl if it still holds the lock (see
+// TTLExtender).
+func (f *Fenced) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
+	return ownedExtendTo(ctx, &f.s, f.s.c.Metrics, l, ttl)
 }

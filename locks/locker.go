@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -26,6 +27,19 @@ type Extender interface {
 	// Extend resets the lease's TTL if it still holds the lock; ErrNotHeld
 	// otherwise.
 	Extend(ctx context.Context, l *Lease) error
+}
+
+// TTLExtender is implemented by the patterns whose holder can extend a
+// lease to a TTL other than Options.TTL (Basic, Reentrant, Fenced, Fair).
+type TTLExtender interface {
+	Extender
+	// ExtendTTL sets the lease's TTL to ttl (whole milliseconds) if it
+	// still holds the lock, and its validity to ttl less the drift
+	// allowance; ErrNotHeld otherwise. A ttl that leaves no validity after
+	// its drift allowance (ttl × DriftFactor + 2ms) is refused with an
+	// *OptionError naming ttl, before Redis is asked. A later Extend or
+	// re-entry sets Options.TTL again.
+	ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error
 }
 
 func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }
@@ -59,6 +73,26 @@ type single struct {
 	key    string
 	c      config
 	probed *atomic.Bool // the probe passed (shared by copies of the value)
+	last   *lastHold    // with Options.Token: the holding last granted
+}
+
+// lastHold is the holding a Locker with a caller-chosen token last
+// granted: taking the lock back with the same token ends it.
+type lastHold struct {
+	mu sync.Mutex
+	h  *hold
+}
+
+// replace records h as the last holding and ends the one before it, whose
+// key now holds the new grant's TTL.
+func (lh *lastHold) replace(h *hold) {
+	lh.mu.Lock()
+	prev := lh.h
+	lh.h = h
+	lh.mu.Unlock()
+	if prev != nil {
+		prev.end(fmt.Errorf("%w: taken back by a later Acquire with the same token", ErrLockLost))
+	}
 }
 
 func newSingle(r Redis, key string, o Options) (single, error) {
@@ -68,8 +102,11 @@ func newSingle(r Redis, key string, o Options) (single, error) {
 	if key == "" {
 		return single{}, &OptionError{"key", `""`, "must not be empty"}
 	}
+	if err := o.checkToken(); err != nil {
+		return single{}, err
+	}
 	c, err := o.resolve()
-	return single{r: r, key: key, c: c, probed: new(atomic.Bool)}, err
+	return single{r: r, key: key, c: c, probed: new(atomic.Bool), last: new(lastHold)}, err
 }
 
 // grant turns a successful request sent at start into a lease, or, when the
@@ -101,6 +138,9 @@ func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
 	if err := probe(ctx, s.r, s.key, s.probed); err != nil {
 		return nil, wrap("acquire", s.key, err)
 	}
+	if s.c.Token != "" {
+		return s.tryToken(ctx)
+	}
 	token := s.c.Rand.Token()
 	start := s.c.Clock.Now()
 	ok, err := s.r.SetNX(ctx, s.key, token, s.c.TTL).Result()
@@ -111,6 +151,25 @@ func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
 		return nil, wrap("acquire", s.key, ErrNotAcquired)
 	}
 	return s.grant(ctx, start, token, 0)
+}
+
+// tryToken makes one attempt with the caller-chosen Options.Token: it takes
+// the lock if free or already holding the token (scripts/token_acquire.lua).
+// A grant ends this Locker's earlier holding, if any: the key is one.
+func (s *single) tryToken(ctx context.Context) (*Lease, error) {
+	start := s.c.Clock.Now()
+	n, err := runInt(ctx, s.r, tokenAcquireScript, []string{s.key}, s.c.Token, s.c.ttlMS)
+	if err != nil {
+		return nil, wrap("acquire", s.key, err)
+	}
+	if n == 0 {
+		return nil, wrap("acquire", s.key, ErrNotAcquired)
+	}
+	l, err := s.grant(ctx, start, s.c.Token, 0)
+	if err == nil {
+		s.last.replace(l.h)
+	}
+	return l, err
 }
 
 // release is the owner-checked release of a lease s issued; any other
@@ -134,24 +193,30 @@ func (s *single) release(ctx context.Context, l *Lease) error {
 
 // extend resets the TTL; it reports (false, nil) when the lock is not ours.
 func (s *single) extend(ctx context.Context, l *Lease) (bool, error) {
+	return s.extendTo(ctx, l, s.c.TTL)
+}
+
+// extendTo sets the key's TTL to ttl (whole ms); it reports (false, nil)
+// when the lock is not ours.
+func (s *single) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (bool, error) {
 	start := s.c.Clock.Now()
-	n, err := runInt(ctx, s.r, extendScript, []string{s.key}, l.id.token, s.c.ttlMS)
+	n, err := runInt(ctx, s.r, extendScript, []string{s.key}, l.id.token, ttl.Milliseconds())
 	if err != nil {
 		return false, err
 	}
 	if n == 0 {
 		return false, nil
 	}
-	l.h.extend(start, s.c.validity(0))
+	l.h.extend(start, s.c.validityFor(ttl, 0))
 	return true, nil
 }
 
-// extendOrLose is the owner-checked Extend of a lease s issued.
-func (s *single) extendOrLose(ctx context.Context, l *Lease) error {
+// extendOrLose is the owner-checked extension to ttl of a lease s issued.
+func (s *single) extendOrLose(ctx context.Context, l *Lease, ttl time.Duration) error {
 	if err := verify(l, s, s.key); err != nil {
 		return wrap("extend", s.key, err)
 	}
-	ok, err := s.extend(ctx, l)
+	ok, err := s.extendTo(ctx, l, ttl)
 	if err != nil {
 		return wrap("extend", s.key, err)
 	}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/locksim/locksim/clock"
 )
@@ -35,6 +37,23 @@ type Options struct {
 	// Default: a fresh token per locker value. The other patterns refuse
 	// it (they issue a fresh token per acquisition).
 	Owner string
+	// Token is a caller-chosen owner token for Basic and Watchdog, written
+	// instead of a fresh token per acquisition, so that a process that
+	// restarts with the same Token can take back (Acquire) or release the
+	// lock its earlier run held: Acquire takes the lock if it is free or
+	// already holds Token. A Token names one process: two live lockers with
+	// the same Token are not excluded from each other. It must not begin
+	// with '@' nor hold control characters, and is at most 512 bytes. The
+	// other patterns refuse it (Reentrant and Service have Owner).
+	Token string
+	// Fencing makes Watchdog, Reentrant and Service issue a fencing token
+	// with every new holding (Lease.Fence), from a never-expiring counter
+	// incremented in the same script as the grant, as Fenced does. The
+	// key passed to the constructor is then a name: the lock lives at
+	// FencedLockKey(name) and the counter at FencedCounterKey(name), one
+	// hash tag, so the script runs on Redis Cluster. A re-entry keeps its
+	// holding's token. The other patterns ignore it (Fenced always fences).
+	Fencing bool
 	// NodeTimeout bounds each Redlock node request. Default TTL/10, at
 	// least 1ms.
 	NodeTimeout time.Duration
@@ -138,13 +157,61 @@ func (o Options) noOwner(pattern string) error {
 	if o.Owner != "" {
 		return &OptionError{"Owner", strconv.Quote(o.Owner), "is not used by " + pattern + ": only Reentrant and Service have an owner (the others issue a fresh token per acquisition)"}
 	}
+	if pattern != "Basic" && pattern != "Watchdog" {
+		return o.noToken(pattern)
+	}
+	return nil
+}
+
+// maxToken bounds the length of Options.Token.
+const maxToken = 512
+
+// checkToken checks Token for a pattern that takes it.
+func (o Options) checkToken() error {
+	t := o.Token
+	switch {
+	case len(t) > maxToken:
+		return &OptionError{"Token", strconv.Quote(t), fmt.Sprintf("must be at most %d bytes", maxToken)}
+	case strings.HasPrefix(t, "@"):
+		return &OptionError{"Token", strconv.Quote(t), "must not begin with '@' (reserved for the reentrant hash's entries)"}
+	case strings.IndexFunc(t, unicode.IsControl) >= 0:
+		return &OptionError{"Token", strconv.Quote(t), "must not hold control characters"}
+	}
+	return nil
+}
+
+// noToken refuses a Token on a pattern that does not take one.
+func (o Options) noToken(pattern string) error {
+	if o.Token != "" {
+		return &OptionError{"Token", strconv.Quote(o.Token), "is not used by " + pattern + ": only Basic and Watchdog take a caller-chosen token (Reentrant and Service have Owner)"}
+	}
 	return nil
 }
 
 // validity is what a grant obtained after elapsed leaves the holder.
 func (c *config) validity(elapsed time.Duration) time.Duration {
-	drift := time.Duration(float64(c.TTL)*c.DriftFactor) + minDrift
-	return c.TTL - elapsed - drift
+	return c.validityFor(c.TTL, elapsed)
+}
+
+// validityFor is what a grant or extension to ttl, obtained after elapsed,
+// leaves the holder.
+func (c *config) validityFor(ttl, elapsed time.Duration) time.Duration {
+	return ttl - elapsed - c.drift(ttl)
+}
+
+// drift is the drift allowance of a TTL: ttl × DriftFactor + 2ms.
+func (c *config) drift(ttl time.Duration) time.Duration {
+	return time.Duration(float64(ttl)*c.DriftFactor) + minDrift
+}
+
+// extendTTL checks the TTL an ExtendTTL asks for and returns it truncated
+// to whole milliseconds: it must leave validity after its drift allowance.
+func (c *config) extendTTL(ttl time.Duration) (time.Duration, error) {
+	t := ttl.Truncate(time.Millisecond)
+	if d := c.drift(t); t <= d {
+		return 0, &OptionError{"ttl", ttl, fmt.Sprintf("must exceed its drift allowance (ttl × DriftFactor + %v = %v): the holder would get no validity", minDrift, d)}
+	}
+	return t, nil
 }
 
 // backoff returns the wait before attempt n+1 (n ≥ 1): exponential, capped,

@@ -22,6 +22,10 @@ import (
 // changes nothing; an Acquire that gives up while its request is in flight
 // removes the entry the request may have left.
 //
+// With Options.Fencing the key is a name: the hash is FencedLockKey(name),
+// and each new holding also issues a fencing token from the counter
+// FencedCounterKey(name) in the acquire script (a re-entry keeps it).
+//
 // Go has no thread identity: the owner is the Reentrant value (its Owner
 // option, or a fresh token). Share one value between the code paths that
 // must re-enter; give each independent client its own.
@@ -31,6 +35,7 @@ type Reentrant struct {
 	c     config
 	owner string
 	inst  string // this value's entry prefix: unique among every value of owner
+	fence string // the fence counter's key, with Options.Fencing; else ""
 
 	mu      sync.Mutex // guards cur, seq and orphans; never held across a Redis call
 	cur     *hold
@@ -39,8 +44,8 @@ type Reentrant struct {
 }
 
 var (
-	_ Locker   = (*Reentrant)(nil)
-	_ Extender = (*Reentrant)(nil)
+	_ Locker      = (*Reentrant)(nil)
+	_ TTLExtender = (*Reentrant)(nil)
 )
 
 // NewReentrant returns a reentrant lock on key owned by o.Owner (or a fresh
@@ -50,7 +55,17 @@ func NewReentrant(r Redis, key string, o Options) (*Reentrant, error) {
 	if strings.HasPrefix(o.Owner, "@") {
 		return nil, &OptionError{"Owner", strconv.Quote(o.Owner), "must not begin with '@' (reserved for the holding's entries)"}
 	}
-	s, err := newSingle(r, key, o)
+	if err := o.noToken("Reentrant or Service"); err != nil {
+		return nil, err
+	}
+	if o.Fencing && key == "" {
+		return nil, &OptionError{"name", `""`, "must not be empty"}
+	}
+	lockKey, fence := key, ""
+	if o.Fencing {
+		lockKey, fence = FencedLockKey(key), FencedCounterKey(key)
+	}
+	s, err := newSingle(r, lockKey, o)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +76,7 @@ func NewReentrant(r Redis, key string, o Options) (*Reentrant, error) {
 	} else {
 		inst = s.c.Rand.Token() // another process may run the same owner
 	}
-	return &Reentrant{r: r, key: key, c: s.c, owner: owner, inst: inst}, nil
+	return &Reentrant{r: r, key: lockKey, c: s.c, owner: owner, inst: inst, fence: fence}, nil
 }
 
 // Owner is the owner id written into the hash.
@@ -88,7 +103,7 @@ func (re *Reentrant) nextEntry() string {
 func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) {
 	entry := re.nextEntry()
 	start := re.c.Clock.Now()
-	n, err := runInt(ctx, re.r, reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry)
+	n, fence, err := re.grant(ctx, entry)
 	if err != nil {
 		// The outcome is unknown: the grant may have landed. Remove its
 		// entry, if any, so that it holds nothing.
@@ -103,12 +118,30 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 		return nil, false, wrap("acquire", re.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
 	}
 	h, fresh := re.entered(n, start)
-	l = issued(re, re.key, re.owner, 0, int(n), h)
+	l = issued(re, re.key, re.owner, fence, int(n), h)
 	l.id.entry = entry
 	h.mu.Lock()
 	h.open++
 	h.mu.Unlock()
 	return l, fresh, nil
+}
+
+// grant runs the acquire script for entry: it returns the owner's count
+// (0 if another owner holds the lock) and, with Fencing, the holding's
+// fencing token.
+func (re *Reentrant) grant(ctx context.Context, entry string) (n, fence int64, err error) {
+	if re.fence == "" {
+		n, err = runInt(ctx, re.r, reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry)
+		return n, 0, err
+	}
+	v, err := reentrantFencedAcquireScript.Run(ctx, re.r, []string{re.key, re.fence}, re.owner, re.c.ttlMS, entry).Int64Slice()
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(v) != 2 {
+		return 0, 0, fmt.Errorf("%w: fenced acquire replied %v, want [count fence]", ErrPermanent, v)
+	}
+	return v[0], v[1], nil
 }
 
 // undo removes entry from the hash if a grant left it there. If the undo
@@ -217,10 +250,21 @@ func (re *Reentrant) finish(h *hold, err error) {
 
 // Extend refreshes the TTL if this owner still holds the lock.
 func (re *Reentrant) Extend(ctx context.Context, l *Lease) error {
+	return re.ExtendTTL(ctx, l, re.c.TTL)
+}
+
+// ExtendTTL sets the lock's TTL to ttl if this owner still holds it (see
+// TTLExtender); the next re-entry or partial release sets Options.TTL
+// again.
+func (re *Reentrant) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
+	ttl, err := re.c.extendTTL(ttl)
+	if err != nil {
+		return wrap("extend", re.key, err)
+	}
 	if err := verify(l, re, re.key); err != nil {
 		return wrap("extend", re.key, err)
 	}
-	ok, err := re.extend(ctx, l)
+	ok, err := re.extendTo(ctx, l, ttl)
 	if err != nil {
 		return wrap("extend", re.key, err)
 	}
@@ -234,11 +278,15 @@ func (re *Reentrant) Extend(ctx context.Context, l *Lease) error {
 }
 
 func (re *Reentrant) extend(ctx context.Context, l *Lease) (bool, error) {
+	return re.extendTo(ctx, l, re.c.TTL)
+}
+
+func (re *Reentrant) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (bool, error) {
 	start := re.c.Clock.Now()
-	n, err := runInt(ctx, re.r, reentrantExtendScript, []string{re.key}, re.owner, re.c.ttlMS)
+	n, err := runInt(ctx, re.r, reentrantExtendScript, []string{re.key}, re.owner, ttl.Milliseconds())
 	if err != nil || n == 0 {
 		return false, err
 	}
-	l.h.extend(start, re.c.validity(0))
+	l.h.extend(start, re.c.validityFor(ttl, 0))
 	return true, nil
 }

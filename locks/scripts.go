@@ -38,6 +38,10 @@ var (
 	fencedAcquireSrc string
 	//go:embed scripts/probe.lua
 	probeSrc string
+	//go:embed scripts/reentrant_fenced_acquire.lua
+	reentrantFencedAcquireSrc string
+	//go:embed scripts/token_acquire.lua
+	tokenAcquireSrc string
 
 	releaseScript          = redis.NewScript(releaseSrc)
 	extendScript           = redis.NewScript(extendSrc)
@@ -46,28 +50,33 @@ var (
 	reentrantExtendScript  = redis.NewScript(reentrantExtendSrc)
 	fencedAcquireScript    = redis.NewScript(fencedAcquireSrc)
 	probeScript            = redis.NewScript(probeSrc)
+
+	reentrantFencedAcquireScript = redis.NewScript(reentrantFencedAcquireSrc)
+	tokenAcquireScript           = redis.NewScript(tokenAcquireSrc)
 )
 
 // Scripts returns the Lua sources the patterns run, by name, so that a
 // simulated node or a differential test can execute exactly these.
 func Scripts() map[string]string {
 	return map[string]string{
-		"release":           releaseSrc,
-		"extend":            extendSrc,
-		"reentrant_acquire": reentrantAcquireSrc,
-		"reentrant_release": reentrantReleaseSrc,
-		"reentrant_extend":  reentrantExtendSrc,
-		"fenced_acquire":    fencedAcquireSrc,
-		"probe":             probeSrc,
-		"fair_acquire":      fairAcquireSrc,
-		"fair_leave":        fairLeaveSrc,
-		"rw_rlock":          rwRLockSrc,
-		"rw_lock":           rwLockSrc,
-		"rw_wleave":         rwWLeaveSrc,
-		"member_release":    memberReleaseSrc,
-		"member_extend":     memberExtendSrc,
-		"sem_acquire":       semAcquireSrc,
-		"inspect":           inspectSrc,
+		"release":                  releaseSrc,
+		"extend":                   extendSrc,
+		"reentrant_acquire":        reentrantAcquireSrc,
+		"reentrant_release":        reentrantReleaseSrc,
+		"reentrant_extend":         reentrantExtendSrc,
+		"fenced_acquire":           fencedAcquireSrc,
+		"probe":                    probeSrc,
+		"reentrant_fenced_acquire": reentrantFencedAcquireSrc,
+		"token_acquire":            tokenAcquireSrc,
+		"fair_acquire":             fairAcquireSrc,
+		"fair_leave":               fairLeaveSrc,
+		"rw_rlock":                 rwRLockSrc,
+		"rw_lock":                  rwLockSrc,
+		"rw_wleave":                rwWLeaveSrc,
+		"member_release":           memberReleaseSrc,
+		"member_extend":            memberExtendSrc,
+		"sem_acquire":              semAcquireSrc,
+		"inspect":                  inspectSrc,
 	}
 }
 

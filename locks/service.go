@@ -9,6 +9,9 @@ import "context"
 //
 // Unlike the other patterns, a zero Retry.Attempts means "retry until the
 // context is done": Acquire blocks like a mutex unless told otherwise.
+//
+// With Options.Fencing the key is a name and each new holding carries a
+// fencing token (see Reentrant): renewal and fencing in one lock.
 type Service struct {
 	re *Reentrant
 	m  *Metrics

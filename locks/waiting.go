@@ -131,10 +131,21 @@ func ownedRelease(ctx context.Context, s *single, m *Metrics, l *Lease) error {
 // ownedExtend is the owner-checked extension of a single-key holding,
 // counted into m.
 func ownedExtend(ctx context.Context, s *single, m *Metrics, l *Lease) error {
+	return ownedExtendTo(ctx, s, m, l, s.c.TTL)
+}
+
+// ownedExtendTo is ownedExtend to another TTL, checked first: a ttl that
+// leaves no validity after its drift allowance is refused with an
+// *OptionError and touches nothing.
+func ownedExtendTo(ctx context.Context, s *single, m *Metrics, l *Lease, ttl time.Duration) error {
+	ttl, err := s.c.extendTTL(ttl)
+	if err != nil {
+		return wrap("extend", s.key, err)
+	}
 	if err := verify(l, s, s.key); err != nil {
 		return wrap("extend", s.key, err)
 	}
-	err := s.extendOrLose(ctx, l)
+	err = s.extendOrLose(ctx, l, ttl)
 	switch {
 	case err == nil:
 		m.renewed()

@@ -3,6 +3,7 @@ package locks
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -16,7 +17,15 @@ import (
 // of the last successful renewal has run out on the holder's clock — a
 // timer, so even a renewal stuck on a black-holed connection, or a holder
 // waking from a pause longer than the TTL, sees the loss before it acts.
-type Watchdog struct{ s single }
+//
+// With Options.Fencing the key is a name: the lock is FencedLockKey(name),
+// and every acquisition also issues a fencing token from the counter
+// FencedCounterKey(name) in the same script, as Fenced does, so a store
+// that checks tokens rejects a holder that lost the lock without knowing.
+type Watchdog struct {
+	s     single
+	fence string // the fence counter's key, with Fencing; else ""
+}
 
 var _ Locker = (*Watchdog)(nil)
 
@@ -25,19 +34,37 @@ func NewWatchdog(r Redis, key string, o Options) (*Watchdog, error) {
 	if err := o.noOwner("Watchdog"); err != nil {
 		return nil, err
 	}
-	s, err := newSingle(r, key, o)
+	if o.Fencing && o.Token != "" {
+		return nil, &OptionError{"Token", strconv.Quote(o.Token), "cannot be used with Fencing (a fenced grant issues a fresh token and fence)"}
+	}
+	if o.Fencing && key == "" {
+		return nil, &OptionError{"name", `""`, "must not be empty"}
+	}
+	lockKey, fence := key, ""
+	if o.Fencing {
+		lockKey, fence = FencedLockKey(key), FencedCounterKey(key)
+	}
+	s, err := newSingle(r, lockKey, o)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.c.resolveRenew(); err != nil {
 		return nil, err
 	}
-	return &Watchdog{s}, nil
+	return &Watchdog{s: s, fence: fence}, nil
+}
+
+// try makes one attempt: SET NX PX, or with Fencing the fenced script.
+func (w *Watchdog) try(ctx context.Context) (*Lease, error) {
+	if w.fence != "" {
+		return w.s.tryFenced(ctx, w.fence)
+	}
+	return w.s.trySetNX(ctx)
 }
 
 // Acquire takes the lock and starts its renewal.
 func (w *Watchdog) Acquire(ctx context.Context) (*Lease, error) {
-	l, err := w.s.c.counted(ctx, func() (*Lease, error) { return w.s.trySetNX(ctx) })
+	l, err := w.s.c.counted(ctx, func() (*Lease, error) { return w.try(ctx) })
 	if err != nil {
 		return nil, err
 	}

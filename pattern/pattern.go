@@ -176,6 +176,18 @@ func init() {
 	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true, Progress: ProgressTTLs},
 		Summary: "SET NX PX + INCR of a never-expiring fence counter in one script; a checking store rejects stale holders",
 		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) })})
+	Register(Pattern{Name: "watchdog-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
+		Summary: "watchdog + a fencing token from a never-expiring counter, issued in the grant's script",
+		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = true
+			return locks.NewWatchdog(r, k, o)
+		})})
+	Register(Pattern{Name: "service-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
+		Summary: "service + a fencing token per holding (a re-entry keeps it), issued in the grant's script",
+		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = true
+			return locks.NewService(r, k, o)
+		})})
 	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "quorum of N independent nodes in parallel; validity = TTL - elapsed - drift",
 		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {

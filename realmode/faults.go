@@ -237,17 +237,6 @@ func (c *coord) liveness() sim.Liveness {
 			l.Stuck = append(l.Stuck, st.name)
 		}
 	}
-	if len(waits) == 0 {
-		return l
-	}
-	slices.Sort(waits)
-	var sum time.Duration
-	for _, d := range waits {
-		sum += d
-	}
-	l.WaitMean = sum / time.Duration(len(waits))
-	l.WaitP50 = waits[len(waits)/2]
-	l.WaitP99 = waits[min(len(waits)*99/100, len(waits)-1)]
-	l.WaitMax = waits[len(waits)-1]
+	l.SetWaits(waits)
 	return l
 }

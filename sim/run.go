@@ -104,8 +104,15 @@ func (w *world) liveness() Liveness {
 	if l.Stuck == nil {
 		l.Stuck = []string{}
 	}
+	l.SetWaits(waits)
+	return l
+}
+
+// SetWaits fills the wait statistics (mean, p50, p99, max) from the
+// acquisitions' waits, which it sorts; none leaves them zero.
+func (l *Liveness) SetWaits(waits []time.Duration) {
 	if len(waits) == 0 {
-		return l
+		return
 	}
 	slices.Sort(waits)
 	var sum time.Duration
@@ -116,7 +123,6 @@ func (w *world) liveness() Liveness {
 	l.WaitP50 = waits[len(waits)/2]
 	l.WaitP99 = waits[min(len(waits)*99/100, len(waits)-1)]
 	l.WaitMax = waits[len(waits)-1]
-	return l
 }
 
 func (w *world) stats() Stats {

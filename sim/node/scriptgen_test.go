@@ -69,6 +69,10 @@ var scriptSpecs = map[string]scriptSpec{
 	"reentrant_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.entry()} },
 	"probe":             func(g *gen) ([]string, []string) { return g.keys(1), nil },
 	"reentrant_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
+	"token_acquire":     func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.validTTL()} },
+	"reentrant_fenced_acquire": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.tok(), g.validTTL(), g.tok()}
+	},
 	"fair_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
 	},

@@ -1,0 +1,32 @@
+-- Fenced reentrant acquire: KEYS[1] is the hash of reentrant_acquire.lua
+-- plus a field '@' holding the holding's fencing token; KEYS[2] the fence
+-- counter (same hash tag, no TTL ever). ARGV as in reentrant_acquire.lua.
+-- A first acquisition issues the next fencing token (INCR of KEYS[2]) in
+-- the same atomic step as the grant; a re-entry returns the holding's
+-- token. Returns {count, fence}, or {0, 0} if another owner holds it.
+-- A failed acquisition leaves nothing behind: a lock key of another type
+-- fails HEXISTS before anything is written, and a counter INCR cannot
+-- increment (WRONGTYPE, not an integer, overflow) returns its error
+-- before the hash is written.
+local free = redis.call('EXISTS', KEYS[1]) == 0
+if not free and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+  return {0, 0}
+end
+local e = '@' .. ARGV[3]
+if not free and redis.call('HEXISTS', KEYS[1], e) == 1 then
+  return {tonumber(redis.call('HGET', KEYS[1], ARGV[1])), tonumber(redis.call('HGET', KEYS[1], '@'))}
+end
+local fence
+if free then
+  fence = redis.pcall('INCR', KEYS[2])
+  if type(fence) == 'table' and fence.err then
+    return fence
+  end
+  redis.call('HINCRBY', KEYS[1], '@', fence) -- a fresh hash: sets it
+else
+  fence = tonumber(redis.call('HGET', KEYS[1], '@'))
+end
+redis.call('HINCRBY', KEYS[1], e, 1)
+local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return {n, fence}
