@@ -230,6 +230,7 @@ func baselineBars(m *Measurements, title, unit string, value func(*Cell) float64
 	b.Color = okabeIto[4]
 	p.Add(plotter.NewGrid(), b)
 	p.Y.Min, p.Y.Max = 0, top*1.15
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4 // room beside the first and last bars
 	p.NominalX(names...)
 	rotateX(p)
 	return &figure{p: p, height: 11 * vg.Centimeter}, nil
