@@ -104,13 +104,23 @@ func hunt(t *testing.T, p Property, pat pattern.Pattern, maxChecks int, seed uin
 	}
 	tb := &huntTB{name: "hunt/" + p.Name + "/" + pat.Name}
 	start := time.Now()
-	withRapid(t, map[string]string{"rapid.checks": strconv.Itoa(maxChecks), "rapid.seed": strconv.FormatUint(seed, 10),
+	withRapid(t, map[string]string{"rapid.checks": strconv.Itoa(rapidChecks(maxChecks)), "rapid.seed": strconv.FormatUint(seed, 10),
 		"rapid.nofailfile": "true", "rapid.shrinktime": shrink.String()}, func() {
 		tb.run(func() { rapid.Check(tb, p.Prop(pat, dir, seen)) })
 	})
 	h.Took, h.Ran = time.Since(start), n
 	h.Report = tb.errors()
 	return h
+}
+
+// rapidChecks is the -rapid.checks value that makes rapid run n checks:
+// under -short rapid runs a fifth of -rapid.checks, and a hunt that must
+// find a counterexample within its count would then miss it.
+func rapidChecks(n int) int {
+	if testing.Short() {
+		return n * 5
+	}
+	return n
 }
 
 // huntTB is a rapid.TB that records failures instead of failing a test.
