@@ -19,6 +19,10 @@ type FaultFiring struct {
 	// Why says, when it did not fire, what the run did instead:
 	// "the run ends at 1s", "c1 reached write only 37 times".
 	Why string `json:"why,omitempty"`
+	// Schedule is the schedule line the fault is an occurrence of
+	// ("pause c* every=exp(1s) for=exp(50ms)"), or "" for a fault the
+	// scenario gives as it is.
+	Schedule string `json:"schedule,omitempty"`
 }
 
 // FaultsFired counts the faults of r that fired.
@@ -70,6 +74,9 @@ func (w *world) faultFirings() []FaultFiring {
 	for i, f := range w.sc.Faults {
 		out[i] = w.fired[i]
 		out[i].Fault = scenario.FormatFault(f)
+		if i < len(w.from) {
+			out[i].Schedule = w.from[i]
+		}
 		if !out[i].Fired {
 			out[i].Why = w.whyNotFired(i, f)
 		}

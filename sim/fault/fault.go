@@ -73,6 +73,9 @@ type Fault struct {
 	// acknowledged after the last fsync point; without it every write is
 	// synced (appendfsync always).
 	EverySec bool
+	// Sched, when set, makes the fault a schedule of occurrences drawn
+	// over the run (see Schedule and IsSchedule).
+	Sched Schedule
 }
 
 // FsyncEvery is the fsync interval of a node under persist=everysec
@@ -114,6 +117,12 @@ func isIndexed(name string, prefix byte) bool {
 // Validate checks the fault against a run of nodes nodes and clients
 // clients, naming the first bad field.
 func (f Fault) Validate(nodes, clients int) error {
+	if f.IsSchedule() {
+		if err := f.validateSchedule(nodes, clients); err != nil {
+			return err
+		}
+		f = f.representative()
+	}
 	if err := f.validateWhen(clients); err != nil {
 		return err
 	}

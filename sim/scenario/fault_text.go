@@ -37,6 +37,7 @@ func parseFault(kind fault.Kind, args []string) (fault.Fault, error) {
 		"on":    func(v string) error { on = v; return nil },
 		"n":     func(v string) error { n = v; return nil },
 		"after": func(v string) error { after = v; return nil },
+		"every": everyInto(&f),
 	}
 	for _, name := range faultFields[kind] {
 		fields[name] = faultSetter(&f, name)
@@ -152,11 +153,11 @@ func persistInto(f *fault.Fault) setter {
 func faultSetter(f *fault.Fault, name string) setter {
 	switch name {
 	case "for":
-		return durInto("for", &f.For)
+		return distInto("for", &f.Sched.ForDist, durInto("for", &f.For))
 	case "by":
-		return durInto("by", &f.By)
+		return distInto("by", &f.Sched.ByDist, durInto("by", &f.By))
 	case "rate":
-		return rateInto("rate", &f.PPM)
+		return distInto("rate", &f.Sched.RateDist, rateInto("rate", &f.PPM))
 	case "persist":
 		return persistInto(f)
 	}
@@ -181,6 +182,7 @@ func FormatFault(f fault.Fault) string {
 		b.WriteString(f.Target)
 	}
 	b.WriteString(formatWhen(f))
+	b.WriteString(formatEvery(f))
 	for _, name := range faultFields[f.Kind] {
 		b.WriteString(formatField(f, name))
 	}
@@ -209,14 +211,14 @@ func formatWhen(f fault.Fault) string {
 func formatField(f fault.Fault, name string) string {
 	switch name {
 	case "for":
-		if f.For == 0 && (linkKind(f.Kind) || f.Kind == fault.Crash) {
+		if f.For == 0 && f.Sched.ForDist == fault.Fixed && (linkKind(f.Kind) || f.Kind == fault.Crash) {
 			return "" // until the run ends
 		}
-		return " for=" + fmtDur(f.For, false)
+		return " for=" + formatDist(f.Sched.ForDist, fmtDur(f.For, false))
 	case "by":
-		return " by=" + fmtDur(f.By, f.Kind == fault.Jump)
+		return " by=" + formatDist(f.Sched.ByDist, fmtDur(f.By, f.Kind == fault.Jump))
 	case "rate":
-		return " rate=" + fmtRate(f.PPM, f.Kind == fault.Drift)
+		return " rate=" + formatDist(f.Sched.RateDist, fmtRate(f.PPM, f.Kind == fault.Drift))
 	case "persist":
 		if f.EverySec {
 			return " persist=everysec"
