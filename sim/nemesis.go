@@ -14,43 +14,61 @@ import (
 // memory.
 const maxOccurrences = 100_000
 
+// origin is the scenario fault line a fault of the run comes from: its
+// text and its 1-based position among the scenario's faults.
+type origin struct {
+	text string // the schedule's text, or "" for a fault given as it is
+	of   int
+}
+
+// expansion is what expandSchedules did: the origin of every fault of the
+// expanded scenario, and the schedules that drew no occurrence at all.
+type expansion struct {
+	from  []origin
+	empty []origin
+}
+
 // expandSchedules returns sc with each schedule (fault.Fault.IsSchedule)
 // replaced by its occurrences: plain faults at drawn true times with drawn
 // durations, steps and rates, for every target the schedule names. Each
 // schedule and target draws from its own PCG stream, keyed by the
 // schedule's text (and how many identical lines precede it) rather than
 // its position, so adding, removing or reordering other faults does not
-// shift its draws. A scenario without schedules is returned as it is.
-//
-// from holds, for each fault of the result, the schedule it was drawn
-// from ("" for a fault the scenario gives as it is).
-func expandSchedules(sc scenario.Scenario, seed uint64) (_ scenario.Scenario, from []string, _ error) {
+// shift its draws. A scenario without schedules is returned as it is,
+// with a nil expansion.
+func expandSchedules(sc scenario.Scenario, seed uint64) (scenario.Scenario, *expansion, error) {
 	if !hasSchedule(sc.Faults) {
 		return sc, nil, nil
 	}
 	var out []fault.Fault
+	x := &expansion{}
 	seen := map[string]int{}
-	for _, f := range sc.Faults {
+	for pos, f := range sc.Faults {
 		if !f.IsSchedule() {
-			out, from = append(out, f), append(from, "")
+			out, x.from = append(out, f), append(x.from, origin{of: pos + 1})
 			continue
 		}
 		text := scenario.FormatFault(f)
 		seen[text]++
+		o := origin{text: text, of: pos + 1}
+		drawn := 0
 		for i, tgt := range f.Targets(sc.Nodes, sc.Clients) {
 			rng := stream(seed, fmt.Sprintf("nemesis %d %s", seen[text], text), i)
 			occ, err := occurrences(f, tgt, sc.Duration, rng)
 			if err != nil {
 				return sc, nil, fmt.Errorf("schedule %q: %w", text, err)
 			}
-			out = append(out, occ...)
+			out, drawn = append(out, occ...), drawn+len(occ)
 			for range occ {
-				from = append(from, text)
+				x.from = append(x.from, o)
 			}
+		}
+		if drawn == 0 {
+			x.empty = append(x.empty, o)
 		}
 	}
 	sc.Faults = out
-	return sc, from, nil
+	return sc, x, nil
 }
 
 func hasSchedule(fs []fault.Fault) bool {

@@ -25,7 +25,7 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: scenario %s: %w", sc.Name, err)
 	}
-	sc, from, err := expandSchedules(sc, cfg.Seed)
+	sc, drawn, err := expandSchedules(sc, cfg.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("sim: scenario %s: %w", sc.Name, err)
 	}
@@ -33,7 +33,7 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: %s under %s, seed %d: %w", cfg.Pattern.Name, sc.Name, cfg.Seed, err)
 	}
-	w.from = from
+	w.drawn = drawn
 	defer w.close()
 	if w.tr.on() {
 		w.tr.printf("run pattern=%s scenario=%s seed=%d nodes=%d clients=%d ttl=%v", cfg.Pattern.Name, sc.Name, cfg.Seed, sc.Nodes, sc.Clients, sc.TTL)

@@ -32,8 +32,8 @@ type world struct {
 	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
 	fired   []FaultFiring
-	reached []bool   // per fault: its trigger point was reached (it may fire later)
-	from    []string // per fault: the schedule it was drawn from, or ""; nil without schedules
+	reached []bool     // per fault: its trigger point was reached (it may fire later)
+	drawn   *expansion // where each fault comes from, when the scenario has schedules
 }
 
 // stream derives an independent PCG for one concern (and index) of a run,

@@ -58,7 +58,15 @@
 // A field may be given on one line only. Absent fields keep the
 // pattern's defaults.
 //
-// Fault lines are described in package fault. Durations are Go durations
+// Fault lines are described in package fault. A schedule is a fault
+// line drawn over the run (every=, c* or n*, exp(D), uniform(D),
+// uniform(±D); see fault.Schedule):
+//
+//	pause c* every=exp(1s) for=exp(50ms)
+//	drift c* rate=uniform(±200ppm)
+//
+// Format writes a schedule canonically (at=0s, every=, then the kind's
+// fields); the simulator expands it into plain faults. Durations are Go durations
 // (150ms, 1.5s, 200us; a sign is allowed where it matters: by=+2s); rates
 // are percentages (1%, 0.25%) or parts per million (2500ppm); booleans are
 // yes/no.
