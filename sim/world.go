@@ -32,8 +32,9 @@ type world struct {
 	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
 	fired   []FaultFiring
-	reached []bool     // per fault: its trigger point was reached (it may fire later)
-	drawn   *expansion // where each fault comes from, when the scenario has schedules
+	reached []bool         // per fault: its trigger point was reached (it may fire later)
+	drawn   *expansion     // where each fault comes from, when the scenario has schedules
+	splits  map[int]*split // node index → its split brain in progress
 }
 
 // stream derives an independent PCG for one concern (and index) of a run,
@@ -55,7 +56,7 @@ func splitmix(x uint64) uint64 {
 }
 
 func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
-	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]int{}}
+	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]int{}, splits: map[int]*split{}}
 	w.s.StallAfter = cfg.StallAfter
 	w.tr = newTracer(cfg.Trace, w.s.Now)
 	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
@@ -100,7 +101,7 @@ func (w *world) addNodes() error {
 			nd.SetFsync(int64(fault.FsyncEvery))
 		}
 		w.nodes = append(w.nodes, nd)
-		w.net.AddEndpoint(network.NodeEndpoint(nd))
+		w.net.AddEndpoint(w.nodeEndpoint(len(w.nodes)-1, nd))
 	}
 	return nil
 }
@@ -184,6 +185,7 @@ func (w *world) jumps(name string) bool {
 }
 
 func (w *world) close() {
+	w.closeSplits()
 	for _, n := range w.nodes {
 		n.Close()
 	}

@@ -89,7 +89,7 @@ func (f Fault) validateSchedule(nodes, clients int) error {
 	if s.Every < 0 || (s.EveryDist != Fixed && s.Every == 0) {
 		return fmt.Errorf("field every: %v, want a positive gap", s.Every)
 	}
-	if s.Every > 0 && f.For == 0 && s.ForDist == Fixed && slices.Contains([]Kind{Crash, Partition, SlowLink, Loss}, f.Kind) {
+	if s.Every > 0 && f.For == 0 && s.ForDist == Fixed && slices.Contains([]Kind{Crash, SplitBrain, Partition, SlowLink, Loss}, f.Kind) {
 		return fmt.Errorf("field for: a repeated %s needs a positive for= (0 lasts until the run ends)", f.Kind)
 	}
 	if err := f.validateDists(); err != nil {
@@ -98,7 +98,7 @@ func (f Fault) validateSchedule(nodes, clients int) error {
 	if (f.Target == AllClients && clients == 0) || (f.Target == AllNodes && nodes == 0) {
 		return fmt.Errorf("field target: %s names no %s in this run", f.Target, map[string]string{AllClients: "client", AllNodes: "node"}[f.Target])
 	}
-	if f.Target == AllNodes && !slices.Contains([]Kind{Jump, Drift, Crash, Failover}, f.Kind) {
+	if f.Target == AllNodes && !slices.Contains([]Kind{Jump, Drift, Crash, Failover, SplitBrain}, f.Kind) {
 		return fmt.Errorf("field target: %s: %s takes a client", f.Target, f.Kind)
 	}
 	return nil

@@ -12,7 +12,7 @@ import (
 // after.
 var faultFields = map[fault.Kind][]string{
 	fault.Pause: {"for"}, fault.Slow: {"for"}, fault.Starve: {"for"}, fault.Jump: {"by"}, fault.Drift: {"rate"},
-	fault.Crash: {"for", "persist"}, fault.Failover: {},
+	fault.Crash: {"for", "persist"}, fault.Failover: {}, fault.SplitBrain: {"for", "old"},
 	fault.Partition: {"for"}, fault.SlowLink: {"for", "by", "dir"}, fault.Loss: {"for", "rate"},
 }
 
@@ -160,6 +160,8 @@ func faultSetter(f *fault.Fault, name string) setter {
 		return distInto("rate", &f.Sched.RateDist, rateInto("rate", &f.PPM))
 	case "persist":
 		return persistInto(f)
+	case "old":
+		return func(v string) error { f.A = splitNames(v); return nil }
 	}
 	return func(v string) error {
 		d, ok := map[string]network.Dir{"request": network.Request, "reply": network.Reply, "both": network.Both}[v]
@@ -211,7 +213,7 @@ func formatWhen(f fault.Fault) string {
 func formatField(f fault.Fault, name string) string {
 	switch name {
 	case "for":
-		if f.For == 0 && f.Sched.ForDist == fault.Fixed && (linkKind(f.Kind) || f.Kind == fault.Crash) {
+		if f.For == 0 && f.Sched.ForDist == fault.Fixed && (linkKind(f.Kind) || f.Kind == fault.Crash || f.Kind == fault.SplitBrain) {
 			return "" // until the run ends
 		}
 		return " for=" + formatDist(f.Sched.ForDist, fmtDur(f.For, false))
@@ -219,6 +221,8 @@ func formatField(f fault.Fault, name string) string {
 		return " by=" + formatDist(f.Sched.ByDist, fmtDur(f.By, f.Kind == fault.Jump))
 	case "rate":
 		return " rate=" + formatDist(f.Sched.RateDist, fmtRate(f.PPM, f.Kind == fault.Drift))
+	case "old":
+		return " old=" + strings.Join(f.A, ",")
 	case "persist":
 		if f.EverySec {
 			return " persist=everysec"
