@@ -128,3 +128,44 @@ func TestScheduleWithTooManyOccurrencesFails(t *testing.T) {
 		t.Errorf("Run = %v, want the schedule named", err)
 	}
 }
+
+// TestSplitBrainFiresAndRejoins: a split brain fires, traces the rejoin
+// and records it as an event; two clients on different sides are both
+// granted the lock.
+func TestSplitBrainFiresAndRejoins(t *testing.T) {
+	sc := parseScenario(t, "start clients=3 ttl=100ms duration=3s\nreplicas delay=5ms\nsplitbrain n1 at=1s for=1s old=c1\n")
+	res := run(t, lookupPattern(t, "basic"), sc, 1)
+	if res.FaultsFired() != 1 {
+		t.Fatalf("faults: %s", res.FaultsSummary())
+	}
+	rejoined := false
+	for _, e := range res.History.Events {
+		if e.Kind == "rejoin" && e.At == int64(2*time.Second) && strings.Contains(e.Detail, "discarded") {
+			rejoined = true
+		}
+	}
+	if !rejoined {
+		t.Errorf("no rejoin event at 2s in %+v", res.History.Events)
+	}
+	if res.Safety.Overlaps == 0 {
+		t.Errorf("basic under a split brain: no overlap, want c1 (old primary) beside c2/c3 (new primary)")
+	}
+	if !slices.Contains(res.Violated, "mutex") {
+		t.Errorf("Violated = %v, want mutex", res.Violated)
+	}
+}
+
+// TestSplitBrainOldSideMatters: with replication all but instant a
+// failover loses nothing and basic holds; the same failover as a split
+// brain overlaps, because the old primary goes on serving c1.
+func TestSplitBrainOldSideMatters(t *testing.T) {
+	p := lookupPattern(t, "basic")
+	split := run(t, p, parseScenario(t, "start clients=2 ttl=100ms duration=3s\nreplicas delay=1us\nsplitbrain n1 at=1s for=1s old=c1\n"), 1)
+	failover := run(t, p, parseScenario(t, "start clients=2 ttl=100ms duration=3s\nreplicas delay=1us\nfailover n1 at=1s\n"), 1)
+	if failover.Safety.Overlaps != 0 {
+		t.Fatalf("a failover with a 1us replication delay overlapped: %+v", failover.Violations)
+	}
+	if split.Safety.Overlaps == 0 {
+		t.Errorf("a split brain with a 1us replication delay did not overlap: the old primary did not serve c1")
+	}
+}

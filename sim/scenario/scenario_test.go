@@ -112,6 +112,10 @@ func TestParseErrorsNameLineAndField(t *testing.T) {
 		{"start\ncrash n1 every=1s", "line 2: crash: field for: a repeated crash needs a positive for="},
 		{"start\nloss c1|n1 every=1s for=1s rate=uniform(10%)", "line 2: loss: field rate: a loss rate is not drawn"},
 		{"start\njump c1 every=1s by=uniform(±-1s)", "line 2: jump: field by: \"uniform(±-1s)\": uniform(±D) takes an unsigned D"},
+		{"start nodes=1\nsplitbrain n1 at=1s old=c1", "line 2: splitbrain: splitbrain needs replicas"},
+		{"start nodes=1\nreplicas delay=5ms\nsplitbrain n1 at=1s", "line 3: splitbrain: field old: missing"},
+		{"start nodes=1 clients=2\nreplicas delay=5ms\nsplitbrain n1 at=1s old=c3", "line 3: splitbrain: field old: c3, but the run has 2 clients"},
+		{"start nodes=1 clients=2\nreplicas delay=5ms\nsplitbrain n1 at=1s old=c1,c1", "line 3: splitbrain: field old: c1 given twice"},
 		{"start\ncrash n1 at=1s persist=sometimes", `line 2: crash: field persist: "sometimes", want yes (or always), everysec or no`},
 	} {
 		_, err := ParseString(tc.text)
@@ -193,7 +197,7 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 	client := func(l string) string { return "c" + strconv.Itoa(rapid.IntRange(1, s.Clients).Draw(t, l)) }
 	node := func(l string) string { return "n" + strconv.Itoa(rapid.IntRange(1, nodes).Draw(t, l)) }
 	f := fault.Fault{Kind: rapid.SampledFrom([]fault.Kind{fault.Pause, fault.Slow, fault.Starve, fault.Jump, fault.Drift,
-		fault.Crash, fault.Failover, fault.Partition, fault.SlowLink, fault.Loss}).Draw(t, "kind")}
+		fault.Crash, fault.Failover, fault.SplitBrain, fault.Partition, fault.SlowLink, fault.Loss}).Draw(t, "kind")}
 	if rapid.Bool().Draw(t, "triggered") {
 		f.When = fault.When{Client: client("on"), Point: rapid.SampledFrom(fault.Points).Draw(t, "point"), N: rapid.IntRange(1, 9).Draw(t, "n")}
 		if rapid.Bool().Draw(t, "offset") {
@@ -209,6 +213,8 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 		f.Target, f.By = rapid.SampledFrom([]string{client("c"), node("n")}).Draw(t, "target"), genDur(t, "by", -time.Hour, time.Hour)
 	case fault.Drift:
 		f.Target, f.PPM = client("target"), rapid.Int64Range(-900_000, 1_000_000).Draw(t, "ppm")
+	case fault.SplitBrain:
+		f.Target, f.For, f.A = node("target"), genDur(t, "for", 0, time.Minute), []string{client("old")}
 	case fault.Crash, fault.Failover:
 		f.Target, f.For, f.Persist = node("target"), genDur(t, "for", 0, time.Minute), rapid.Bool().Draw(t, "persist")
 		f.EverySec = f.Persist && rapid.Bool().Draw(t, "everysec")
@@ -272,6 +278,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("start\ncrash n1 at=1s persist=always\n")
 	f.Add("start\nreplicas delay=exp(5ms) n=2\nfailover n1 at=1s\nfailover n1 at=2s\n")
 	f.Add("start\nreplicas delay=uniform(50ms)\n")
+	f.Add("start nodes=1 clients=3\nreplicas delay=5ms\nsplitbrain n1 at=1s for=1s old=c1,c3\n")
 	f.Add("start clients=3\npause c* every=exp(1s) for=exp(50ms)\ndrift c* rate=uniform(±200ppm)\n")
 	f.Add("start nodes=3\ncrash n* at=1s every=uniform(10s) for=uniform(200ms) persist=yes\njump c1 every=5s by=uniform(±1s)\n")
 	f.Add("start\nworkload work=250ms check=no extend-every=30ms extend-on=write\n")
