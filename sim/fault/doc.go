@@ -12,6 +12,7 @@
 //	crash n1 at=1s for=500ms persist=no
 //	crash n1 at=1s for=5ms persist=everysec   AOF fsynced once a second: the writes after the last fsync are lost
 //	failover n1 on=c1:acquired         promote the replica (async replication; replicas n=2: twice)
+//	splitbrain n1 at=1s for=1s old=c1  failover; the old primary stays up for c1, then rejoins as a replica and loses c1's writes
 //	pause c1 on=acquired after=30ms for=150ms   30ms after the point is reached
 //	partition c1|n1,n2 at=0 for=2s     cut every client–node link across
 //	slowlink c1|n1 at=0 for=50ms by=150ms dir=reply

@@ -43,7 +43,9 @@
 // stream of each node's own. n=N gives every node N replicas (written only
 // when set; default one), so that it can fail over N times: a failover
 // promotes the replica with the fewest writes in flight and the others
-// resynchronise to it.
+// resynchronise to it. A split brain (splitbrain n1 … old=c1) takes
+// a replica like a failover, and the old primary it leaves up becomes one
+// again when it rejoins.
 //
 // pattern sets the options every client's locker is built with
 // (locks.Options, see PatternOptions): renew-every (the watchdog's
