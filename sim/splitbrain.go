@@ -58,7 +58,7 @@ func (w *world) splitBrain(f fault.Fault) string {
 // the new one and loses what its side wrote.
 func (w *world) rejoin(i int, f fault.Fault) {
 	s := w.splits[i]
-	delete(w.splits, i)
+	w.splits[i] = nil
 	detail := ""
 	if n, err := w.nodes[i].Rejoin(s.sp); err != nil {
 		detail = err.Error()
@@ -72,6 +72,8 @@ func (w *world) rejoin(i int, f fault.Fault) {
 // closeSplits closes the old primaries of splits that never rejoined.
 func (w *world) closeSplits() {
 	for _, s := range w.splits {
-		s.sp.Old.Close()
+		if s != nil {
+			s.sp.Old.Close()
+		}
 	}
 }

@@ -32,9 +32,9 @@ type world struct {
 	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
 	fired   []FaultFiring
-	reached []bool         // per fault: its trigger point was reached (it may fire later)
-	drawn   *expansion     // where each fault comes from, when the scenario has schedules
-	splits  map[int]*split // node index → its split brain in progress
+	reached []bool     // per fault: its trigger point was reached (it may fire later)
+	drawn   *expansion // where each fault comes from, when the scenario has schedules
+	splits  []*split   // per node: its split brain in progress, or nil
 }
 
 // stream derives an independent PCG for one concern (and index) of a run,
@@ -56,7 +56,7 @@ func splitmix(x uint64) uint64 {
 }
 
 func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
-	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]int{}, splits: map[int]*split{}}
+	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]int{}}
 	w.s.StallAfter = cfg.StallAfter
 	w.tr = newTracer(cfg.Trace, w.s.Now)
 	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
@@ -72,6 +72,7 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	if err := w.addNodes(); err != nil {
 		return nil, err
 	}
+	w.splits = make([]*split, len(w.nodes))
 	w.db = newStore(w.or, func(c int) { w.clients[c].stats.Writes++ })
 	w.dbEP = w.net.AddEndpoint(w.db.endpoint())
 	for i := range sc.Clients {
