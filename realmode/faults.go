@@ -20,6 +20,9 @@ var ErrUnsupported = errors.New("realmode: fault not supported for real")
 
 // unsupported says why real mode refuses a fault, or "" if it can do it.
 func unsupported(f fault.Fault) string {
+	if f.IsSchedule() {
+		return "a schedule (every=, c*, n*, a drawn value) is drawn by the simulator; real mode performs the faults a scenario lists one by one"
+	}
 	switch f.Kind {
 	case fault.Crash:
 		if f.EverySec {
@@ -44,6 +47,8 @@ func unsupported(f fault.Fault) string {
 		return "only a client's drift from the start (at=0s) is done for real, through its Clock; redis-server's clock cannot be slowed"
 	case fault.Failover:
 		return "" // the node's replica, lagging by the replication delay, promoted
+	case fault.SplitBrain:
+		return "real mode's failover kills the old primary; keeping it up for some clients' proxies is not done (the node's split-brain behaviour is checked against redis-server in sim/node)"
 	}
 	return "unknown fault kind"
 }

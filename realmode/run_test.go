@@ -170,6 +170,8 @@ func TestRefusedFaultsNamed(t *testing.T) {
 		{"drift n1 at=0s rate=+10%", "drift"},
 		{"drift c1 at=100ms rate=+10%", "from the start"},
 		{"crash n1 at=100ms for=5ms persist=everysec", "page cache"},
+		{"pause c* every=exp(1s) for=exp(50ms)", "a schedule"},
+		{"replicas delay=5ms\nsplitbrain n1 at=100ms for=50ms old=c1", "kills the old primary"},
 	} {
 		sc, err := scenario.ParseString("start clients=2\n" + c.text + "\n")
 		if err != nil {

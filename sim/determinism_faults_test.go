@@ -6,7 +6,7 @@ import (
 )
 
 // TestSameSeedSameBytesNewTriggers: the after= offset, every call point,
-// the manual-extend step, starve, a stall, the fsync window, failover chains and replica lag distributions run twice with one seed and write the
+// the manual-extend step, starve, a stall, the fsync window, failover chains, replica lag distributions, split brain and nemesis schedules run twice with one seed and write the
 // same bytes (TestSameSeedSameBytes covers the built-in scenarios).
 func TestSameSeedSameBytesNewTriggers(t *testing.T) {
 	for _, tc := range []struct{ pattern, text string }{
@@ -20,6 +20,10 @@ func TestSameSeedSameBytesNewTriggers(t *testing.T) {
 		{"service", "start clients=2 duration=500ms\nworkload work=250ms jitter=0s\nstarve c1 on=acquired for=200ms\nstarve c2 at=100ms for=50ms\n"},
 		{"fenced", "start clients=3 duration=3s\ncrash n1 at=1500ms for=5ms persist=everysec\nreplicas delay=20ms\nfailover n1 at=2s\n"},
 		{"basic", "start clients=3 duration=1s\nreplicas delay=exp(20ms) n=2\nfailover n1 at=300ms\nfailover n1 at=600ms\n"},
+		{"fenced", "start clients=3 duration=2s\nreplicas delay=exp(5ms)\nsplitbrain n1 at=500ms for=500ms old=c1,c3\n"},
+		{"redlock", "start clients=3 duration=2s\nreplicas delay=5ms\nsplitbrain n* at=300ms every=exp(500ms) for=uniform(100ms) old=c2\n"},
+		{"basic", "start clients=3 duration=2s\npause c* every=exp(200ms) for=exp(30ms)\ndrift c* rate=uniform(±200ppm)\njump c2 every=exp(500ms) by=uniform(±5ms)\n"},
+		{"fenced", "start nodes=1 clients=3 duration=3s\ncrash n1 every=exp(500ms) for=uniform(100ms) persist=no\nstarve c* every=exp(300ms) for=uniform(50ms)\n"},
 		{"redlock", "start clients=3 duration=1s\nreplicas delay=uniform(10ms) n=3\nfailover n2 on=c1:acquired\ncrash n2 at=400ms for=5ms\nfailover n2 at=700ms\n"},
 	} {
 		p := lookupPattern(t, tc.pattern)

@@ -86,6 +86,8 @@ func (w *world) inject(f fault.Fault) string {
 		_ = w.clockOf(f.Target).SetDrift(w.s.Now(), f.PPM) // validated with the scenario
 	case fault.Crash:
 		return w.crash(f)
+	case fault.SplitBrain:
+		return w.splitBrain(f)
 	case fault.Failover:
 		lost, err := w.node(f.Target).Failover()
 		if err != nil {

@@ -19,6 +19,16 @@ type FaultFiring struct {
 	// Why says, when it did not fire, what the run did instead:
 	// "the run ends at 1s", "c1 reached write only 37 times".
 	Why string `json:"why,omitempty"`
+	// Schedule is the schedule line the fault is an occurrence of
+	// ("pause c* every=exp(1s) for=exp(50ms)"), or "" for a fault the
+	// scenario gives as it is.
+	Schedule string `json:"schedule,omitempty"`
+	// Of is, in a scenario with schedules, the 1-based position among the
+	// scenario's fault lines of the line this record belongs to (a
+	// schedule has one record per occurrence, or one saying it drew
+	// none); 0 in a scenario without schedules, whose records are the
+	// scenario's faults in order.
+	Of int `json:"of,omitempty"`
 }
 
 // FaultsFired counts the faults of r that fired.
@@ -73,6 +83,23 @@ func (w *world) faultFirings() []FaultFiring {
 		if !out[i].Fired {
 			out[i].Why = w.whyNotFired(i, f)
 		}
+		if w.drawn != nil {
+			out[i].Schedule, out[i].Of = w.drawn.from[i].text, w.drawn.from[i].of
+		}
+	}
+	return append(out, w.drewNone()...)
+}
+
+// drewNone is a firing record, not fired, of every schedule that drew no
+// occurrence in the run.
+func (w *world) drewNone() []FaultFiring {
+	if w.drawn == nil {
+		return nil
+	}
+	var out []FaultFiring
+	for _, o := range w.drawn.empty {
+		out = append(out, FaultFiring{Fault: o.text, Schedule: o.text, Of: o.of,
+			Why: fmt.Sprintf("the schedule drew no occurrence in the run's %v", w.sc.Duration)})
 	}
 	return out
 }

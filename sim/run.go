@@ -25,10 +25,15 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: scenario %s: %w", sc.Name, err)
 	}
+	sc, drawn, err := expandSchedules(sc, cfg.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("sim: scenario %s: %w", sc.Name, err)
+	}
 	w, err := newWorld(cfg, sc)
 	if err != nil {
 		return nil, fmt.Errorf("sim: %s under %s, seed %d: %w", cfg.Pattern.Name, sc.Name, cfg.Seed, err)
 	}
+	w.drawn = drawn
 	defer w.close()
 	if w.tr.on() {
 		w.tr.printf("run pattern=%s scenario=%s seed=%d nodes=%d clients=%d ttl=%v", cfg.Pattern.Name, sc.Name, cfg.Seed, sc.Nodes, sc.Clients, sc.TTL)

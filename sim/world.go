@@ -32,7 +32,9 @@ type world struct {
 	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
 	fired   []FaultFiring
-	reached []bool // per fault: its trigger point was reached (it may fire later)
+	reached []bool     // per fault: its trigger point was reached (it may fire later)
+	drawn   *expansion // where each fault comes from, when the scenario has schedules
+	splits  []*split   // per node: its split brain in progress, or nil
 }
 
 // stream derives an independent PCG for one concern (and index) of a run,
@@ -70,6 +72,7 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	if err := w.addNodes(); err != nil {
 		return nil, err
 	}
+	w.splits = make([]*split, len(w.nodes))
 	w.db = newStore(w.or, func(c int) { w.clients[c].stats.Writes++ })
 	w.dbEP = w.net.AddEndpoint(w.db.endpoint())
 	for i := range sc.Clients {
@@ -99,7 +102,7 @@ func (w *world) addNodes() error {
 			nd.SetFsync(int64(fault.FsyncEvery))
 		}
 		w.nodes = append(w.nodes, nd)
-		w.net.AddEndpoint(network.NodeEndpoint(nd))
+		w.net.AddEndpoint(w.nodeEndpoint(len(w.nodes)-1, nd))
 	}
 	return nil
 }
@@ -183,6 +186,7 @@ func (w *world) jumps(name string) bool {
 }
 
 func (w *world) close() {
+	w.closeSplits()
 	for _, n := range w.nodes {
 		n.Close()
 	}

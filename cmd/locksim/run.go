@@ -286,6 +286,8 @@ func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
 	fmt.Fprintf(w, "liveness  acquisitions %d (failed %d), wait p50 %v p99 %v max %v, stuck: %s, stalls %d (longest %v)\n",
 		l.Acquisitions, l.Failures, l.WaitP50.Round(time.Microsecond), l.WaitP99.Round(time.Microsecond),
 		l.WaitMax.Round(time.Microsecond), orNone(l.Stuck), l.Stalls, l.LongestStall.Round(time.Microsecond))
+	fmt.Fprintf(w, "rates     %.4g violations per simulated hour, %.4g per million acquisitions\n",
+		res.RatePerSimHour(), res.RatePerMillionAcquisitions())
 	if fs := res.FaultsSummary(); fs != "" {
 		fmt.Fprintf(w, "faults    %s\n", strings.TrimPrefix(fs, "faults "))
 	}

@@ -34,6 +34,9 @@ func faultCounts(sc scenario.Scenario) []FaultCount {
 
 // faultsOfRun counts the faults of one completed run.
 func faultsOfRun(seed uint64, r *sim.Result) []FaultCount {
+	if len(r.Faults) > 0 && r.Faults[0].Of > 0 {
+		return linesOfRun(seed, r)
+	}
 	out := make([]FaultCount, len(r.Faults))
 	for i, f := range r.Faults {
 		out[i].Fault = f.Fault
@@ -42,6 +45,33 @@ func faultsOfRun(seed uint64, r *sim.Result) []FaultCount {
 			continue
 		}
 		out[i].Missed, out[i].FirstMissed, out[i].Why = 1, &seed, f.Why
+	}
+	return out
+}
+
+// linesOfRun counts the faults of a run whose scenario has schedules by
+// the scenario's fault lines (FaultFiring.Of): a schedule counts as fired
+// when any of its occurrences fired, else as missed with the first one's
+// reason (or that it drew none).
+func linesOfRun(seed uint64, r *sim.Result) []FaultCount {
+	var out []FaultCount
+	for _, f := range r.Faults {
+		for len(out) < f.Of {
+			out = append(out, FaultCount{})
+		}
+		c := &out[f.Of-1]
+		if c.Fault == "" {
+			c.Fault = f.Fault
+			if f.Schedule != "" {
+				c.Fault = f.Schedule
+			}
+		}
+		switch {
+		case f.Fired:
+			c.Fired, c.Missed, c.FirstMissed, c.Why = 1, 0, nil, ""
+		case c.Fired == 0 && c.Missed == 0:
+			c.Missed, c.FirstMissed, c.Why = 1, &seed, f.Why
+		}
 	}
 	return out
 }

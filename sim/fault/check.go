@@ -82,3 +82,22 @@ func lossRange(ppm int64) error {
 	}
 	return nil
 }
+
+// oldSide checks a split brain's old= clients: at least one, each a
+// client of the run, none twice.
+func (f Fault) oldSide(clients int) error {
+	if len(f.A) == 0 {
+		return fmt.Errorf("field old: missing: name the clients that still reach the old primary (e.g. old=c1)")
+	}
+	seen := map[string]bool{}
+	for _, c := range f.A {
+		if err := clientName("old", c, clients); err != nil {
+			return err
+		}
+		if seen[c] {
+			return fmt.Errorf("field old: %s given twice", c)
+		}
+		seen[c] = true
+	}
+	return nil
+}

@@ -12,16 +12,32 @@
 //	crash n1 at=1s for=500ms persist=no
 //	crash n1 at=1s for=5ms persist=everysec   AOF fsynced once a second: the writes after the last fsync are lost
 //	failover n1 on=c1:acquired         promote the replica (async replication; replicas n=2: twice)
+//	splitbrain n1 at=1s for=1s old=c1  failover; the old primary stays up for c1, then rejoins as a replica and loses c1's writes
 //	pause c1 on=acquired after=30ms for=150ms   30ms after the point is reached
 //	partition c1|n1,n2 at=0 for=2s     cut every client–node link across
 //	slowlink c1|n1 at=0 for=50ms by=150ms dir=reply
 //	loss c1|n1 at=0 for=1s rate=50%
+//	pause c* every=exp(1s) for=exp(50ms)          a schedule: GC pauses on every client, drawn over the run
+//	crash n1 every=exp(10s) for=uniform(200ms) persist=yes
+//	drift c* rate=uniform(±200ppm)                 a drift drawn for each client at t=0
+//	jump c1 every=exp(5s) by=uniform(±1s)          clock steps either way
 //
 // A triggered fault (on=[client:]point, n=N for the N-th time) fires when
 // the point is reached, before the client goes on; after=D fires it D of
 // true time later instead, while the client runs on. A clock that starts
 // off by some offset is a jump at=0s. A link fault's
 // sides may name the protected store, db, as well as nodes.
+//
+// A schedule (see Schedule) is one line that stands for many faults drawn
+// over the run: a wildcard target (c* every client, n* every node),
+// every=D|exp(D)|uniform(D) (the gap before the first occurrence, from
+// at= or 0, and from the end of each occurrence to the start of the next)
+// and drawn values (for=exp(D), for=uniform(D), by=uniform(±D),
+// rate=uniform(±R)). Each schedule and target draws from a random stream
+// of its own, keyed by the seed and the schedule's text, so adding another
+// fault does not move its draws. The simulator expands a schedule into
+// plain faults before the run; each has a firing record naming its
+// schedule.
 package fault
 
 // Point is a place in a client's workload loop where a fault can be
@@ -111,4 +127,8 @@ var Triggers = []struct{ Name, Summary string }{
 	{"after=D", "with on=: D of true time after the point is reached, the client running on meanwhile"},
 	{"on=[cN:]KIND-sent", "when a request of the client's call of KIND has just been sent: acquire, release, extend (manual), renew (its background renewal), read or write (the store)"},
 	{"on=[cN:]KIND-reply", "when the reply of such a call has arrived, before the caller sees it (acquire-reply, renew-reply, ...)"},
+	{"every=D", "a schedule: again and again over the run, D (or a draw: exp(D), uniform(D)) from at= (default 0) to the first occurrence and from the end of each to the start of the next"},
+	{"c*, n*", "a schedule on every client or every node, each drawing from its own random stream"},
+	{"for=exp(D), for=uniform(D)", "a schedule's duration drawn per occurrence: exponential with mean D, uniform on [0, 2D]"},
+	{"by=uniform(±D), rate=uniform(±R)", "a jump's step or a drift's rate drawn per occurrence (per target without every=): uniform on [-D, +D]"},
 }

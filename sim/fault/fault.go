@@ -25,6 +25,11 @@ const (
 	Loss      Kind = "loss"      // those links lose PPM per million messages for For
 )
 
+// SplitBrain: Target fails over while its old primary stays up, serving
+// the clients A (cut off with it), for For (0: until the run ends); then
+// it rejoins as a replica of the new primary and its writes are lost.
+const SplitBrain Kind = "splitbrain"
+
 // Kinds lists every kind with a one-line summary, for `locksim list`.
 var Kinds = []struct {
 	Kind    Kind
@@ -37,6 +42,7 @@ var Kinds = []struct {
 	{Drift, "a client's or node's clock runs fast or slow"},
 	{Crash, "a node goes down and restarts: persist=no loses its data (the fence counter with it), persist=everysec the writes after the last fsync (once a second), persist=yes (always) nothing"},
 	{Failover, "a node's most up-to-date replica is promoted; writes it had not received are lost (replicas n=N: N failovers; delay=exp(D) or uniform(D): drawn lags)"},
+	{SplitBrain, "split brain: a node fails over while its old primary stays up and serves the clients old= names, which keep writing to it; after for= it rejoins as a replica of the new primary (REPLICAOF) and loses those writes"},
 	{Partition, "client–node links are cut"},
 	{SlowLink, "client–node links get extra latency, in one or both directions"},
 	{Loss, "client–node links lose a share of their messages"},
@@ -62,7 +68,7 @@ type Fault struct {
 	Kind    Kind
 	When    When
 	Target  string        // "c1" or "n2" for the kinds that have one
-	A, B    []string      // the two sides, for Partition, SlowLink and Loss
+	A, B    []string      // the two sides, for Partition, SlowLink and Loss; A: SplitBrain's old side
 	For     time.Duration // how long it lasts (0: until the run ends, where that makes sense)
 	By      time.Duration // Jump: the step; SlowLink: the extra latency
 	PPM     int64         // Drift: rate; Loss: loss rate (parts per million)
@@ -73,6 +79,9 @@ type Fault struct {
 	// acknowledged after the last fsync point; without it every write is
 	// synced (appendfsync always).
 	EverySec bool
+	// Sched, when set, makes the fault a schedule of occurrences drawn
+	// over the run (see Schedule and IsSchedule).
+	Sched Schedule
 }
 
 // FsyncEvery is the fsync interval of a node under persist=everysec
@@ -114,6 +123,12 @@ func isIndexed(name string, prefix byte) bool {
 // Validate checks the fault against a run of nodes nodes and clients
 // clients, naming the first bad field.
 func (f Fault) Validate(nodes, clients int) error {
+	if f.IsSchedule() {
+		if err := f.validateSchedule(nodes, clients); err != nil {
+			return err
+		}
+		f = f.representative()
+	}
 	if err := f.validateWhen(clients); err != nil {
 		return err
 	}
@@ -128,6 +143,8 @@ func (f Fault) Validate(nodes, clients int) error {
 		return f.needs(nodeTarget(f.Target, nodes), nonNegative("for", f.For), f.everySec())
 	case Failover:
 		return f.needs(nodeTarget(f.Target, nodes))
+	case SplitBrain:
+		return f.needs(nodeTarget(f.Target, nodes), nonNegative("for", f.For), f.oldSide(clients))
 	case Partition:
 		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For))
 	case SlowLink:

@@ -43,7 +43,9 @@
 // stream of each node's own. n=N gives every node N replicas (written only
 // when set; default one), so that it can fail over N times: a failover
 // promotes the replica with the fewest writes in flight and the others
-// resynchronise to it.
+// resynchronise to it. A split brain (splitbrain n1 … old=c1) takes
+// a replica like a failover, and the old primary it leaves up becomes one
+// again when it rejoins.
 //
 // pattern sets the options every client's locker is built with
 // (locks.Options, see PatternOptions): renew-every (the watchdog's
@@ -58,7 +60,15 @@
 // A field may be given on one line only. Absent fields keep the
 // pattern's defaults.
 //
-// Fault lines are described in package fault. Durations are Go durations
+// Fault lines are described in package fault. A schedule is a fault
+// line drawn over the run (every=, c* or n*, exp(D), uniform(D),
+// uniform(±D); see fault.Schedule):
+//
+//	pause c* every=exp(1s) for=exp(50ms)
+//	drift c* rate=uniform(±200ppm)
+//
+// Format writes a schedule canonically (at=0s, every=, then the kind's
+// fields); the simulator expands it into plain faults. Durations are Go durations
 // (150ms, 1.5s, 200us; a sign is allowed where it matters: by=+2s); rates
 // are percentages (1%, 0.25%) or parts per million (2500ppm); booleans are
 // yes/no.

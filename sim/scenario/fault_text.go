@@ -12,7 +12,7 @@ import (
 // after.
 var faultFields = map[fault.Kind][]string{
 	fault.Pause: {"for"}, fault.Slow: {"for"}, fault.Starve: {"for"}, fault.Jump: {"by"}, fault.Drift: {"rate"},
-	fault.Crash: {"for", "persist"}, fault.Failover: {},
+	fault.Crash: {"for", "persist"}, fault.Failover: {}, fault.SplitBrain: {"for", "old"},
 	fault.Partition: {"for"}, fault.SlowLink: {"for", "by", "dir"}, fault.Loss: {"for", "rate"},
 }
 
@@ -37,6 +37,7 @@ func parseFault(kind fault.Kind, args []string) (fault.Fault, error) {
 		"on":    func(v string) error { on = v; return nil },
 		"n":     func(v string) error { n = v; return nil },
 		"after": func(v string) error { after = v; return nil },
+		"every": everyInto(&f),
 	}
 	for _, name := range faultFields[kind] {
 		fields[name] = faultSetter(&f, name)
@@ -152,13 +153,15 @@ func persistInto(f *fault.Fault) setter {
 func faultSetter(f *fault.Fault, name string) setter {
 	switch name {
 	case "for":
-		return durInto("for", &f.For)
+		return distInto("for", &f.Sched.ForDist, durInto("for", &f.For))
 	case "by":
-		return durInto("by", &f.By)
+		return distInto("by", &f.Sched.ByDist, durInto("by", &f.By))
 	case "rate":
-		return rateInto("rate", &f.PPM)
+		return distInto("rate", &f.Sched.RateDist, rateInto("rate", &f.PPM))
 	case "persist":
 		return persistInto(f)
+	case "old":
+		return func(v string) error { f.A = splitNames(v); return nil }
 	}
 	return func(v string) error {
 		d, ok := map[string]network.Dir{"request": network.Request, "reply": network.Reply, "both": network.Both}[v]
@@ -181,6 +184,7 @@ func FormatFault(f fault.Fault) string {
 		b.WriteString(f.Target)
 	}
 	b.WriteString(formatWhen(f))
+	b.WriteString(formatEvery(f))
 	for _, name := range faultFields[f.Kind] {
 		b.WriteString(formatField(f, name))
 	}
@@ -209,14 +213,16 @@ func formatWhen(f fault.Fault) string {
 func formatField(f fault.Fault, name string) string {
 	switch name {
 	case "for":
-		if f.For == 0 && (linkKind(f.Kind) || f.Kind == fault.Crash) {
+		if f.For == 0 && f.Sched.ForDist == fault.Fixed && (linkKind(f.Kind) || f.Kind == fault.Crash || f.Kind == fault.SplitBrain) {
 			return "" // until the run ends
 		}
-		return " for=" + fmtDur(f.For, false)
+		return " for=" + formatDist(f.Sched.ForDist, fmtDur(f.For, false))
 	case "by":
-		return " by=" + fmtDur(f.By, f.Kind == fault.Jump)
+		return " by=" + formatDist(f.Sched.ByDist, fmtDur(f.By, f.Kind == fault.Jump))
 	case "rate":
-		return " rate=" + fmtRate(f.PPM, f.Kind == fault.Drift)
+		return " rate=" + formatDist(f.Sched.RateDist, fmtRate(f.PPM, f.Kind == fault.Drift))
+	case "old":
+		return " old=" + strings.Join(f.A, ",")
 	case "persist":
 		if f.EverySec {
 			return " persist=everysec"

@@ -120,8 +120,8 @@ func (s Scenario) Validate() error {
 		nodes = maxNodes // node names are checked again once Resolve knows the count
 	}
 	for i, f := range s.Faults {
-		if f.Kind == fault.Failover && s.Replicas == 0 {
-			return s.faultErr(i, fmt.Errorf("failover needs replicas (add a line: replicas delay=50ms)"))
+		if (f.Kind == fault.Failover || f.Kind == fault.SplitBrain) && s.Replicas == 0 {
+			return s.faultErr(i, fmt.Errorf("%s needs replicas (add a line: replicas delay=50ms)", f.Kind))
 		}
 		if err := f.Validate(nodes, s.Clients); err != nil {
 			return s.faultErr(i, err)

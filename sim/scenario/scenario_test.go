@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,6 +101,21 @@ func TestParseErrorsNameLineAndField(t *testing.T) {
 		{"start\nreplicas delay=gauss(5ms)", `line 2: replicas: field delay: bad delay "gauss(5ms)"`},
 		{"start\nreplicas delay=5ms n=10", "replicas: field n: 10, want 1 to 9"},
 		{"start\nreplicas n=2", "replicas: field delay: missing"},
+		{"start\npause c* on=c1:write for=1s", "line 2: pause: field on: a schedule"},
+		{"start\npause c1 every=exp(1s for=1s", `line 2: pause: field every: "exp(1s": missing ')'`},
+		{"start\npause c1 every=uniform(±1s) for=1s", `line 2: pause: field every: "uniform(±1s)": a gap is not signed`},
+		{"start\npause c1 every=1s for=uniform(±1s)", "line 2: pause: field for: uniform(±…) is for signed values"},
+		{"start\npause c1 every=-1s for=1s", "line 2: pause: field every: -1s, want a positive gap"},
+		{"start\ndrift c* rate=exp(1%)", "line 2: drift: field rate: exp(…) would draw rates without bound"},
+		{"start\ndrift c* rate=uniform(±95%)", "line 2: drift: field rate: -950000ppm outside"},
+		{"start\npause n* every=1s for=1s", "line 2: pause: field target: n*: pause takes a client"},
+		{"start\ncrash n1 every=1s", "line 2: crash: field for: a repeated crash needs a positive for="},
+		{"start\nloss c1|n1 every=1s for=1s rate=uniform(10%)", "line 2: loss: field rate: a loss rate is not drawn"},
+		{"start\njump c1 every=1s by=uniform(±-1s)", "line 2: jump: field by: \"uniform(±-1s)\": uniform(±D) takes an unsigned D"},
+		{"start nodes=1\nsplitbrain n1 at=1s old=c1", "line 2: splitbrain: splitbrain needs replicas"},
+		{"start nodes=1\nreplicas delay=5ms\nsplitbrain n1 at=1s", "line 3: splitbrain: field old: missing"},
+		{"start nodes=1 clients=2\nreplicas delay=5ms\nsplitbrain n1 at=1s old=c3", "line 3: splitbrain: field old: c3, but the run has 2 clients"},
+		{"start nodes=1 clients=2\nreplicas delay=5ms\nsplitbrain n1 at=1s old=c1,c1", "line 3: splitbrain: field old: c1 given twice"},
 		{"start\ncrash n1 at=1s persist=sometimes", `line 2: crash: field persist: "sometimes", want yes (or always), everysec or no`},
 	} {
 		_, err := ParseString(tc.text)
@@ -181,7 +197,7 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 	client := func(l string) string { return "c" + strconv.Itoa(rapid.IntRange(1, s.Clients).Draw(t, l)) }
 	node := func(l string) string { return "n" + strconv.Itoa(rapid.IntRange(1, nodes).Draw(t, l)) }
 	f := fault.Fault{Kind: rapid.SampledFrom([]fault.Kind{fault.Pause, fault.Slow, fault.Starve, fault.Jump, fault.Drift,
-		fault.Crash, fault.Failover, fault.Partition, fault.SlowLink, fault.Loss}).Draw(t, "kind")}
+		fault.Crash, fault.Failover, fault.SplitBrain, fault.Partition, fault.SlowLink, fault.Loss}).Draw(t, "kind")}
 	if rapid.Bool().Draw(t, "triggered") {
 		f.When = fault.When{Client: client("on"), Point: rapid.SampledFrom(fault.Points).Draw(t, "point"), N: rapid.IntRange(1, 9).Draw(t, "n")}
 		if rapid.Bool().Draw(t, "offset") {
@@ -197,6 +213,8 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 		f.Target, f.By = rapid.SampledFrom([]string{client("c"), node("n")}).Draw(t, "target"), genDur(t, "by", -time.Hour, time.Hour)
 	case fault.Drift:
 		f.Target, f.PPM = client("target"), rapid.Int64Range(-900_000, 1_000_000).Draw(t, "ppm")
+	case fault.SplitBrain:
+		f.Target, f.For, f.A = node("target"), genDur(t, "for", 0, time.Minute), []string{client("old")}
 	case fault.Crash, fault.Failover:
 		f.Target, f.For, f.Persist = node("target"), genDur(t, "for", 0, time.Minute), rapid.Bool().Draw(t, "persist")
 		f.EverySec = f.Persist && rapid.Bool().Draw(t, "everysec")
@@ -212,7 +230,38 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 			f.PPM = rapid.Int64Range(1, 1_000_000).Draw(t, "rate")
 		}
 	}
+	if !f.When.Triggered() && rapid.Bool().Draw(t, "schedule") {
+		genSchedule(t, &f)
+	}
 	return f
+}
+
+// genSchedule makes f a schedule: a wildcard target, every=, drawn values.
+func genSchedule(t *rapid.T, f *fault.Fault) {
+	dists := []fault.Dist{fault.Fixed, fault.Exp, fault.Uniform}
+	if rapid.Bool().Draw(t, "every") {
+		f.Sched.Every = genDur(t, "every", 1, time.Minute)
+		f.Sched.EveryDist = rapid.SampledFrom(dists).Draw(t, "every-dist")
+	}
+	if fault.IsClient(f.Target) && rapid.Bool().Draw(t, "all") {
+		f.Target = fault.AllClients
+	}
+	if slices.Contains(faultFields[f.Kind], "for") {
+		f.Sched.ForDist = rapid.SampledFrom(dists).Draw(t, "for-dist")
+	}
+	signed := append(dists, fault.Spread)
+	switch f.Kind {
+	case fault.Jump:
+		f.Sched.ByDist = rapid.SampledFrom(signed).Draw(t, "by-dist")
+		if f.Sched.ByDist == fault.Spread {
+			f.By = max(f.By, -f.By)
+		}
+	case fault.Drift:
+		f.Sched.RateDist = rapid.SampledFrom([]fault.Dist{fault.Fixed, fault.Uniform, fault.Spread}).Draw(t, "rate-dist")
+		f.PPM = max(f.PPM, -f.PPM)
+	case fault.SlowLink:
+		f.Sched.ByDist = rapid.SampledFrom(dists).Draw(t, "by-dist")
+	}
 }
 
 // FuzzParse: Parse never panics, and what it accepts formats to text that
@@ -229,6 +278,9 @@ func FuzzParse(f *testing.F) {
 	f.Add("start\ncrash n1 at=1s persist=always\n")
 	f.Add("start\nreplicas delay=exp(5ms) n=2\nfailover n1 at=1s\nfailover n1 at=2s\n")
 	f.Add("start\nreplicas delay=uniform(50ms)\n")
+	f.Add("start nodes=1 clients=3\nreplicas delay=5ms\nsplitbrain n1 at=1s for=1s old=c1,c3\n")
+	f.Add("start clients=3\npause c* every=exp(1s) for=exp(50ms)\ndrift c* rate=uniform(±200ppm)\n")
+	f.Add("start nodes=3\ncrash n* at=1s every=uniform(10s) for=uniform(200ms) persist=yes\njump c1 every=5s by=uniform(±1s)\n")
 	f.Add("start\nworkload work=250ms check=no extend-every=30ms extend-on=write\n")
 	f.Add("start clients=2\npattern ttl=30s renew-every=10s drift=0.01 node-timeout=50ms retry-attempts=3 retry-delay=10ms retry-max-delay=200ms nodes=5\n")
 	f.Fuzz(func(t *testing.T, text string) {
