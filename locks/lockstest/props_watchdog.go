@@ -148,3 +148,15 @@ func stillRunning(stacks []string) []string {
 	}
 	return out
 }
+
+// eventually polls cond in real time until it holds or limit has passed.
+func eventually(limit time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}

@@ -1,4 +1,4 @@
-package lockstest
+package clocktest
 
 import (
 	"context"
@@ -124,6 +124,9 @@ func TestManualClockAdvanceReportsStuckWork(t *testing.T) {
 	}
 }
 
+// Epoch is where the clocks of these tests start.
+var Epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
 func waitSleepers(t *testing.T, c *ManualClock, n int) {
 	t.Helper()
 	ok := eventually(5*time.Second, func() bool {
@@ -134,4 +137,16 @@ func waitSleepers(t *testing.T, c *ManualClock, n int) {
 	if !ok {
 		t.Fatalf("sleepers never reached %d", n)
 	}
+}
+
+// eventually polls cond in real time until it holds or limit has passed.
+func eventually(limit time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
 }
