@@ -11,7 +11,7 @@ import (
 
 	"github.com/locksim/locksim/clock"
 	"github.com/locksim/locksim/clock/clocktest"
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // This file holds the test environments of the fair lock, the read-write
