@@ -91,6 +91,7 @@ func (rw *SeedRW) RLock(ctx context.Context) (*locks.Lease, error) {
 			return nil, keyErr("acquire", rw.read, fmt.Errorf("%w: a writer holds it", locks.ErrNotAcquired))
 		}
 		l, g := locks.NewLease(rw.b.Clock(), rw.read, token, 0, 1, start, rw.b.Validity(0))
+		l.Shared = true
 		rw.hsRead.add(l, g, nil)
 		return l, nil
 	})
