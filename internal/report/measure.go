@@ -77,7 +77,7 @@ type PatternInfo struct {
 	Pitfall string
 	Broken  bool
 	Nodes   int
-	Claims  []string
+	Claims  pattern.Claims
 	// Tokens: the pattern issues fencing tokens (it claims Fencing), so it
 	// is also measured with the tokens withheld from the store.
 	Tokens bool
@@ -191,20 +191,7 @@ func newMeasurements(cfg Config) (*Measurements, [][]scenario.Scenario, error) {
 }
 
 func patternInfo(p pattern.Pattern) PatternInfo {
-	var claims []string
-	if p.Claims.Mutex {
-		claims = append(claims, "mutex")
-	}
-	if p.Claims.SafeStore {
-		claims = append(claims, "safe-store")
-	}
-	if p.Claims.Fencing {
-		claims = append(claims, "fencing")
-	}
-	if p.Claims.MaxHolders > 0 {
-		claims = append(claims, fmt.Sprintf("max-holders=%d", p.Claims.MaxHolders))
-	}
-	return PatternInfo{Name: p.Name, Summary: p.Summary, Pitfall: p.Pitfall, Broken: p.Broken, Nodes: p.Nodes, Claims: claims, Tokens: p.Claims.Fencing, Shared: SharedHolders(p)}
+	return PatternInfo{Name: p.Name, Summary: p.Summary, Pitfall: p.Pitfall, Broken: p.Broken, Nodes: p.Nodes, Claims: p.Claims, Tokens: p.Claims.Fencing, Shared: SharedHolders(p)}
 }
 
 // plan lists the runs, the baseline's first: they are the longest, and
