@@ -3,6 +3,7 @@ package clocktest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -149,4 +150,34 @@ func eventually(limit time.Duration, cond func() bool) bool {
 		time.Sleep(5 * time.Millisecond)
 	}
 	return true
+}
+
+// TestManualClockSequentialAndSleepMoves: Sequential runs Parallel in
+// index order; SleepMoves moves the time by each Sleep (firing the
+// deadlines it passes) and runs no background work.
+func TestManualClockSequentialAndSleepMoves(t *testing.T) {
+	c := NewManualClock(Epoch, nil)
+	c.Sequential, c.SleepMoves = true, true
+	var order []int
+	c.Parallel(4, func(i int) { order = append(order, i) })
+	if fmt.Sprint(order) != "[0 1 2 3]" {
+		t.Errorf("Parallel order = %v, want [0 1 2 3]", order)
+	}
+	ctx, cancel := c.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := c.Sleep(context.Background(), 60*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Since(Epoch); got != 60*time.Millisecond {
+		t.Errorf("after Sleep(60ms) the time moved %v, want 60ms", got)
+	}
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Errorf("a 50ms deadline after a 60ms sleep: Err = %v, want DeadlineExceeded", ctx.Err())
+	}
+	ran := false
+	c.Go(func() { ran = true })
+	c.Close()
+	if ran {
+		t.Errorf("Go ran its function under SleepMoves")
+	}
 }
