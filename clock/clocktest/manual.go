@@ -335,3 +335,17 @@ func (t *timeoutCtx) Err() error {
 	}
 	return err
 }
+
+// Eventually polls cond in real time until it holds or limit has passed,
+// and reports whether it held: for waiting on goroutines a test cannot
+// synchronise with (those a Go call started, a leaked watchdog).
+func Eventually(limit time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}

@@ -57,7 +57,7 @@ func TestManualClockAdvanceWaitsForBackgroundWork(t *testing.T) {
 		t.Errorf("steps sum to %v, want 55ms", stepped)
 	}
 	cancel()
-	if !eventually(5*time.Second, func() bool { return c.Running() == 0 }) {
+	if !Eventually(5*time.Second, func() bool { return c.Running() == 0 }) {
 		t.Errorf("Running() = %d after cancel, want 0", c.Running())
 	}
 }
@@ -130,7 +130,7 @@ var Epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func waitSleepers(t *testing.T, c *ManualClock, n int) {
 	t.Helper()
-	ok := eventually(5*time.Second, func() bool {
+	ok := Eventually(5*time.Second, func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return c.sleepers == n
@@ -138,18 +138,6 @@ func waitSleepers(t *testing.T, c *ManualClock, n int) {
 	if !ok {
 		t.Fatalf("sleepers never reached %d", n)
 	}
-}
-
-// eventually polls cond in real time until it holds or limit has passed.
-func eventually(limit time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
 }
 
 // TestManualClockSequentialAndSleepMoves: Sequential runs Parallel in
