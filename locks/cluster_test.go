@@ -15,8 +15,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/internal/redistest"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // startCluster starts a 3-master Redis Cluster on loopback for t and stops

@@ -3,7 +3,6 @@ package locks
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,7 +10,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/clock"
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/clock/clocktest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // This file holds the test environments of the fair lock, the read-write
@@ -53,31 +53,37 @@ func extBoth(t *testing.T, fn func(t *testing.T, e *extEnv)) {
 // extName is a lock name unique to the test.
 func extName(t testing.TB) string { return strings.ReplaceAll(t.Name(), "/", ".") }
 
-// extClock is a clock for single-goroutine tests over miniredis: time
-// moves only when the lock code sleeps, and the server's TTLs move with it
-// (FastForward). Its contexts never time out on their own: tests bound
-// their waits with Retry.Attempts.
-type extClock struct {
-	mu       sync.Mutex
-	now      time.Time
-	mr       *miniredis.Miniredis
-	clockTTL bool // move the server with SetTime under ClockTTL, not FastForward
-}
+// extClock is the clock of single-goroutine tests over miniredis: the
+// manual clock under SleepMoves, whose time moves only when the lock code
+// sleeps, with the server's TTLs moving with it. Its contexts time out only
+// when a sleep moves the time past them: tests bound their waits with
+// Retry.Attempts.
+type extClock = clocktest.ManualClock
 
-var _ clock.Clock = (*extClock)(nil)
+// extEpoch is where the extClocks start.
+var extEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// newExtClock is an extClock that moves the server's TTLs with
+// FastForward.
 func newExtClock(mr *miniredis.Miniredis) *extClock {
-	return &extClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), mr: mr}
+	return sleepMoves(clocktest.NewManualClock(extEpoch, mr.FastForward))
 }
 
 // newExtClockTTL is an extClock that moves the server's clock with SetTime
 // under ClockTTL (TTLs follow the server's clock, as a simulated node's do)
 // instead of FastForward.
 func newExtClockTTL(mr *miniredis.Miniredis) *extClock {
-	c := newExtClock(mr)
-	c.clockTTL = true
-	mr.SetTime(c.now)
+	var c *extClock
+	c = sleepMoves(clocktest.NewManualClock(extEpoch, func(time.Duration) { mr.SetTime(c.Now()) }))
+	mr.SetTime(extEpoch)
 	mr.ClockTTL(true)
+	return c
+}
+
+// sleepMoves sets the switches of a single-goroutine test on c.
+func sleepMoves(c *extClock) *extClock {
+	c.SleepMoves = true
+	c.Sequential = true
 	return c
 }
 
@@ -92,56 +98,6 @@ func extTimeModes(t *testing.T, fn func(t *testing.T, e *extEnv, clk *extClock))
 			e := extMini(t)
 			fn(t, e, m.mk(e.mr))
 		})
-	}
-}
-
-func (c *extClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *extClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
-
-// Advance moves the clock and the server's TTLs by d.
-func (c *extClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	now := c.now
-	c.mu.Unlock()
-	if c.clockTTL {
-		c.mr.SetTime(now)
-		return
-	}
-	c.mr.FastForward(d)
-}
-
-func (c *extClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if d > 0 {
-		c.Advance(d)
-	}
-	return nil
-}
-
-func (c *extClock) WithTimeout(ctx context.Context, _ time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithCancel(ctx)
-}
-
-func (c *extClock) WithCancel(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithCancel(ctx)
-}
-
-// Go does not start fn: on this clock a background Sleep (the lease's
-// validity timer) would move time for everyone at once. Nothing these tests
-// run needs background work.
-func (c *extClock) Go(func()) {}
-
-func (c *extClock) Parallel(n int, fn func(int)) {
-	for i := range n {
-		fn(i)
 	}
 }
 

@@ -34,6 +34,10 @@ type Lease struct {
 	// Count is the hold count after this acquisition: 1 for a first
 	// acquisition, n for the n-th nested one (reentrant patterns).
 	Count int
+	// Shared marks a shared (read) holding, which other shared holdings of
+	// the same lock may overlap: an RWLock's read leases. The checks tell
+	// shared from exclusive holdings by it.
+	Shared bool
 
 	h  *hold
 	id *issue

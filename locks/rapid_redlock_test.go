@@ -111,7 +111,7 @@ func (s *redlockMachine) anyDown() bool {
 
 func (s *redlockMachine) advance(t *rapid.T) {
 	d := drawAdvance(t, s.ttl)
-	s.w.clk.Advance(d)
+	advance(t, s.w.clk, d)
 	s.q.Advance(d)
 }
 

@@ -202,7 +202,7 @@ func (s *reentrantMachine) extend(t *rapid.T) {
 func (s *reentrantMachine) advance(t *rapid.T) {
 	d := drawAdvance(t, s.ttl)
 	target := s.w.now() + d
-	s.w.clk.Advance(d)
+	advance(t, s.w.clk, d)
 	for s.service {
 		h := s.nextRenewal(target)
 		if h == nil {

@@ -157,7 +157,7 @@ func (s *singleMachine) extend(t *rapid.T) {
 func (s *singleMachine) advance(t *rapid.T) {
 	d := drawAdvance(t, s.ttl)
 	target := s.w.now() + d
-	s.w.clk.Advance(d)
+	advance(t, s.w.clk, d)
 	for {
 		tl := s.nextRenewal(target)
 		if tl == nil {

@@ -31,6 +31,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockstest"
 )
 
 // rapidOwners is the number of competing clients in every machine.
@@ -44,7 +45,7 @@ const rapidOwners = 3
 type rapidWorld struct {
 	servers []*miniredis.Miniredis
 	nodes   []*rapidNode
-	clk     *stepClock
+	clk     *lockstest.ManualClock
 }
 
 func newRapidWorld(t *testing.T, n int) *rapidWorld {

@@ -3,7 +3,6 @@ package locks
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -93,7 +92,11 @@ func (rw *RWLock) tryRead(ctx context.Context, token string) (*Lease, error) {
 	if n == 0 {
 		return nil, wrap("acquire", readers, fmt.Errorf("%w: a writer holds or awaits it", ErrNotAcquired))
 	}
-	return rw.readers.granted(ctx, token, start)
+	l, err := rw.readers.granted(ctx, token, start)
+	if l != nil {
+		l.Shared = true
+	}
+	return l, err
 }
 
 // RUnlock releases this reader's holding only.
@@ -145,10 +148,10 @@ func (rw *RWLock) Extend(ctx context.Context, l *Lease) error {
 	}
 }
 
-// IsReadLease reports whether l is a read holding of an RWLock (its Key is
-// the readers set); the checks use it to tell shared from exclusive
-// holdings.
-func IsReadLease(l *Lease) bool { return l != nil && strings.HasSuffix(l.Key, "}:readers") }
+// IsReadLease reports whether l is a read holding (marked Shared, as an
+// RWLock's read leases are); the checks use it to tell shared from
+// exclusive holdings.
+func IsReadLease(l *Lease) bool { return l != nil && l.Shared }
 
 // Reader returns a Locker whose Acquire is RLock and Release RUnlock.
 func (rw *RWLock) Reader() Locker { return rwSide{rw, true} }

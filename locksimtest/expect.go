@@ -19,7 +19,7 @@ import (
 // client acquired nothing in the last stretch of a run. Unclaimed, each is
 // checked only where a line names it.
 const (
-	Progress     = "progress"
+	Progress     = string(pattern.ClaimProgress)
 	NoStarvation = "no-starvation"
 )
 

@@ -32,9 +32,9 @@
 // pattern is also measured on progress and on no-starvation (no client
 // stuck), claimed or not, and the gate can expect either.
 //
-// A shared (read) holding is a lease for which ReadLease reports true:
-// one that locks.IsReadLease recognises, or whose Key ends in ":read". A
-// pattern with such holdings sets Shared.
+// A shared (read) holding is a lease for which ReadLease reports true: one
+// its Locker marked Shared (locks.Lease.Shared). A pattern with such
+// holdings sets Shared.
 //
 // The deliberately broken variants that prove locksim's checks can fail
 // register themselves here too, from an internal package that the CLI and

@@ -2,7 +2,6 @@ package pattern
 
 import (
 	"context"
-	"strings"
 	"sync"
 
 	"github.com/locksim/locksim/locks"
@@ -53,11 +52,10 @@ func init() {
 		})})
 }
 
-// ReadLease reports whether l is a read (shared) holding of the read-write
-// lock or of the seed's broken version of it.
-func ReadLease(l *locks.Lease) bool {
-	return locks.IsReadLease(l) || (l != nil && strings.HasSuffix(l.Key, ":read"))
-}
+// ReadLease reports whether l is a read (shared) holding: one its Locker
+// marked Shared (locks.IsReadLease), as the read-write lock and the seed's
+// broken version of it do.
+func ReadLease(l *locks.Lease) bool { return locks.IsReadLease(l) }
 
 // Alternating returns a Locker that takes write on a client's odd-numbered
 // acquisitions (1st, 3rd, ...) and read on the even-numbered ones, and

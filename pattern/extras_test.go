@@ -108,3 +108,24 @@ func TestAlternating(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLeaseIsMarkedNotNamed: a lease is a read holding because its
+// Locker marked it Shared, not because of its key's name; the seed's
+// read-write lock marks its read leases too.
+func TestReadLeaseIsMarkedNotNamed(t *testing.T) {
+	cases := []struct {
+		name string
+		l    *locks.Lease
+		want bool
+	}{
+		{"nil", nil, false},
+		{"key named :read, unmarked", &locks.Lease{Key: "rw_lock:k:read"}, false},
+		{"key named readers, unmarked", &locks.Lease{Key: "{k}:readers"}, false},
+		{"marked", &locks.Lease{Key: "k", Shared: true}, true},
+	}
+	for _, c := range cases {
+		if got := pattern.ReadLease(c.l); got != c.want {
+			t.Errorf("%s: ReadLease = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

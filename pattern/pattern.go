@@ -40,20 +40,8 @@ const ProgressTTLs = 5
 // mutex's limit of one is its mutex claim).
 func (c Claims) Names() []string {
 	out := []string{}
-	if c.Mutex {
-		out = append(out, "mutex")
-	}
-	if c.SafeStore {
-		out = append(out, "safe-store")
-	}
-	if c.Fencing {
-		out = append(out, "fencing")
-	}
-	if !c.Mutex && c.MaxHolders > 0 {
-		out = append(out, "max-holders")
-	}
-	if c.Progress > 0 {
-		out = append(out, "progress")
+	for _, k := range c.List() {
+		out = append(out, string(k))
 	}
 	return out
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // Persistence is what a redis-server keeps on disk across a crash.
@@ -75,8 +77,8 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("%w: %s (install redis-server, or put it on PATH): %w", ErrNoServer, cfg.Binary, err)
 	}
 	if cfg.Port == 0 {
-		if cfg.Port, err = freePort(); err != nil {
-			return nil, err
+		if cfg.Port, err = redistest.FreePort(); err != nil {
+			return nil, fmt.Errorf("realmode: %w", err)
 		}
 	}
 	dir, err := os.MkdirTemp("", "locksim-real-")
@@ -130,7 +132,7 @@ func (s *Server) start() error {
 	go func(done chan struct{}) { _ = cmd.Wait(); close(done) }(s.done)
 	if err := s.waitReady(); err != nil {
 		s.kill()
-		return fmt.Errorf("realmode: redis-server %s on %s: %w (log: %s)", s.cfg.Name, s.addr, err, tail(s.logPath()))
+		return fmt.Errorf("realmode: redis-server %s on %s: %w (log: %s)", s.cfg.Name, s.addr, err, redistest.Tail(s.logPath()))
 	}
 	return nil
 }
@@ -239,16 +241,7 @@ func (s *Server) Stop() {
 }
 
 // Log returns the last lines of the server's log.
-func (s *Server) Log() string { return tail(s.logPath()) }
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("realmode: find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+func (s *Server) Log() string { return redistest.Tail(s.logPath()) }
 
 // portFree reports an error naming the port when it is taken.
 func portFree(port int) error {
@@ -257,16 +250,4 @@ func portFree(port int) error {
 		return fmt.Errorf("port %d is taken: %w", port, err)
 	}
 	return l.Close()
-}
-
-func tail(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "no log: " + err.Error()
-	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) > 4 {
-		lines = lines[len(lines)-4:]
-	}
-	return strings.Join(lines, " | ")
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 	"github.com/redis/go-redis/v9"
 )
 

@@ -203,7 +203,7 @@ func (c *client) check(l *locks.Lease, id int) bool {
 		return true
 	}
 	if err := l.Err(); err != nil {
-		c.w.or.safety.Abandoned++
+		c.w.or.observe(event{kind: abandonedWrite, client: c.i})
 		c.w.tr.printf("%s lease check failed (%v): write abandoned", c.name, err)
 		return false
 	}

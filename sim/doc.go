@@ -77,7 +77,7 @@
 // server's view is deliberately not the criterion: on one node it can never
 // show two owners, and the harm is done by clients acting on stale belief.
 //
-// Holder kinds. A lease for which pattern.ReadLease reports true is a read
+// Holder kinds. A lease marked Shared (pattern.ReadLease) is a read
 // (shared) holding: two read sections never overlap each other, while a
 // write section overlaps any other section. A pattern that claims
 // MaxHolders N (and not Mutex) is judged by counting instead of pairing:

@@ -60,7 +60,7 @@ func (c *client) extendAtWrite(l *locks.Lease) bool {
 // abandon is the careful client giving up its section's write after a
 // refused extension; it returns false.
 func (c *client) abandon() bool {
-	c.w.or.safety.Abandoned++
+	c.w.or.observe(event{kind: abandonedWrite, client: c.i})
 	c.w.tr.printf("%s extension refused: write abandoned", c.name)
 	return false
 }

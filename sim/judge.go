@@ -49,7 +49,7 @@ func (j *Judge) Grant(c int, call, fence int64, read bool) int {
 // check is an abandoned write; a passed one is an act of the holder.
 func (j *Judge) Check(lease int, held bool) {
 	if !held {
-		j.or.safety.Abandoned++
+		j.or.observe(event{kind: abandonedWrite, client: -1})
 		return
 	}
 	j.or.act(lease, "check")

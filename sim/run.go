@@ -75,21 +75,18 @@ func (w *world) result() *Result {
 
 // violated names the claims the run broke.
 func violated(c pattern.Claims, s Safety, l Liveness) []string {
+	broken := map[pattern.Claim]bool{
+		pattern.ClaimMutex:      s.Overlaps > 0,
+		pattern.ClaimSafeStore:  s.LostUpdates > 0,
+		pattern.ClaimFencing:    s.FenceViolations > 0,
+		pattern.ClaimMaxHolders: s.Excess > 0,
+		pattern.ClaimProgress:   l.Stalled(),
+	}
 	out := []string{}
-	if c.Mutex && s.Overlaps > 0 {
-		out = append(out, "mutex")
-	}
-	if c.SafeStore && s.LostUpdates > 0 {
-		out = append(out, "safe-store")
-	}
-	if c.Fencing && s.FenceViolations > 0 {
-		out = append(out, "fencing")
-	}
-	if holderLimit(c) > 0 && s.Excess > 0 {
-		out = append(out, "max-holders")
-	}
-	if c.Progress > 0 && l.Stalled() {
-		out = append(out, "progress")
+	for _, k := range c.List() {
+		if broken[k] {
+			out = append(out, string(k))
+		}
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/locksim/locksim/sim/network"
@@ -77,15 +76,14 @@ func (s *store) handle(c int, r storeReq) storeResp {
 		return storeResp{value: s.value}
 	}
 	if r.fence > 0 && r.fence < s.highest {
-		s.or.safety.StaleRejected++
+		s.or.observe(event{kind: staleRejected, client: c})
 		return storeResp{write: true, highest: s.highest}
 	}
 	if s.value != r.read {
-		s.or.violate("lost-update", []int{c}, fmt.Sprintf("%s wrote counter=%d, computed from %d, over %d: %d increment(s) lost",
-			s.or.v.name(c), r.value, r.read, s.value, max(s.value-r.read, 0)))
+		s.or.observe(event{kind: lostUpdate, client: c, value: r.value, read: r.read, over: s.value})
 	}
 	s.value = r.value
-	s.or.safety.Accepted++
+	s.or.observe(event{kind: writeAccepted, client: c})
 	s.wrote(c)
 	return storeResp{write: true, accepted: true, value: s.value}
 }

@@ -21,8 +21,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/bench"
-	"github.com/locksim/locksim/internal/redistest"
 	"github.com/locksim/locksim/internal/safefile"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // UsageError marks bad flags or values (the CLI exits 2 on it).

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // benchArgs is one short single-node cell of basic (and the floor).

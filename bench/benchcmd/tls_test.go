@@ -21,7 +21,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // selfSigned writes a certificate for 127.0.0.1 and its key to dir.

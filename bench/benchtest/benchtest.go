@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/bench"
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // Target returns n nodes for tb: real redis-servers (stopped at the end)

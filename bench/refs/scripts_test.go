@@ -13,7 +13,7 @@ import (
 	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 	"github.com/locksim/locksim/sim/node"
 	"github.com/locksim/locksim/sim/sched"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // buildLocksim builds this command into a temporary directory.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 	"github.com/locksim/locksim/realmode"
 )
 

@@ -127,7 +127,7 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	start := time.Now()
 	cfg.OnProgress = progressReporter(cmd.ErrOrStderr(), false, "report")
 	m, err := untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measurements, error) {
-		return report.Measure(cfg)
+		return report.Measure(cmd.Context(), cfg)
 	})
 	if err != nil {
 		return err
@@ -136,7 +136,7 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	if f.sweepSeeds > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "locksim: safety curves, %d seeds per point\n", f.sweepSeeds)
 		sweeps, err = untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() ([]*report.Sweep, error) {
-			return report.MeasureSweeps(cfg.Patterns, f.sweepSeeds, f.parallel, nil)
+			return report.MeasureSweeps(cmd.Context(), cfg.Patterns, f.sweepSeeds, f.parallel, nil)
 		})
 		if err != nil {
 			return err

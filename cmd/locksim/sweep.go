@@ -101,7 +101,7 @@ func runSweep(cmd *cobra.Command, f sweepFlags) error {
 	stderr := cmd.ErrOrStderr()
 	for _, d := range plan.dims {
 		start := time.Now()
-		s, err := report.RunSweep(report.SweepConfig{Dimension: d, Points: plan.points, Patterns: plan.patterns, Base: plan.base, Seeds: f.seeds, Workers: f.parallel})
+		s, err := report.RunSweep(cmd.Context(), report.SweepConfig{Dimension: d, Points: plan.points, Patterns: plan.patterns, Base: plan.base, Seeds: f.seeds, Workers: f.parallel})
 		if err != nil {
 			return usagef("--dimension %s: %v", d.Name, err)
 		}

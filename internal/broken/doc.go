@@ -2,7 +2,11 @@
 // pitfall named in the seed articles and in DESIGN.md, each implementing
 // locks.Locker over the same seams as the correct patterns (locks.Redis,
 // clock.Clock, locks.Options) and differing from the pattern it imitates by
-// that one mistake.
+// that one mistake. Each is configured by locks.Config, the Options
+// resolved by package locks itself (defaults, checks, validity, the retry
+// loop), so a variant refuses what its pattern refuses and retries as it
+// does (config_test.go shows it for every variant); the two shared-token
+// variants are their pattern's own constructor with one option changed.
 //
 // They exist only to prove that locksim's checks can fail: the gate runs
 // each of them against the claims of the correct pattern it imitates and

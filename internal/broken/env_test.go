@@ -42,7 +42,9 @@ func newEnv(t *testing.T, name string, ttl time.Duration) *env {
 		t.Fatal(err)
 	}
 	b := lockstest.StartMiniredis(t, p.Nodes)
-	e := &env{t: t, p: p, ttl: ttl, b: b, clk: sequential{b.ManualClock()}, ctx: context.Background(), lease: map[string]*locks.Lease{}, by: map[string]locks.Locker{}}
+	clk := b.ManualClock()
+	clk.Sequential = true // node requests made slow by a node's delay happen one after another
+	e := &env{t: t, p: p, ttl: ttl, b: b, clk: clk, ctx: context.Background(), lease: map[string]*locks.Lease{}, by: map[string]locks.Locker{}}
 	for _, r := range b.Connect(t) {
 		n := &node{Redis: r, e: e}
 		e.nodes = append(e.nodes, n)
@@ -124,16 +126,6 @@ func (e *env) twoHolders(names ...string) string {
 		return fmt.Sprintf("%v all rely on the lock at once", r)
 	}
 	return ""
-}
-
-// sequential is the manual clock with Parallel run in index order, so that
-// node requests made slow by a node's delay happen one after another.
-type sequential struct{ *lockstest.ManualClock }
-
-func (s sequential) Parallel(n int, fn func(i int)) {
-	for i := range n {
-		fn(i)
-	}
 }
 
 // node is one node as the scenario shapes it: down (refusing every

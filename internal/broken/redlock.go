@@ -40,10 +40,10 @@ func NewRedlockNoValidity(nodes []locks.Redis, key string, o locks.Options) (*Re
 // Acquire takes the lock on a majority of nodes.
 func (rl *RedlockNoValidity) Acquire(ctx context.Context) (*locks.Lease, error) {
 	q := rl.q
-	return q.b.acquire(ctx, func() (*locks.Lease, error) {
-		token := q.b.rnd.Token()
+	return q.b.Retry(ctx, func() (*locks.Lease, error) {
+		token := q.b.Rand().Token()
 		qe := q.tally(q.fanOut(ctx, func(ctx context.Context, _ int, r locks.Redis) error {
-			ok, err := r.SetNX(ctx, q.b.key, token, q.b.ttl).Result()
+			ok, err := r.SetNX(ctx, q.b.key, token, q.b.TTL()).Result()
 			if err == nil && !ok {
 				return locks.ErrNotAcquired
 			}
@@ -53,7 +53,7 @@ func (rl *RedlockNoValidity) Acquire(ctx context.Context) (*locks.Lease, error) 
 			return nil, q.fail(ctx, q.b.key, token, qe)
 		}
 		// The pitfall: no validity check, and the full TTL from now.
-		l, g := locks.NewLease(q.b.clk, q.b.key, token, 0, 1, q.b.clk.Now(), q.b.ttl)
+		l, g := locks.NewLease(q.b.Clock(), q.b.key, token, 0, 1, q.b.Clock().Now(), q.b.TTL())
 		q.hs.add(l, g, nil)
 		return l, nil
 	})
@@ -101,23 +101,23 @@ func NewRedlockFencedPerNode(nodes []locks.Redis, name string, o locks.Options) 
 // and returns the largest per-node counter as the lease's Fence.
 func (rl *RedlockFencedPerNode) Acquire(ctx context.Context) (*locks.Lease, error) {
 	q := rl.q
-	return q.b.acquire(ctx, func() (*locks.Lease, error) {
-		token := q.b.rnd.Token()
-		start := q.b.clk.Now()
+	return q.b.Retry(ctx, func() (*locks.Lease, error) {
+		token := q.b.Rand().Token()
+		start := q.b.Clock().Now()
 		fences := make([]int64, len(q.rs))
 		qe := q.tally(q.fanOut(ctx, func(ctx context.Context, i int, r locks.Redis) error {
-			n, err := runInt(ctx, r, fencedAcquireScript, []string{q.b.key, rl.fence}, token, q.b.ttl.Milliseconds())
+			n, err := runInt(ctx, r, fencedAcquireScript, []string{q.b.key, rl.fence}, token, q.b.TTLms())
 			if err == nil && n == 0 {
 				return locks.ErrNotAcquired
 			}
 			fences[i] = n
 			return err
 		}))
-		if qe.Locked < q.need || q.b.validity(q.b.clk.Since(start)) <= 0 {
+		if qe.Locked < q.need || q.b.Validity(q.b.Clock().Since(start)) <= 0 {
 			qe.Expired = qe.Locked >= q.need
 			return nil, q.fail(ctx, q.b.key, token, qe)
 		}
-		l, g := locks.NewLease(q.b.clk, q.b.key, token, maxOf(fences), 1, start, q.b.validity(0))
+		l, g := locks.NewLease(q.b.Clock(), q.b.key, token, maxOf(fences), 1, start, q.b.Validity(0))
 		q.hs.add(l, g, nil)
 		return l, nil
 	})
@@ -142,7 +142,7 @@ func maxOf(xs []int64) int64 {
 // release on every node.
 type quorum struct {
 	rs      []locks.Redis
-	b       base
+	b       conf
 	need    int
 	timeout time.Duration
 	hs      holdings
@@ -157,26 +157,19 @@ func newQuorum(rs []locks.Redis, key string, o locks.Options) (*quorum, error) {
 			return nil, &locks.OptionError{Field: fmt.Sprintf("nodes[%d]", i), Value: "nil", Rule: "must be set"}
 		}
 	}
-	if o.NodeTimeout < 0 {
-		return nil, &locks.OptionError{Field: "NodeTimeout", Value: o.NodeTimeout, Rule: "must not be negative"}
-	}
-	b, err := newBase(key, o)
+	b, err := newConf(key, o)
 	if err != nil {
 		return nil, err
 	}
-	q := &quorum{rs: rs, b: b, need: len(rs)/2 + 1, timeout: o.NodeTimeout}
-	if q.timeout == 0 {
-		q.timeout = max(b.ttl/10, time.Millisecond)
-	}
-	return q, nil
+	return &quorum{rs: rs, b: b, need: len(rs)/2 + 1, timeout: b.NodeTimeout()}, nil
 }
 
 // fanOut runs op on every node in parallel, each under the node timeout,
 // and returns each node's error (nil for success).
 func (q *quorum) fanOut(ctx context.Context, op func(ctx context.Context, i int, r locks.Redis) error) []error {
 	errs := make([]error, len(q.rs))
-	q.b.clk.Parallel(len(q.rs), func(i int) {
-		nctx, cancel := q.b.clk.WithTimeout(ctx, q.timeout)
+	q.b.Clock().Parallel(len(q.rs), func(i int) {
+		nctx, cancel := q.b.Clock().WithTimeout(ctx, q.timeout)
 		defer cancel()
 		errs[i] = op(nctx, i, q.rs[i])
 	})

@@ -28,7 +28,7 @@ import (
 // failure, which the Mutex claim of Reentrant can catch.
 type ReentrantNoCount struct {
 	r     locks.Redis
-	b     base
+	b     conf
 	owner string
 	hs    holdings
 }
@@ -41,13 +41,13 @@ func NewReentrantNoCount(r locks.Redis, key string, o locks.Options) (*Reentrant
 	if r == nil {
 		return nil, &locks.OptionError{Field: "Redis", Value: "nil", Rule: "must be set"}
 	}
-	b, err := newBase(key, o)
+	b, err := newConf(key, o)
 	if err != nil {
 		return nil, err
 	}
 	owner := o.Owner
 	if owner == "" {
-		owner = b.rnd.Token()
+		owner = b.Rand().Token()
 	}
 	return &ReentrantNoCount{r: r, b: b, owner: owner}, nil
 }
@@ -58,16 +58,16 @@ func (re *ReentrantNoCount) Owner() string { return re.owner }
 // Acquire takes the lock, or re-enters it if this owner holds it. Every
 // lease reports Count 1: there is no count.
 func (re *ReentrantNoCount) Acquire(ctx context.Context) (*locks.Lease, error) {
-	return re.b.acquire(ctx, func() (*locks.Lease, error) {
-		start := re.b.clk.Now()
-		n, err := runInt(ctx, re.r, reenterScript, []string{re.b.key}, re.owner, re.b.ttl.Milliseconds())
+	return re.b.Retry(ctx, func() (*locks.Lease, error) {
+		start := re.b.Clock().Now()
+		n, err := runInt(ctx, re.r, reenterScript, []string{re.b.key}, re.owner, re.b.TTLms())
 		if err != nil {
 			return nil, keyErr("acquire", re.b.key, err)
 		}
-		if n == 0 || re.b.validity(re.b.clk.Since(start)) <= 0 {
+		if n == 0 || re.b.Validity(re.b.Clock().Since(start)) <= 0 {
 			return nil, keyErr("acquire", re.b.key, locks.ErrNotAcquired)
 		}
-		l, g := locks.NewLease(re.b.clk, re.b.key, re.owner, 0, 1, start, re.b.validity(0))
+		l, g := locks.NewLease(re.b.Clock(), re.b.key, re.owner, 0, 1, start, re.b.Validity(0))
 		re.hs.add(l, g, nil)
 		return l, nil
 	})
@@ -94,7 +94,7 @@ func (re *ReentrantNoCount) Release(ctx context.Context, l *locks.Lease) error {
 // Metrics are not kept.
 type ServiceSeconds struct {
 	r     locks.Redis
-	b     base
+	b     conf
 	owner string
 	secs  int64         // the truncated TTL sent to EXPIRE: the pitfall
 	every time.Duration // the truncated renewal interval
@@ -122,18 +122,14 @@ func NewServiceSeconds(r locks.Redis, key string, o locks.Options) (*ServiceSeco
 	if o.Retry.Attempts == 0 {
 		o.Retry.Attempts = -1
 	}
-	b, err := newBase(key, o)
+	b, err := newRenewingConf(key, o)
 	if err != nil {
 		return nil, err
 	}
-	every := o.RenewEvery
-	if every <= 0 {
-		every = b.ttl / 3
-	}
-	every = max(time.Duration(int(every.Seconds()))*time.Second, time.Second)
-	s := &ServiceSeconds{r: r, b: b, owner: o.Owner, secs: int64(int(b.ttl.Seconds())), every: every}
+	every := max(time.Duration(int(b.RenewEvery().Seconds()))*time.Second, time.Second)
+	s := &ServiceSeconds{r: r, b: b, owner: o.Owner, secs: int64(int(b.TTL().Seconds())), every: every}
 	if s.owner == "" {
-		s.owner = b.rnd.Token()
+		s.owner = b.Rand().Token()
 	}
 	return s, nil
 }
@@ -144,17 +140,17 @@ func (s *ServiceSeconds) Owner() string { return s.owner }
 // Acquire takes or re-enters the lock; a first acquisition starts the
 // watchdog.
 func (s *ServiceSeconds) Acquire(ctx context.Context) (*locks.Lease, error) {
-	return s.b.acquire(ctx, func() (*locks.Lease, error) {
-		start := s.b.clk.Now()
+	return s.b.Retry(ctx, func() (*locks.Lease, error) {
+		start := s.b.Clock().Now()
 		n, err := runInt(ctx, s.r, secondsAcquireScript, []string{s.b.key}, s.owner, s.secs)
 		if err != nil {
 			return nil, keyErr("acquire", s.b.key, err)
 		}
-		if n == 0 || s.b.validity(s.b.clk.Since(start)) <= 0 {
+		if n == 0 || s.b.Validity(s.b.Clock().Since(start)) <= 0 {
 			return nil, keyErr("acquire", s.b.key, locks.ErrNotAcquired)
 		}
 		// The client believes its lease lasts the TTL it asked for.
-		l, g := locks.NewLease(s.b.clk, s.b.key, s.owner, 0, int(n), start, s.b.validity(0))
+		l, g := locks.NewLease(s.b.Clock(), s.b.key, s.owner, 0, int(n), start, s.b.Validity(0))
 		s.entered(n, start, l, g)
 		return l, nil
 	})
@@ -167,10 +163,10 @@ func (s *ServiceSeconds) entered(n int64, start time.Time, l *locks.Lease, g *lo
 	old := s.cur
 	fresh := n == 1 || old == nil
 	if fresh {
-		ctx, stop := s.b.clk.WithCancel(context.Background())
+		ctx, stop := s.b.Clock().WithCancel(context.Background())
 		g := &group{leases: map[*locks.Lease]*locks.Holding{}, stop: stop}
 		s.cur = g
-		s.b.clk.Go(func() { s.watch(ctx, g) })
+		s.b.Clock().Go(func() { s.watch(ctx, g) })
 	}
 	s.cur.leases[l] = g
 	cur := s.cur
@@ -186,11 +182,11 @@ func (s *ServiceSeconds) entered(n int64, start time.Time, l *locks.Lease, g *lo
 // watch renews the holding every s.every with EXPIRE s.secs until it ends.
 func (s *ServiceSeconds) watch(ctx context.Context, cur *group) {
 	for {
-		if s.b.clk.Sleep(ctx, s.every) != nil {
+		if s.b.Clock().Sleep(ctx, s.every) != nil {
 			return
 		}
-		start := s.b.clk.Now()
-		rctx, cancel := s.b.clk.WithTimeout(ctx, s.every)
+		start := s.b.Clock().Now()
+		rctx, cancel := s.b.Clock().WithTimeout(ctx, s.every)
 		n, err := runInt(rctx, s.r, secondsRenewScript, []string{s.b.key}, s.owner, s.secs)
 		cancel()
 		switch {
@@ -237,7 +233,7 @@ func (s *ServiceSeconds) renewed(cur *group, start time.Time) {
 	}
 	s.mu.Unlock()
 	for _, g := range gs {
-		g.Renewed(start, s.b.validity(0))
+		g.Renewed(start, s.b.Validity(0))
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/locksim/locksim/clock"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockstest"
 )
 
 // Helpers of the seed fair and read-write lock tests, which run one
@@ -30,52 +30,13 @@ func seedMini(t *testing.T) (*miniredis.Miniredis, func() *redis.Client) {
 	}
 }
 
-// seedStepClock moves time, and the server's TTLs, only when lock code
-// sleeps; for single-goroutine scenarios.
-type seedStepClock struct {
-	mu  sync.Mutex
-	now time.Time
-	mr  *miniredis.Miniredis
-}
-
-func (c *seedStepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *seedStepClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
-
-func (c *seedStepClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if d > 0 {
-		c.mu.Lock()
-		c.now = c.now.Add(d)
-		c.mu.Unlock()
-		c.mr.FastForward(d)
-	}
-	return nil
-}
-
-func (c *seedStepClock) WithTimeout(ctx context.Context, _ time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithCancel(ctx)
-}
-
-func (c *seedStepClock) WithCancel(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithCancel(ctx)
-}
-
-// Go does not start fn: on this clock a background Sleep (the lease's
-// validity timer) would move time for everyone at once. Nothing these tests
-// run needs background work.
-func (c *seedStepClock) Go(func()) {}
-
-func (c *seedStepClock) Parallel(n int, fn func(int)) {
-	for i := range n {
-		fn(i)
-	}
+// seedStepClock is a manual clock that moves time, and the server's TTLs,
+// only when lock code sleeps; for single-goroutine scenarios.
+func seedStepClock(m *miniredis.Miniredis) *lockstest.ManualClock {
+	c := lockstest.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
+	c.SleepMoves = true
+	c.Sequential = true
+	return c
 }
 
 // seedSkewed is the real clock offset by off: a client whose wall clock is

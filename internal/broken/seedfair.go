@@ -26,7 +26,7 @@ import (
 // The correct pattern is locks.Fair; tests in this package run the same
 // scenarios against both.
 type SeedFair struct {
-	b           base
+	b           conf
 	r           locks.Redis
 	lock, queue string
 	hs          holdings
@@ -59,7 +59,7 @@ func SeedFairKeys(name string) (lock, queue string) {
 
 // NewSeedFair returns the seed's fair lock named name.
 func NewSeedFair(r locks.Redis, name string, o locks.Options) (*SeedFair, error) {
-	b, err := newBase(name, o)
+	b, err := newConf(name, o)
 	if err != nil {
 		return nil, err
 	}
@@ -74,15 +74,15 @@ func NewSeedFair(r locks.Redis, name string, o locks.Options) (*SeedFair, error)
 // sets the queue's expiry in a second call, then polls until it is first
 // in the queue and the lock is free.
 func (f *SeedFair) Acquire(ctx context.Context) (*locks.Lease, error) {
-	token := f.b.rnd.Token()
-	stamp := float64(f.b.clk.Now().UnixMicro()) / 1e6
+	token := f.b.Rand().Token()
+	stamp := float64(f.b.Clock().Now().UnixMicro()) / 1e6
 	if err := seedZAddScript.Run(ctx, f.r, []string{f.queue}, stamp, token).Err(); err != nil {
 		return nil, keyErr("acquire", f.lock, err)
 	}
-	if err := seedExpireScript.Run(ctx, f.r, []string{f.queue}, (2 * f.b.ttl).Milliseconds()).Err(); err != nil {
+	if err := seedExpireScript.Run(ctx, f.r, []string{f.queue}, (2 * f.b.TTL()).Milliseconds()).Err(); err != nil {
 		return nil, keyErr("acquire", f.lock, err)
 	}
-	l, err := f.b.acquire(ctx, func() (*locks.Lease, error) { return f.poll(ctx, token) })
+	l, err := f.b.Retry(ctx, func() (*locks.Lease, error) { return f.poll(ctx, token) })
 	if err != nil {
 		_ = seedZRemScript.Run(context.WithoutCancel(ctx), f.r, []string{f.queue}, token).Err()
 	}
@@ -90,15 +90,15 @@ func (f *SeedFair) Acquire(ctx context.Context) (*locks.Lease, error) {
 }
 
 func (f *SeedFair) poll(ctx context.Context, token string) (*locks.Lease, error) {
-	start := f.b.clk.Now()
-	n, err := seedFairScript.Run(ctx, f.r, []string{f.lock, f.queue}, token, f.b.ttl.Milliseconds()).Int64()
+	start := f.b.Clock().Now()
+	n, err := seedFairScript.Run(ctx, f.r, []string{f.lock, f.queue}, token, f.b.TTLms()).Int64()
 	if err != nil {
 		return nil, keyErr("acquire", f.lock, err)
 	}
 	if n == 0 {
 		return nil, keyErr("acquire", f.lock, fmt.Errorf("%w: not first in the queue, or the lock is held", locks.ErrNotAcquired))
 	}
-	l, g := locks.NewLease(f.b.clk, f.lock, token, 0, 1, start, f.b.validity(0))
+	l, g := locks.NewLease(f.b.Clock(), f.lock, token, 0, 1, start, f.b.Validity(0))
 	f.hs.add(l, g, nil)
 	return l, nil
 }

@@ -108,7 +108,7 @@ func TestSeedFairAbandonedWaiterBlocks(t *testing.T) {
 		t.Run(impl.name, func(t *testing.T) {
 			m, dial := seedMini(t)
 			ctx, name := context.Background(), "abandoned"
-			clk := &seedStepClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), mr: m}
+			clk := seedStepClock(m)
 			mk := func(r locks.Redis, who string, attempts int) locks.Locker {
 				o := locks.Options{TTL: time.Second, Clock: clk, Rand: locks.NewSeededRand(3, who),
 					Retry: locks.Retry{Attempts: attempts, Delay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond}}

@@ -26,7 +26,7 @@ import (
 // The correct pattern is locks.RWLock; tests in this package run the same
 // scenarios against both.
 type SeedRW struct {
-	b             base
+	b             conf
 	r             locks.Redis
 	read, write   string
 	hsRead, hsWri holdings
@@ -67,7 +67,7 @@ func SeedRWKeys(name string) (read, write string) {
 
 // NewSeedRW returns the seed's read-write lock named name.
 func NewSeedRW(r locks.Redis, name string, o locks.Options) (*SeedRW, error) {
-	b, err := newBase(name, o)
+	b, err := newConf(name, o)
 	if err != nil {
 		return nil, err
 	}
@@ -80,17 +80,18 @@ func NewSeedRW(r locks.Redis, name string, o locks.Options) (*SeedRW, error) {
 
 // RLock increments the shared reader count unless a writer holds the lock.
 func (rw *SeedRW) RLock(ctx context.Context) (*locks.Lease, error) {
-	return rw.b.acquire(ctx, func() (*locks.Lease, error) {
-		token := rw.b.rnd.Token()
-		start := rw.b.clk.Now()
-		n, err := seedRLockScript.Run(ctx, rw.r, []string{rw.read, rw.write}, token, rw.b.ttl.Milliseconds()).Int64()
+	return rw.b.Retry(ctx, func() (*locks.Lease, error) {
+		token := rw.b.Rand().Token()
+		start := rw.b.Clock().Now()
+		n, err := seedRLockScript.Run(ctx, rw.r, []string{rw.read, rw.write}, token, rw.b.TTLms()).Int64()
 		if err != nil {
 			return nil, keyErr("acquire", rw.read, err)
 		}
 		if n == 0 {
 			return nil, keyErr("acquire", rw.read, fmt.Errorf("%w: a writer holds it", locks.ErrNotAcquired))
 		}
-		l, g := locks.NewLease(rw.b.clk, rw.read, token, 0, 1, start, rw.b.validity(0))
+		l, g := locks.NewLease(rw.b.Clock(), rw.read, token, 0, 1, start, rw.b.Validity(0))
+		l.Shared = true
 		rw.hsRead.add(l, g, nil)
 		return l, nil
 	})
@@ -110,13 +111,13 @@ func (rw *SeedRW) RUnlock(ctx context.Context, l *locks.Lease) error {
 // Lock takes the write key (SET NX PX), then, in a second call, gives it
 // back if any reader is counted.
 func (rw *SeedRW) Lock(ctx context.Context) (*locks.Lease, error) {
-	return rw.b.acquire(ctx, func() (*locks.Lease, error) { return rw.tryWrite(ctx) })
+	return rw.b.Retry(ctx, func() (*locks.Lease, error) { return rw.tryWrite(ctx) })
 }
 
 func (rw *SeedRW) tryWrite(ctx context.Context) (*locks.Lease, error) {
-	token := rw.b.rnd.Token()
-	start := rw.b.clk.Now()
-	ok, err := rw.r.SetNX(ctx, rw.write, token, rw.b.ttl).Result()
+	token := rw.b.Rand().Token()
+	start := rw.b.Clock().Now()
+	ok, err := rw.r.SetNX(ctx, rw.write, token, rw.b.TTL()).Result()
 	if err != nil {
 		return nil, keyErr("acquire", rw.write, err)
 	}
@@ -130,7 +131,7 @@ func (rw *SeedRW) tryWrite(ctx context.Context) (*locks.Lease, error) {
 	if n == 0 {
 		return nil, keyErr("acquire", rw.write, fmt.Errorf("%w: readers hold it", locks.ErrNotAcquired))
 	}
-	l, g := locks.NewLease(rw.b.clk, rw.write, token, 0, 1, start, rw.b.validity(0))
+	l, g := locks.NewLease(rw.b.Clock(), rw.write, token, 0, 1, start, rw.b.Validity(0))
 	rw.hsWri.add(l, g, nil)
 	return l, nil
 }

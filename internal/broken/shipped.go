@@ -84,7 +84,7 @@ return 0`)
 // it releases.
 type WatchdogZombie struct {
 	r     locks.Redis
-	b     base
+	b     conf
 	hs    holdings
 	every time.Duration
 }
@@ -97,31 +97,24 @@ func NewWatchdogZombie(r locks.Redis, key string, o locks.Options) (*WatchdogZom
 	if r == nil {
 		return nil, &locks.OptionError{Field: "Redis", Value: "nil", Rule: "must be set"}
 	}
-	b, err := newBase(key, o)
+	b, err := newRenewingConf(key, o)
 	if err != nil {
 		return nil, err
 	}
-	every := o.RenewEvery
-	if every <= 0 {
-		every = b.ttl / 3
-	}
-	if every >= b.ttl {
-		return nil, &locks.OptionError{Field: "RenewEvery", Value: every, Rule: fmt.Sprintf("must be less than TTL (%v)", b.ttl)}
-	}
-	return &WatchdogZombie{r: r, b: b, every: every}, nil
+	return &WatchdogZombie{r: r, b: b, every: b.RenewEvery()}, nil
 }
 
 // Acquire takes the lock with SET NX PX and starts the renewal loop, which
 // nothing but a refused renewal stops.
 func (w *WatchdogZombie) Acquire(ctx context.Context) (*locks.Lease, error) {
-	return w.b.acquire(ctx, func() (*locks.Lease, error) {
-		token, start, err := w.b.trySetNX(ctx, w.r)
+	return w.b.Retry(ctx, func() (*locks.Lease, error) {
+		token, start, err := setNX(ctx, w.r, w.b)
 		if err != nil {
 			return nil, err
 		}
-		l, g := locks.NewLease(w.b.clk, w.b.key, token, 0, 1, start, w.b.validity(0))
+		l, g := locks.NewLease(w.b.Clock(), w.b.key, token, 0, 1, start, w.b.Validity(0))
 		w.hs.add(l, g, nil) // the pitfall: Release has no way to stop the loop
-		w.b.clk.Go(func() { w.watch(context.Background(), l) })
+		w.b.Clock().Go(func() { w.watch(context.Background(), l) })
 		return l, nil
 	})
 }
@@ -130,16 +123,16 @@ func (w *WatchdogZombie) Acquire(ctx context.Context) (*locks.Lease, error) {
 // not.
 func (w *WatchdogZombie) watch(ctx context.Context, l *locks.Lease) {
 	for {
-		if w.b.clk.Sleep(ctx, w.every) != nil {
+		if w.b.Clock().Sleep(ctx, w.every) != nil {
 			return
 		}
-		start := w.b.clk.Now()
-		rctx, cancel := w.b.clk.WithTimeout(ctx, w.b.ttl)
-		n, err := runInt(rctx, w.r, retakeScript, []string{w.b.key}, l.Token, w.b.ttl.Milliseconds())
+		start := w.b.Clock().Now()
+		rctx, cancel := w.b.Clock().WithTimeout(ctx, w.b.TTL())
+		n, err := runInt(rctx, w.r, retakeScript, []string{w.b.key}, l.Token, w.b.TTLms())
 		cancel()
 		switch {
 		case err == nil && n == 1:
-			w.hs.renewed(l, start, w.b.validity(0))
+			w.hs.renewed(l, start, w.b.Validity(0))
 		case err == nil:
 			w.hs.end(l, fmt.Errorf("%w: renewal refused", locks.ErrLockLost))
 			return

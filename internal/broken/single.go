@@ -3,12 +3,31 @@ package broken
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/locksim/locksim/locks"
 )
 
 // The single-key SET NX variants: basic-del, watchdog-renew-ttl and
 // fenced-volatile.
+
+// setNX makes one SET NX PX attempt with a fresh token, as Basic does; a
+// grant that came too late to leave any validity is given back.
+func setNX(ctx context.Context, r locks.Redis, b conf) (token string, start time.Time, err error) {
+	token = b.Rand().Token()
+	start = b.Clock().Now()
+	ok, err := r.SetNX(ctx, b.key, token, b.TTL()).Result()
+	switch {
+	case err != nil:
+		return "", start, keyErr("acquire", b.key, err)
+	case !ok:
+		return "", start, keyErr("acquire", b.key, locks.ErrNotAcquired)
+	case b.Validity(b.Clock().Since(start)) <= 0:
+		_, _ = runInt(context.WithoutCancel(ctx), r, releaseScript, []string{b.key}, token)
+		return "", start, keyErr("acquire", b.key, locks.ErrNotAcquired)
+	}
+	return token, start, nil
+}
 
 // BasicDel is the pitfall "basic-del": a Basic lock (SET key token NX PX
 // ttl) released by a plain DEL with no owner check.
@@ -20,7 +39,7 @@ import (
 // owner-checked release returns ErrNotHeld instead and leaves the key.
 type BasicDel struct {
 	r  locks.Redis
-	b  base
+	b  conf
 	hs holdings
 }
 
@@ -34,7 +53,7 @@ func NewBasicDel(r locks.Redis, key string, o locks.Options) (*BasicDel, error) 
 	if r == nil {
 		return nil, &locks.OptionError{Field: "Redis", Value: "nil", Rule: "must be set"}
 	}
-	b, err := newBase(key, o)
+	b, err := newConf(key, o)
 	if err != nil {
 		return nil, err
 	}
@@ -43,12 +62,12 @@ func NewBasicDel(r locks.Redis, key string, o locks.Options) (*BasicDel, error) 
 
 // Acquire takes the lock with SET NX PX, exactly as Basic does.
 func (d *BasicDel) Acquire(ctx context.Context) (*locks.Lease, error) {
-	return d.b.acquire(ctx, func() (*locks.Lease, error) {
-		token, start, err := d.b.trySetNX(ctx, d.r)
+	return d.b.Retry(ctx, func() (*locks.Lease, error) {
+		token, start, err := setNX(ctx, d.r, d.b)
 		if err != nil {
 			return nil, err
 		}
-		l, g := locks.NewLease(d.b.clk, d.b.key, token, 0, 1, start, d.b.validity(0))
+		l, g := locks.NewLease(d.b.Clock(), d.b.key, token, 0, 1, start, d.b.Validity(0))
 		d.hs.add(l, g, nil)
 		return l, nil
 	})
@@ -67,8 +86,8 @@ func (d *BasicDel) Extend(ctx context.Context, l *locks.Lease) error {
 	if err := l.Err(); err != nil {
 		return keyErr("extend", d.b.key, locks.ErrNotHeld)
 	}
-	start := d.b.clk.Now()
-	n, err := runInt(ctx, d.r, extendScript, []string{d.b.key}, l.Token, d.b.ttl.Milliseconds())
+	start := d.b.Clock().Now()
+	n, err := runInt(ctx, d.r, extendScript, []string{d.b.key}, l.Token, d.b.TTLms())
 	if err != nil {
 		return keyErr("extend", d.b.key, err)
 	}
@@ -76,7 +95,7 @@ func (d *BasicDel) Extend(ctx context.Context, l *locks.Lease) error {
 		d.hs.end(l, locks.ErrLockLost)
 		return keyErr("extend", d.b.key, locks.ErrNotHeld)
 	}
-	d.hs.renewed(l, start, d.b.validity(0))
+	d.hs.renewed(l, start, d.b.Validity(0))
 	return nil
 }
 
@@ -92,7 +111,7 @@ func (d *BasicDel) Extend(ctx context.Context, l *locks.Lease) error {
 // correct Watchdog renews every TTL/3 and keeps the key alive throughout.
 type WatchdogRenewTTL struct {
 	r  locks.Redis
-	b  base
+	b  conf
 	hs holdings
 }
 
@@ -104,7 +123,7 @@ func NewWatchdogRenewTTL(r locks.Redis, key string, o locks.Options) (*WatchdogR
 	if r == nil {
 		return nil, &locks.OptionError{Field: "Redis", Value: "nil", Rule: "must be set"}
 	}
-	b, err := newBase(key, o)
+	b, err := newConf(key, o)
 	if err != nil {
 		return nil, err
 	}
@@ -113,15 +132,15 @@ func NewWatchdogRenewTTL(r locks.Redis, key string, o locks.Options) (*WatchdogR
 
 // Acquire takes the lock with SET NX PX and starts the renewal loop.
 func (w *WatchdogRenewTTL) Acquire(ctx context.Context) (*locks.Lease, error) {
-	return w.b.acquire(ctx, func() (*locks.Lease, error) {
-		token, start, err := w.b.trySetNX(ctx, w.r)
+	return w.b.Retry(ctx, func() (*locks.Lease, error) {
+		token, start, err := setNX(ctx, w.r, w.b)
 		if err != nil {
 			return nil, err
 		}
-		l, g := locks.NewLease(w.b.clk, w.b.key, token, 0, 1, start, w.b.validity(0))
-		wctx, stop := w.b.clk.WithCancel(context.Background())
+		l, g := locks.NewLease(w.b.Clock(), w.b.key, token, 0, 1, start, w.b.Validity(0))
+		wctx, stop := w.b.Clock().WithCancel(context.Background())
 		w.hs.add(l, g, stop)
-		w.b.clk.Go(func() { w.watch(wctx, l) })
+		w.b.Clock().Go(func() { w.watch(wctx, l) })
 		return l, nil
 	})
 }
@@ -130,18 +149,18 @@ func (w *WatchdogRenewTTL) Acquire(ctx context.Context) (*locks.Lease, error) {
 // renewal is refused.
 func (w *WatchdogRenewTTL) watch(ctx context.Context, l *locks.Lease) {
 	for {
-		if w.b.clk.Sleep(ctx, w.b.ttl) != nil {
+		if w.b.Clock().Sleep(ctx, w.b.TTL()) != nil {
 			return
 		}
-		start := w.b.clk.Now()
-		rctx, cancel := w.b.clk.WithTimeout(ctx, w.b.ttl)
-		n, err := runInt(rctx, w.r, extendScript, []string{w.b.key}, l.Token, w.b.ttl.Milliseconds())
+		start := w.b.Clock().Now()
+		rctx, cancel := w.b.Clock().WithTimeout(ctx, w.b.TTL())
+		n, err := runInt(rctx, w.r, extendScript, []string{w.b.key}, l.Token, w.b.TTLms())
 		cancel()
 		switch {
 		case ctx.Err() != nil:
 			return
 		case err == nil && n == 1:
-			w.hs.renewed(l, start, w.b.validity(0))
+			w.hs.renewed(l, start, w.b.Validity(0))
 		case err == nil:
 			w.hs.end(l, fmt.Errorf("%w: renewal refused", locks.ErrLockLost))
 			return
@@ -169,7 +188,7 @@ func (w *WatchdogRenewTTL) Release(ctx context.Context, l *locks.Lease) error {
 // its counter, and its tokens strictly increase.
 type FencedVolatile struct {
 	r     locks.Redis
-	b     base
+	b     conf
 	fence string
 	hs    holdings
 }
@@ -185,7 +204,7 @@ func NewFencedVolatile(r locks.Redis, name string, o locks.Options) (*FencedVola
 	if name == "" {
 		return nil, &locks.OptionError{Field: "name", Value: `""`, Rule: "must not be empty"}
 	}
-	b, err := newBase(locks.FencedLockKey(name), o)
+	b, err := newConf(locks.FencedLockKey(name), o)
 	if err != nil {
 		return nil, err
 	}
@@ -195,21 +214,21 @@ func NewFencedVolatile(r locks.Redis, name string, o locks.Options) (*FencedVola
 // Acquire takes the lock and issues the next token of a counter that
 // expires with it.
 func (f *FencedVolatile) Acquire(ctx context.Context) (*locks.Lease, error) {
-	return f.b.acquire(ctx, func() (*locks.Lease, error) {
-		token := f.b.rnd.Token()
-		start := f.b.clk.Now()
-		fence, err := runInt(ctx, f.r, volatileFenceScript, []string{f.b.key, f.fence}, token, f.b.ttl.Milliseconds())
+	return f.b.Retry(ctx, func() (*locks.Lease, error) {
+		token := f.b.Rand().Token()
+		start := f.b.Clock().Now()
+		fence, err := runInt(ctx, f.r, volatileFenceScript, []string{f.b.key, f.fence}, token, f.b.TTLms())
 		if err != nil {
 			return nil, keyErr("acquire", f.b.key, err)
 		}
 		if fence == 0 {
 			return nil, keyErr("acquire", f.b.key, locks.ErrNotAcquired)
 		}
-		if f.b.validity(f.b.clk.Since(start)) <= 0 {
+		if f.b.Validity(f.b.Clock().Since(start)) <= 0 {
 			_, _ = runInt(context.WithoutCancel(ctx), f.r, releaseScript, []string{f.b.key}, token)
 			return nil, keyErr("acquire", f.b.key, locks.ErrNotAcquired)
 		}
-		l, g := locks.NewLease(f.b.clk, f.b.key, token, fence, 1, start, f.b.validity(0))
+		l, g := locks.NewLease(f.b.Clock(), f.b.key, token, fence, 1, start, f.b.Validity(0))
 		f.hs.add(l, g, nil)
 		return l, nil
 	})

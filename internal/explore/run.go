@@ -3,10 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
 
 	"github.com/locksim/locksim/sim"
 )
@@ -84,31 +81,16 @@ func Run(ctx context.Context, cells []Cell, opt Options) (*Report, error) {
 	if runOne == nil {
 		runOne = sim.Run
 	}
-	par := opt.Parallel
-	if par <= 0 {
-		par = runtime.GOMAXPROCS(0)
-	}
 	rep := newReport(cells, opt.Shard, thisBuild(opt.Expectations))
 	js := newJobs(cells, opt.Shard)
-	results := make(chan done, par)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(par, max(js.total(), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work(ctx, js, &next, results, runOne)
-		}()
-	}
-	go func() { wg.Wait(); close(results) }()
 	n := 0
-	for d := range results {
+	Pool(ctx, js.total(), opt.Parallel, func(k int) done { return work(js, k, runOne) }, func(_ int, d done) {
 		rep.Cells[d.cell].Tally.Add(d.tally)
 		n++
 		if opt.Progress != nil {
 			opt.Progress(n, js.total())
 		}
-	}
+	})
 	rep.finish()
 	if err := ctx.Err(); err != nil && n < js.total() {
 		rep.Partial = &Partial{Done: n, Total: js.total()}
@@ -117,16 +99,10 @@ func Run(ctx context.Context, cells []Cell, opt Options) (*Report, error) {
 	return rep, nil
 }
 
-// work runs jobs until none is left or ctx is done.
-func work(ctx context.Context, js jobs, next *atomic.Int64, out chan<- done, runOne func(sim.Config) (*sim.Result, error)) {
-	for ctx.Err() == nil {
-		k := int(next.Add(1) - 1)
-		if k >= js.total() {
-			return
-		}
-		j := js.at(k)
-		c := js.cells[j.cell]
-		res, err := runOne(sim.Config{Pattern: c.Pattern, Scenario: c.resolved, Seed: j.seed})
-		out <- done{cell: j.cell, tally: one(ClaimNames(c.Pattern.Claims), j.seed, res, err)}
-	}
+// work runs job k of js and tallies it.
+func work(js jobs, k int, runOne func(sim.Config) (*sim.Result, error)) done {
+	j := js.at(k)
+	c := js.cells[j.cell]
+	res, err := runOne(sim.Config{Pattern: c.Pattern, Scenario: c.resolved, Seed: j.seed})
+	return done{cell: j.cell, tally: one(ClaimNames(c.Pattern.Claims), j.seed, res, err)}
 }

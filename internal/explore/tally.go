@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -15,7 +16,7 @@ import (
 // when some client acquired nothing in the last stretch of the run
 // (sim.Liveness.Starved).
 const (
-	Progress     = "progress"
+	Progress     = string(pattern.ClaimProgress)
 	NoStarvation = "no-starvation"
 )
 

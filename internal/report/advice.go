@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // Advise applies the report's rules to the measurements (and the benchmark,
@@ -26,7 +28,7 @@ func Advise(m *Measurements, b *Bench) List {
 func (m *Measurements) exclusive() []int {
 	var out []int
 	for i, p := range m.Patterns {
-		if !p.Broken && !p.Shared && (slices.Contains(p.Claims, "mutex") || slices.Contains(p.Claims, "safe-store")) {
+		if !p.Broken && !p.Shared && (p.Claims.Has(pattern.ClaimMutex) || p.Claims.Has(pattern.ClaimSafeStore)) {
 			out = append(out, i)
 		}
 	}
@@ -214,7 +216,7 @@ func adviseScenarios(m *Measurements) List {
 func adviseMutex(m *Measurements) List {
 	var mutex []int
 	for _, i := range m.exclusive() {
-		if slices.Contains(m.Patterns[i].Claims, "mutex") {
+		if m.Patterns[i].Claims.Has(pattern.ClaimMutex) {
 			mutex = append(mutex, i)
 		}
 	}
@@ -252,7 +254,7 @@ func adviseQuorum(m *Measurements) List {
 		var single []rated
 		for _, i := range m.exclusive() {
 			p, c := m.Patterns[i], m.Cells[i][j]
-			if !slices.Contains(p.Claims, "mutex") {
+			if !p.Claims.Has(pattern.ClaimMutex) {
 				continue
 			}
 			if p.Nodes > 1 && c.Violating == 0 {
@@ -273,7 +275,7 @@ func adviseQuorum(m *Measurements) List {
 
 func (m *Measurements) anySingleClean(j int) bool {
 	for _, i := range m.exclusive() {
-		if m.Patterns[i].Nodes == 1 && slices.Contains(m.Patterns[i].Claims, "mutex") && m.Cells[i][j].Violating == 0 {
+		if m.Patterns[i].Nodes == 1 && m.Patterns[i].Claims.Has(pattern.ClaimMutex) && m.Cells[i][j].Violating == 0 {
 			return true
 		}
 	}

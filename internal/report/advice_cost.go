@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -80,7 +81,7 @@ func costRows(b *Bench) ([]bench.Row, bench.Row, bool) {
 			at = append(at, r)
 		}
 	}
-	slices.SortStableFunc(at, func(x, y bench.Row) int { return cmpFloat(y.CyclesPerSec, x.CyclesPerSec) })
+	slices.SortStableFunc(at, func(x, y bench.Row) int { return cmp.Compare(y.CyclesPerSec, x.CyclesPerSec) })
 	for _, f := range floors {
 		if f.Clients == clients[0] && f.Keys == rows[0].Keys {
 			return at, f, true

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // adviseShared judges the patterns that let several clients hold at once
@@ -23,7 +25,7 @@ func adviseShared(m *Measurements) List {
 			k, n, lost = k+c.Violating, n+c.Seeds, lost+c.LostRuns
 		}
 		claim := claimText(p.Claims)
-		if slices.Contains(p.Claims, "mutex") {
+		if p.Claims.Has(pattern.ClaimMutex) {
 			claim = "mutex (no writer beside any other holder; readers share)"
 		}
 		out = append(out, []Span{bold("%s", p.Name), text(" is judged by its claim, %s: broken in %s of its fault-scenario runs. ", claim, rateMark(k, n)),
@@ -98,14 +100,4 @@ func adviseBroken(m *Measurements) List {
 			link("Broken variants", "#broken"), text(".")}}
 	}
 	return List{{bold("Not caught"), text(" by any scenario in %s: %s. The checks cannot vouch for what they never saw fail.", seedsText(m.Seeds), strings.Join(missed, ", "))}}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

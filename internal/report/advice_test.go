@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // synth builds measurements by hand: every pattern under every scenario
@@ -33,11 +35,11 @@ func synth(patterns []PatternInfo, scenarios []string, seeds int, fill func(c *C
 }
 
 var synthPatterns = []PatternInfo{
-	{Name: "basic", Nodes: 1, Claims: []string{"mutex"}},
-	{Name: "fenced", Nodes: 1, Claims: []string{"safe-store", "fencing"}, Tokens: true},
-	{Name: "redlock", Nodes: 5, Claims: []string{"mutex"}},
-	{Name: "semaphore", Nodes: 1, Claims: []string{"max-holders=2"}, Shared: true},
-	{Name: "basic-del", Nodes: 1, Claims: []string{"mutex"}, Broken: true},
+	{Name: "basic", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+	{Name: "fenced", Nodes: 1, Claims: pattern.Claims{SafeStore: true, Fencing: true}, Tokens: true},
+	{Name: "redlock", Nodes: 5, Claims: pattern.Claims{Mutex: true}},
+	{Name: "semaphore", Nodes: 1, Claims: pattern.Claims{MaxHolders: 2}, Shared: true},
+	{Name: "basic-del", Nodes: 1, Claims: pattern.Claims{Mutex: true}, Broken: true},
 }
 
 // lose marks seeds violating and losing updates, withheld tokens losing

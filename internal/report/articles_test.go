@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // articleRow returns the verdict and measurement of claim for pattern.
@@ -19,11 +21,11 @@ func articleRow(t *testing.T, tbl Table, claim, pattern string) (measured, verdi
 
 func TestArticleClaimsJudgedByMeasurements(t *testing.T) {
 	ps := []PatternInfo{
-		{Name: "basic", Nodes: 1, Claims: []string{"mutex"}},
-		{Name: "reentrant", Nodes: 1, Claims: []string{"mutex"}},
-		{Name: "watchdog", Nodes: 1, Claims: []string{"mutex"}},
-		{Name: "redlock", Nodes: 3, Claims: []string{"mutex"}},
-		{Name: "service", Nodes: 1, Claims: []string{"mutex"}},
+		{Name: "basic", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+		{Name: "reentrant", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+		{Name: "watchdog", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+		{Name: "redlock", Nodes: 3, Claims: pattern.Claims{Mutex: true}},
+		{Name: "service", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
 	}
 	scen := []string{"failover-async-replication", "gc-pause", "node-clock-jump", "node-restart-without-persistence", "slow-work", "wrong-owner-release"}
 	m := synth(ps, scen, 20, func(c *Cell) {

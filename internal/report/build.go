@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // Options are the parts of the report that do not come from measurements.
@@ -124,11 +126,23 @@ func rateTable(m *Measurements, rows []int) Table {
 	return t
 }
 
-func claimText(claims []string) string {
-	if len(claims) == 0 {
+// claimText lists the safety claims of c the report measures (progress is
+// measured for every pattern, claimed or not), a holder limit with its N.
+func claimText(c pattern.Claims) string {
+	var out []string
+	for _, k := range c.List() {
+		switch k {
+		case pattern.ClaimProgress:
+		case pattern.ClaimMaxHolders:
+			out = append(out, fmt.Sprintf("%s=%d", k, c.MaxHolders))
+		default:
+			out = append(out, string(k))
+		}
+	}
+	if len(out) == 0 {
 		return "none checked"
 	}
-	return strings.Join(claims, ", ")
+	return strings.Join(out, ", ")
 }
 
 // rateCell is violating/seeds: red and linked to the counterexample when

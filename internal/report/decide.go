@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -136,7 +137,7 @@ func decide(m *Measurements, s situation) (Decision, bool) {
 	if len(ps) < 2 || len(cols) == 0 {
 		return Decision{}, false
 	}
-	slices.SortStableFunc(ps, func(a, b pooled) int { return cmpFloat(a.rate(), b.rate()) })
+	slices.SortStableFunc(ps, func(a, b pooled) int { return cmp.Compare(a.rate(), b.rate()) })
 	best := ps[0].interval()
 	d := Decision{Situation: s.name, Unsafe: best.Lo > CareRate, Few: TooFewSeeds(ps[0].k, ps[0].n, CareRate)}
 	var use, avoid, tied []pooled

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // decisionOf returns the decision of the situation whose name starts with
@@ -94,10 +96,10 @@ func TestDecideSaysNothingWithoutCandidates(t *testing.T) {
 
 func TestDecideFamilyAvoidsTheCaughtVariant(t *testing.T) {
 	ps := []PatternInfo{
-		{Name: "basic", Nodes: 1, Claims: []string{"mutex"}},
-		{Name: "fenced", Nodes: 1, Claims: []string{"safe-store", "fencing"}, Tokens: true},
-		{Name: "fair", Nodes: 1, Claims: []string{"mutex"}},
-		{Name: "fair-clock-queue", Nodes: 1, Claims: []string{"mutex"}, Broken: true},
+		{Name: "basic", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+		{Name: "fenced", Nodes: 1, Claims: pattern.Claims{SafeStore: true, Fencing: true}, Tokens: true},
+		{Name: "fair", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+		{Name: "fair-clock-queue", Nodes: 1, Claims: pattern.Claims{Mutex: true}, Broken: true},
 	}
 	m := synth(ps, []string{"client-clock-jump", "gc-pause", Baseline}, 40, func(c *Cell) {
 		switch {

@@ -38,9 +38,9 @@
 //
 // # Usage
 //
-//	m, err := report.Measure(report.Config{Seeds: 20, BaselineSeeds: 2})
+//	m, err := report.Measure(ctx, report.Config{Seeds: 20, BaselineSeeds: 2})
 //	b, err := report.LoadBench("reports/bench") // nil, nil when there is none
-//	sw, err := report.MeasureSweeps(nil, report.DefaultSweepSeeds, 0, nil)
+//	sw, err := report.MeasureSweeps(ctx, nil, report.DefaultSweepSeeds, 0, nil)
 //	err = report.Write("reports", m, b, report.Options{Commit: "abc1234", Sweeps: sw})
 //
 // `locksim report` is the command; `locksim sweep` runs one sweep on a

@@ -1,15 +1,13 @@
 package report
 
 import (
+	"context"
 	"fmt"
-	"io"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
+	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
@@ -35,11 +33,10 @@ type Config struct {
 	Scenarios     []scenario.Builtin // default scenario.Builtins()
 	// Workers run simulations at once (default 4 per core: a simulation
 	// spends much of its real time handing off between goroutines).
-	Workers  int
-	Progress io.Writer // a progress bar, if set
+	Workers int
 	// OnProgress, if set, is called after each run with the runs done and
-	// the total, from the goroutine that called Measure, instead of the
-	// bar on Progress.
+	// the total, from the goroutine that called Measure: the caller draws
+	// the progress (a command's bar).
 	OnProgress func(done, total int)
 }
 
@@ -77,7 +74,7 @@ type PatternInfo struct {
 	Pitfall string
 	Broken  bool
 	Nodes   int
-	Claims  []string
+	Claims  pattern.Claims
 	// Tokens: the pattern issues fencing tokens (it claims Fencing), so it
 	// is also measured with the tokens withheld from the store.
 	Tokens bool
@@ -123,9 +120,11 @@ type job struct {
 	noFence bool
 }
 
-// Measure runs every pattern under every scenario with its seeds. An
-// error names the first run (in plan order) that could not complete.
-func Measure(cfg Config) (*Measurements, error) {
+// Measure runs every pattern under every scenario with its seeds, on
+// explore's runner. An error names the first run (in plan order) that
+// could not complete; when ctx ends first, Measure stops and returns its
+// error.
+func Measure(ctx context.Context, cfg Config) (*Measurements, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -135,14 +134,10 @@ func Measure(cfg Config) (*Measurements, error) {
 		return nil, err
 	}
 	jobs := m.plan()
-	bar := newBar(cfg.Progress, len(jobs))
-	tick := func() { _ = bar.Add(1) }
-	if cfg.OnProgress != nil {
-		n := 0
-		tick = func() { n++; cfg.OnProgress(n, len(jobs)) }
+	results := runJobs(ctx, cfg, jobs, scs)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("report: measuring stopped: %w", err)
 	}
-	results := runJobs(cfg, jobs, scs, tick)
-	_ = bar.Finish()
 	for i, r := range results {
 		if r.err != nil {
 			j := jobs[i]
@@ -191,20 +186,7 @@ func newMeasurements(cfg Config) (*Measurements, [][]scenario.Scenario, error) {
 }
 
 func patternInfo(p pattern.Pattern) PatternInfo {
-	var claims []string
-	if p.Claims.Mutex {
-		claims = append(claims, "mutex")
-	}
-	if p.Claims.SafeStore {
-		claims = append(claims, "safe-store")
-	}
-	if p.Claims.Fencing {
-		claims = append(claims, "fencing")
-	}
-	if p.Claims.MaxHolders > 0 {
-		claims = append(claims, fmt.Sprintf("max-holders=%d", p.Claims.MaxHolders))
-	}
-	return PatternInfo{Name: p.Name, Summary: p.Summary, Pitfall: p.Pitfall, Broken: p.Broken, Nodes: p.Nodes, Claims: claims, Tokens: p.Claims.Fencing, Shared: SharedHolders(p)}
+	return PatternInfo{Name: p.Name, Summary: p.Summary, Pitfall: p.Pitfall, Broken: p.Broken, Nodes: p.Nodes, Claims: p.Claims, Tokens: p.Claims.Fencing, Shared: SharedHolders(p)}
 }
 
 // plan lists the runs, the baseline's first: they are the longest, and
@@ -235,48 +217,38 @@ type result struct {
 	err error
 }
 
-// runJobs runs the jobs on cfg.Workers workers; results come back in job
-// order, whatever order the workers finish in. Only the history of each
-// cell's lowest violating seed is kept: it is the one drawn.
-func runJobs(cfg Config, jobs []job, scs [][]scenario.Scenario, done func()) []result {
+// runJobs runs the jobs on cfg.Workers workers (explore.Pool); results
+// come back in job order, whatever order the workers finish in. Only the
+// history of each cell's lowest violating seed is kept: it is the one
+// drawn.
+func runJobs(ctx context.Context, cfg Config, jobs []job, scs [][]scenario.Scenario) []result {
 	out := make([]result, len(jobs))
-	next := make(chan int)
-	finished := make(chan struct{})
 	k := keeper{first: map[[2]int]int{}}
-	for range cfg.Workers {
-		go func() {
-			for i := range next {
-				j := jobs[i]
-				p := cfg.Patterns[j.pi]
-				if j.noFence {
-					p = withoutTokens(p)
-				}
-				res, err := sim.Run(sim.Config{Pattern: p, Scenario: scs[j.pi][j.si], Seed: j.seed})
-				out[i] = result{run: res, err: err}
-				if err == nil {
-					k.keep(out, jobs, i)
-				}
-				finished <- struct{}{}
-			}
-		}()
-	}
-	go func() {
-		for i := range jobs {
-			next <- i
+	n := 0
+	explore.Pool(ctx, len(jobs), cfg.Workers, func(i int) result {
+		j := jobs[i]
+		p := cfg.Patterns[j.pi]
+		if j.noFence {
+			p = withoutTokens(p)
 		}
-		close(next)
-	}()
-	for range jobs {
-		<-finished
-		done()
-	}
+		res, err := sim.Run(sim.Config{Pattern: p, Scenario: scs[j.pi][j.si], Seed: j.seed})
+		return result{run: res, err: err}
+	}, func(i int, r result) {
+		out[i] = r
+		if r.err == nil {
+			k.keep(out, jobs, i)
+		}
+		n++
+		if cfg.OnProgress != nil {
+			cfg.OnProgress(n, len(jobs))
+		}
+	})
 	return out
 }
 
 // keeper keeps the history of each cell's lowest violating seed so far and
 // drops every other.
 type keeper struct {
-	mu    sync.Mutex
 	first map[[2]int]int // cell → index of the result holding its history
 }
 
@@ -286,8 +258,6 @@ func (k *keeper) keep(out []result, jobs []job, i int) {
 		res.History = nil
 		return
 	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
 	cell := [2]int{j.pi, j.si}
 	prev, ok := k.first[cell]
 	switch {
@@ -299,19 +269,4 @@ func (k *keeper) keep(out []result, jobs []job, i int) {
 	default:
 		res.History = nil
 	}
-}
-
-func newBar(w io.Writer, n int) *progressbar.ProgressBar {
-	if w == nil {
-		w = io.Discard
-	}
-	return progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("simulating"),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
-	)
 }

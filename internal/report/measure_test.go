@@ -1,6 +1,8 @@
 package report
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -41,7 +43,7 @@ var (
 // read it and write reports from it, made once.
 func sharedTiny(t *testing.T) *Measurements {
 	t.Helper()
-	sharedOnce.Do(func() { sharedM, sharedErr = Measure(tinyConfig(t, 2, 0)) })
+	sharedOnce.Do(func() { sharedM, sharedErr = Measure(context.Background(), tinyConfig(t, 2, 0)) })
 	if sharedErr != nil {
 		t.Fatal(sharedErr)
 	}
@@ -50,7 +52,7 @@ func sharedTiny(t *testing.T) *Measurements {
 
 func tinyMeasure(t *testing.T, seeds, workers int) *Measurements {
 	t.Helper()
-	m, err := Measure(tinyConfig(t, seeds, workers))
+	m, err := Measure(context.Background(), tinyConfig(t, seeds, workers))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func tinyMeasure(t *testing.T, seeds, workers int) *Measurements {
 // with sim.Run, seed by seed.
 func TestMeasureAggregates(t *testing.T) {
 	cfg := tinyConfig(t, 3, 4)
-	m, err := Measure(cfg)
+	m, err := Measure(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +125,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{Config{Seeds: 1, BaselineSeeds: -2}, "BaselineSeeds (-2)"},
 		{Config{Seeds: 1, Workers: -1}, "Workers (-1)"},
 	} {
-		if _, err := Measure(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Measure(context.Background(), c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Measure(%+v) = %v, want an error naming %s", c.cfg, err, c.want)
 		}
 	}
@@ -165,5 +167,29 @@ func TestSharedHoldersNamesExist(t *testing.T) {
 	}
 	if p, _ := pattern.Lookup("semaphore"); !SharedHolders(p) {
 		t.Errorf("SharedHolders(semaphore) = false, want true: it claims %d holders", p.Claims.MaxHolders)
+	}
+}
+
+// TestMeasureStopsWithItsContext: a Measure whose context ends stops
+// starting runs and fails with the context's error; the progress callback
+// is called from the caller's goroutine, once per run done.
+func TestMeasureStopsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := tinyConfig(t, 20, 1)
+	var calls, total int
+	cfg.OnProgress = func(done, all int) {
+		calls, total = calls+1, all
+		if done != calls {
+			t.Errorf("OnProgress(%d, %d) on call %d, want done = %d", done, all, calls, calls)
+		}
+		cancel()
+	}
+	_, err := Measure(ctx, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Measure after cancel = %v, want context.Canceled", err)
+	}
+	if calls == 0 || calls >= total {
+		t.Errorf("%d of %d runs done after the cancel at the first, want at least one and fewer than all", calls, total)
 	}
 }

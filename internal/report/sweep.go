@@ -1,9 +1,9 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,7 +108,8 @@ type SweepConfig struct {
 	Base      *scenario.Scenario // default scenario.Default()
 	Seeds     int                // seeds 1..Seeds per point (default 10)
 	Workers   int
-	Progress  io.Writer
+	// OnProgress, if set, is called after each run (see Config.OnProgress).
+	OnProgress func(done, total int)
 }
 
 // DefaultSweepSeeds is the seed count of every point of a sweep.
@@ -126,8 +127,8 @@ type Sweep struct {
 
 // RunSweep measures every pattern at every point. For a MultiNode
 // dimension the patterns of one node are left out (an error if none is
-// left).
-func RunSweep(cfg SweepConfig) (*Sweep, error) {
+// left). It stops when ctx ends, with ctx's error.
+func RunSweep(ctx context.Context, cfg SweepConfig) (*Sweep, error) {
 	if cfg.Seeds == 0 {
 		cfg.Seeds = DefaultSweepSeeds
 	}
@@ -147,7 +148,7 @@ func RunSweep(cfg SweepConfig) (*Sweep, error) {
 		bs = append(bs, scenario.Builtin{Name: cfg.Dimension.Name + "=" + strconv.FormatFloat(v, 'g', -1, 64), Summary: cfg.Dimension.Summary,
 			Make: func(nodes int) scenario.Scenario { return cfg.Dimension.Build(base, v, nodes) }})
 	}
-	m, err := Measure(Config{Seeds: cfg.Seeds, Patterns: pats, Scenarios: bs, Workers: cfg.Workers, Progress: cfg.Progress})
+	m, err := Measure(ctx, Config{Seeds: cfg.Seeds, Patterns: pats, Scenarios: bs, Workers: cfg.Workers, OnProgress: cfg.OnProgress})
 	if err != nil {
 		return nil, fmt.Errorf("report: sweep %s: %w", cfg.Dimension.Name, err)
 	}
@@ -206,8 +207,9 @@ func ReportSweepPatterns() []pattern.Pattern {
 // MeasureSweeps runs every dimension with seeds seeds per point over
 // patterns — the correct, exclusive ones among them; nil means
 // ReportSweepPatterns. A dimension none of them can vary along (nodes,
-// for single-node patterns) is left out.
-func MeasureSweeps(patterns []pattern.Pattern, seeds, workers int, progress io.Writer) ([]*Sweep, error) {
+// for single-node patterns) is left out. onProgress, if set, is called
+// after each run of each sweep.
+func MeasureSweeps(ctx context.Context, patterns []pattern.Pattern, seeds, workers int, onProgress func(done, total int)) ([]*Sweep, error) {
 	pats := ReportSweepPatterns()
 	if patterns != nil {
 		pats = nil
@@ -225,7 +227,7 @@ func MeasureSweeps(patterns []pattern.Pattern, seeds, workers int, progress io.W
 		if d.MultiNode && !slices.ContainsFunc(pats, func(p pattern.Pattern) bool { return p.Nodes > 1 }) {
 			continue
 		}
-		s, err := RunSweep(SweepConfig{Dimension: d, Patterns: pats, Seeds: seeds, Workers: workers, Progress: progress})
+		s, err := RunSweep(ctx, SweepConfig{Dimension: d, Patterns: pats, Seeds: seeds, Workers: workers, OnProgress: onProgress})
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestSweepPauseCurve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := RunSweep(SweepConfig{Dimension: d, Points: []float64{0.25, 2}, Patterns: lookupAll(t, "basic", "fenced"), Seeds: 4})
+	s, err := RunSweep(context.Background(), SweepConfig{Dimension: d, Points: []float64{0.25, 2}, Patterns: lookupAll(t, "basic", "fenced"), Seeds: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +77,11 @@ func TestSweepPauseCurve(t *testing.T) {
 
 func TestSweepNodesNeedsSeveralNodes(t *testing.T) {
 	d, _ := LookupDimension("nodes")
-	_, err := RunSweep(SweepConfig{Dimension: d, Patterns: lookupAll(t, "basic"), Seeds: 1})
+	_, err := RunSweep(context.Background(), SweepConfig{Dimension: d, Patterns: lookupAll(t, "basic"), Seeds: 1})
 	if err == nil || !strings.Contains(err.Error(), "no pattern of several nodes") {
 		t.Errorf("nodes sweep of basic alone: %v, want an error naming the cause", err)
 	}
-	_, err = RunSweep(SweepConfig{Dimension: d, Points: []float64{2.5}, Patterns: lookupAll(t, "redlock"), Seeds: 1})
+	_, err = RunSweep(context.Background(), SweepConfig{Dimension: d, Points: []float64{2.5}, Patterns: lookupAll(t, "redlock"), Seeds: 1})
 	if err == nil || !strings.Contains(err.Error(), "2.5") {
 		t.Errorf("nodes sweep at 2.5: %v, want an error naming the point", err)
 	}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/locksim/locksim/history"
-	"github.com/locksim/locksim/internal/redistest"
 	"github.com/locksim/locksim/linearizability"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 	"github.com/redis/go-redis/v9"
 )
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/clock/clocktest"
 	"github.com/locksim/locksim/locks"
 )
 
@@ -34,12 +35,12 @@ func checkWatchdogStops(r *run) {
 	before := locksGoroutines()
 	l1 := c1.acquire("")
 	var started []string // the stacks of the goroutines Acquire started
-	if !eventually(5*time.Second, func() bool { started = newGoroutines(before); return len(started) > 0 }) {
+	if !clocktest.Eventually(5*time.Second, func() bool { started = newGoroutines(before); return len(started) > 0 }) {
 		r.t.Errorf("no goroutine of package locks started within 5s of Acquire: no watchdog runs")
 	}
 	c1.release(l1, "")
 	var left []string
-	if !eventually(10*time.Second, func() bool { left = stillRunning(started); return len(left) == 0 }) {
+	if !clocktest.Eventually(10*time.Second, func() bool { left = stillRunning(started); return len(left) == 0 }) {
 		r.t.Errorf("%d goroutine(s) started by Acquire still run 10s after Release; the first:\n%s", len(left), left[0])
 	}
 	r.advance(2 * r.ttl())

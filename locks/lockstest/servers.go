@@ -8,12 +8,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/clock"
-	"github.com/locksim/locksim/internal/redistest"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // RedisServers is a Backend of real redis-server processes on loopback
-// (started with internal/redistest). Time is real: lockers run on
+// (started with package redistest). Time is real: lockers run on
 // clock.Real and Advance sleeps.
 //
 // A node goes down by killing its process, so its clients are refused at

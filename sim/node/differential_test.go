@@ -10,8 +10,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/internal/redistest"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // op is one step of a differential run: a command, a script call, or time

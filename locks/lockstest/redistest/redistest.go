@@ -8,7 +8,6 @@
 package redistest
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -62,9 +62,9 @@ func Start(n int) ([]*Server, error) {
 
 func startOne(path string) (*Server, error) {
 	for attempt := 0; ; attempt++ {
-		port, err := freePort()
+		port, err := FreePort()
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("redistest: %w", err)
 		}
 		s, err := launch(path, port)
 		if err == nil || attempt == 4 {
@@ -96,7 +96,7 @@ func launch(path string, port int) (*Server, error) {
 	go func() { _ = cmd.Wait(); logf.Close(); close(s.done) }()
 	if err := s.waitReady(10 * time.Second); err != nil {
 		s.Stop()
-		return nil, fmt.Errorf("redistest: redis-server on %s: %w (log: %s)", addr, err, tail(filepath.Join(dir, "redis.log")))
+		return nil, fmt.Errorf("redistest: redis-server on %s: %w (log: %s)", addr, err, Tail(filepath.Join(dir, "redis.log")))
 	}
 	return s, nil
 }
@@ -201,28 +201,26 @@ func listening(addr string) error {
 	return conn.Close()
 }
 
-func freePort() (int, error) {
+// FreePort returns a loopback TCP port that was free a moment ago.
+func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return 0, fmt.Errorf("redistest: find a free port: %w", err)
+		return 0, fmt.Errorf("find a free port: %w", err)
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-func tail(path string) string {
-	f, err := os.Open(path)
+// Tail returns the last lines of the log at path, joined by " | ", or
+// why there is none.
+func Tail(path string) string {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return err.Error()
+		return "no log: " + err.Error()
 	}
-	defer f.Close()
-	var last []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		last = append(last, sc.Text())
-		if len(last) > 5 {
-			last = last[1:]
-		}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) > 4 {
+		lines = lines[len(lines)-4:]
 	}
-	return fmt.Sprint(last)
+	return strings.Join(lines, " | ")
 }

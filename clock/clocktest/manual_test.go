@@ -1,8 +1,9 @@
-package lockstest
+package clocktest
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -56,7 +57,7 @@ func TestManualClockAdvanceWaitsForBackgroundWork(t *testing.T) {
 		t.Errorf("steps sum to %v, want 55ms", stepped)
 	}
 	cancel()
-	if !eventually(5*time.Second, func() bool { return c.Running() == 0 }) {
+	if !Eventually(5*time.Second, func() bool { return c.Running() == 0 }) {
 		t.Errorf("Running() = %d after cancel, want 0", c.Running())
 	}
 }
@@ -124,14 +125,47 @@ func TestManualClockAdvanceReportsStuckWork(t *testing.T) {
 	}
 }
 
+// Epoch is where the clocks of these tests start.
+var Epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
 func waitSleepers(t *testing.T, c *ManualClock, n int) {
 	t.Helper()
-	ok := eventually(5*time.Second, func() bool {
+	ok := Eventually(5*time.Second, func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return c.sleepers == n
 	})
 	if !ok {
 		t.Fatalf("sleepers never reached %d", n)
+	}
+}
+
+// TestManualClockSequentialAndSleepMoves: Sequential runs Parallel in
+// index order; SleepMoves moves the time by each Sleep (firing the
+// deadlines it passes) and runs no background work.
+func TestManualClockSequentialAndSleepMoves(t *testing.T) {
+	c := NewManualClock(Epoch, nil)
+	c.Sequential, c.SleepMoves = true, true
+	var order []int
+	c.Parallel(4, func(i int) { order = append(order, i) })
+	if fmt.Sprint(order) != "[0 1 2 3]" {
+		t.Errorf("Parallel order = %v, want [0 1 2 3]", order)
+	}
+	ctx, cancel := c.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := c.Sleep(context.Background(), 60*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Since(Epoch); got != 60*time.Millisecond {
+		t.Errorf("after Sleep(60ms) the time moved %v, want 60ms", got)
+	}
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Errorf("a 50ms deadline after a 60ms sleep: Err = %v, want DeadlineExceeded", ctx.Err())
+	}
+	ran := false
+	c.Go(func() { ran = true })
+	c.Close()
+	if ran {
+		t.Errorf("Go ran its function under SleepMoves")
 	}
 }

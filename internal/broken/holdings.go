@@ -1,0 +1,101 @@
+package broken
+
+import (
+	"sync"
+	"time"
+
+	"github.com/locksim/locksim/locks"
+)
+
+// conf is what every variant is configured by: its key and the Options
+// resolved by package locks (defaults, checks, validity, the retry loop),
+// so that a variant differs from the pattern it imitates only by its
+// pitfall.
+type conf struct {
+	key string
+	locks.Config
+}
+
+// newConf resolves o for a variant on key, as the patterns that do not
+// renew resolve it.
+func newConf(key string, o locks.Options) (conf, error) {
+	if key == "" {
+		return conf{}, &locks.OptionError{Field: "key", Value: `""`, Rule: "must not be empty"}
+	}
+	c, err := o.Resolve()
+	return conf{key: key, Config: c}, err
+}
+
+// newRenewingConf resolves o for a variant on key that renews every
+// RenewEvery, as Watchdog and Service resolve it.
+func newRenewingConf(key string, o locks.Options) (conf, error) {
+	if key == "" {
+		return conf{}, &locks.OptionError{Field: "key", Value: `""`, Rule: "must not be empty"}
+	}
+	c, err := o.ResolveRenewing()
+	return conf{key: key, Config: c}, err
+}
+
+func keyErr(op, key string, err error) error { return &locks.KeyError{Key: key, Op: op, Err: err} }
+
+// released turns the reply of a single-key release script (n keys
+// deleted, or err) into Release's result and ends l's holding accordingly;
+// an error leaves the holding as it was (the outcome is unknown).
+func (hs *holdings) released(l *locks.Lease, key string, n int64, err error) error {
+	switch {
+	case err != nil:
+		return keyErr("release", key, err)
+	case n == 0:
+		hs.end(l, locks.ErrLockLost)
+		return keyErr("release", key, locks.ErrNotHeld)
+	default:
+		hs.end(l, locks.ErrReleased)
+		return nil
+	}
+}
+
+// holdings maps the leases a variant issued to their control side, and to
+// the stop function of their renewal loop where there is one.
+type holdings struct {
+	mu sync.Mutex
+	m  map[*locks.Lease]held
+}
+
+type held struct {
+	g    *locks.Holding
+	stop func()
+}
+
+func (hs *holdings) add(l *locks.Lease, g *locks.Holding, stop func()) {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if hs.m == nil {
+		hs.m = map[*locks.Lease]held{}
+	}
+	hs.m[l] = held{g: g, stop: stop}
+}
+
+// end stops l's renewal, if any, and ends its holding with err.
+func (hs *holdings) end(l *locks.Lease, err error) {
+	hs.mu.Lock()
+	h, ok := hs.m[l]
+	delete(hs.m, l)
+	hs.mu.Unlock()
+	if !ok {
+		return
+	}
+	if h.stop != nil {
+		h.stop()
+	}
+	h.g.End(err)
+}
+
+// renewed records a renewal of l sent at start.
+func (hs *holdings) renewed(l *locks.Lease, start time.Time, valid time.Duration) {
+	hs.mu.Lock()
+	h, ok := hs.m[l]
+	hs.mu.Unlock()
+	if ok {
+		h.g.Renewed(start, valid)
+	}
+}
