@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/internal/redistest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 	"github.com/locksim/locksim/sim/sched"
 )
 
