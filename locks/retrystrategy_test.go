@@ -49,7 +49,9 @@ var strategyPatterns = []struct {
 		return locks.NewRedlock([]locks.Redis{r}, "rs:rl", o)
 	}},
 	{"Fair", func(r locks.Redis, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, "rs:fair", o) }},
-	{"Semaphore", func(r locks.Redis, o locks.Options) (locks.Locker, error) { return locks.NewSemaphore(r, "rs:sem", 1, o) }},
+	{"Semaphore", func(r locks.Redis, o locks.Options) (locks.Locker, error) {
+		return locks.NewSemaphore(r, "rs:sem", 1, o)
+	}},
 	{"RWLock", func(r locks.Redis, o locks.Options) (locks.Locker, error) {
 		rw, err := locks.NewRWLock(r, "rs:rw", o)
 		if err != nil {

@@ -77,6 +77,9 @@ func Scripts() map[string]string {
 		"member_extend":            memberExtendSrc,
 		"sem_acquire":              semAcquireSrc,
 		"inspect":                  inspectSrc,
+		"ttl":                      ttlSrc,
+		"reentrant_ttl":            reentrantTTLSrc,
+		"member_ttl":               memberTTLSrc,
 	}
 }
 

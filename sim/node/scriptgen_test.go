@@ -89,6 +89,9 @@ var scriptSpecs = map[string]scriptSpec{
 	"sem_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(1), []string{g.tok(), g.validTTL(), g.pick("1", "2", "2", "x"), g.prefix()}
 	},
+	"ttl":           func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
+	"reentrant_ttl": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.entry()} },
+	"member_ttl":    func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
 		n := map[string]int{"fenced": 2, "fair": 2, "rwlock": 3}[kind]
@@ -204,9 +207,13 @@ func TestGeneratorCoversEveryScript(t *testing.T) {
 	}
 }
 
-// roundTTLs rounds the PTTLs of inspect's holders to whole seconds: a real
-// server's clock moves between the steps.
+// roundTTLs rounds the PTTLs of inspect's holders, and those the TTL
+// scripts return, to whole seconds: a real server's clock moves between
+// the steps.
 func roundTTLs(o op, r Reply) Reply {
+	if strings.HasSuffix(o.script, "ttl") && r.Kind == KindInt && r.Int > 0 {
+		return Int((r.Int + 500) / 1000)
+	}
 	if o.script != "inspect" || r.Kind != KindArray {
 		return r
 	}
