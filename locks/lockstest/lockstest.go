@@ -40,6 +40,7 @@ var properties = []property{
 	{"CancelledContext", always, checkCancelled},
 	{"DeadlineWhileTaken", always, checkDeadline},
 	{"OptionValidation", always, checkOptions},
+	{"ServerTTL", always, checkServerTTL},
 }
 
 func always(Caps) bool           { return true }
