@@ -7,7 +7,7 @@ import (
 	"github.com/locksim/locksim/locks/lockstest"
 )
 
-// pattern is one of the six patterns as the conformance suite sees it.
+// pattern is one of the patterns as the conformance suite sees it.
 type pattern struct {
 	name  string
 	nodes int
@@ -47,6 +47,12 @@ var patterns = []pattern{
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			o.Fencing = true
 			return locks.NewWatchdog(r, k, o)
+		})},
+	// The suite plays a vanished lock by deleting the lease's key; a
+	// MultiLock runs it on one key (multilock_test.go covers several).
+	{"MultiLock", 1, lockstest.Caps{Extender: true},
+		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			return locks.NewMultiLock(r, []string{k}, o)
 		})},
 	{"ServiceFenced", 1, lockstest.Caps{Reentrant: true, Watchdog: true, Fenced: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {

@@ -80,6 +80,10 @@ func Scripts() map[string]string {
 		"ttl":                      ttlSrc,
 		"reentrant_ttl":            reentrantTTLSrc,
 		"member_ttl":               memberTTLSrc,
+		"multi_acquire":            multiAcquireSrc,
+		"multi_release":            multiReleaseSrc,
+		"multi_extend":             multiExtendSrc,
+		"multi_ttl":                multiTTLSrc,
 	}
 }
 

@@ -61,6 +61,13 @@ func (g *gen) keys(n int) []string {
 	return out
 }
 
+// multiKeys draws one to three distinct keys, as a MultiLock's are.
+func (g *gen) multiKeys() []string {
+	ks := g.keys(1 + g.r.IntN(3))
+	slices.Sort(ks)
+	return slices.Compact(ks)
+}
+
 var scriptSpecs = map[string]scriptSpec{
 	"release":           func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
 	"extend":            func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
@@ -92,6 +99,10 @@ var scriptSpecs = map[string]scriptSpec{
 	"ttl":           func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
 	"reentrant_ttl": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.entry()} },
 	"member_ttl":    func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },
+	"multi_acquire": func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok(), g.validTTL()} },
+	"multi_release": func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
+	"multi_extend":  func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok(), g.ttl()} },
+	"multi_ttl":     func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
 		n := map[string]int{"fenced": 2, "fair": 2, "rwlock": 3}[kind]
