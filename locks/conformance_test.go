@@ -48,6 +48,11 @@ var patterns = []pattern{
 			o.Fencing = true
 			return locks.NewWatchdog(r, k, o)
 		})},
+	{"FairFenced", 1, lockstest.Caps{Fenced: true, Extender: true},
+		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = true
+			return locks.NewFair(r, k, o)
+		})},
 	// The suite plays a vanished lock by deleting the lease's key; a
 	// MultiLock runs it on one key (multilock_test.go covers several).
 	{"MultiLock", 1, lockstest.Caps{Extender: true},

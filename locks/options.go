@@ -55,13 +55,15 @@ type Options struct {
 	// with '@' nor hold control characters, and is at most 512 bytes. The
 	// other patterns refuse it (Reentrant and Service have Owner).
 	Token string
-	// Fencing makes Watchdog, Reentrant and Service issue a fencing token
+	// Fencing makes Watchdog, Reentrant, Service and Fair issue a fencing token
 	// with every new holding (Lease.Fence), from a never-expiring counter
 	// incremented in the same script as the grant, as Fenced does. The
 	// key passed to the constructor is then a name: the lock lives at
 	// FencedLockKey(name) and the counter at FencedCounterKey(name), one
 	// hash tag, so the script runs on Redis Cluster. A re-entry keeps its
-	// holding's token. The other patterns ignore it (Fenced always fences).
+	// holding's token. Fair fences too, from FairFenceKey(name) in its
+	// slot, incremented in the grant's script. The other patterns ignore it
+	// (Fenced always fences).
 	Fencing bool
 	// NodeTimeout bounds each Redlock node request. Default TTL/10, at
 	// least 1ms.

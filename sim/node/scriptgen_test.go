@@ -80,8 +80,8 @@ var scriptSpecs = map[string]scriptSpec{
 	"reentrant_fenced_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(2), []string{g.tok(), g.validTTL(), g.tok()}
 	},
-	"fair_acquire": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
+	"fair_acquire": func(g *gen) ([]string, []string) { // a 4th key: the fence counter of Fencing
+		return g.keys(3 + g.r.IntN(2)), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
 	},
 	"fair_leave": func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok(), g.prefix()} },
 	"rw_rlock": func(g *gen) ([]string, []string) {
