@@ -47,13 +47,7 @@ func TestTTLAndMultiLockOnCluster(t *testing.T) {
 		}
 	})
 	t.Run("CROSSSLOT", func(t *testing.T) {
-		var node *redis.Client
-		_ = c.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
-			if node == nil {
-				node = redis.NewClient(&redis.Options{Addr: m.Options().Addr})
-			}
-			return nil
-		})
+		node := redis.NewClient(&redis.Options{Addr: c.Options().Addrs[0]})
 		defer node.Close()
 		ml := extMustT(t)(locks.NewMultiLock(node, []string{"a", "b"}, locks.Options{TTL: time.Second, Retry: locks.Retry{Attempts: -1}}))
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
