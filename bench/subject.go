@@ -101,7 +101,7 @@ func PatternSubjects() []Subject {
 
 // waits names the patterns that wait in Acquire (retry until the context
 // ends) rather than try once.
-var waits = map[string]bool{"fair": true}
+var waits = map[string]bool{"fair": true, "fair-fenced": true}
 
 func patternSubject(p pattern.Pattern) Subject {
 	fam := Single

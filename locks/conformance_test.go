@@ -7,7 +7,7 @@ import (
 	"github.com/locksim/locksim/locks/lockstest"
 )
 
-// pattern is one of the six patterns as the conformance suite sees it.
+// pattern is one of the patterns as the conformance suite sees it.
 type pattern struct {
 	name  string
 	nodes int
@@ -25,30 +25,41 @@ func single(f func(r locks.Redis, key string, o locks.Options) (locks.Locker, er
 }
 
 var patterns = []pattern{
-	{"Basic", 1, lockstest.Caps{Extender: true},
+	{"Basic", 1, lockstest.Caps{Extender: true, TTL: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, k, o) })},
-	{"Reentrant", 1, lockstest.Caps{Reentrant: true, Extender: true},
+	{"Reentrant", 1, lockstest.Caps{Reentrant: true, Extender: true, TTL: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewReentrant(r, k, o)
 		})},
-	{"Watchdog", 1, lockstest.Caps{Watchdog: true},
+	{"Watchdog", 1, lockstest.Caps{Watchdog: true, TTL: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewWatchdog(r, k, o)
 		})},
-	{"Redlock", redlockNodes, lockstest.Caps{Redlock: true},
+	{"Redlock", redlockNodes, lockstest.Caps{Redlock: true, TTL: true},
 		func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewRedlock(nodes, k, o)
 		}},
-	{"Service", 1, lockstest.Caps{Reentrant: true, Watchdog: true},
+	{"Service", 1, lockstest.Caps{Reentrant: true, Watchdog: true, TTL: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })},
-	{"Fenced", 1, lockstest.Caps{Fenced: true, Extender: true},
+	{"Fenced", 1, lockstest.Caps{Fenced: true, Extender: true, TTL: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) })},
-	{"WatchdogFenced", 1, lockstest.Caps{Watchdog: true, Fenced: true},
+	{"WatchdogFenced", 1, lockstest.Caps{Watchdog: true, Fenced: true, TTL: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			o.Fencing = true
 			return locks.NewWatchdog(r, k, o)
 		})},
-	{"ServiceFenced", 1, lockstest.Caps{Reentrant: true, Watchdog: true, Fenced: true},
+	{"FairFenced", 1, lockstest.Caps{Fenced: true, Extender: true, TTL: true},
+		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = true
+			return locks.NewFair(r, k, o)
+		})},
+	// The suite plays a vanished lock by deleting the lease's key; a
+	// MultiLock runs it on one key (multilock_test.go covers several).
+	{"MultiLock", 1, lockstest.Caps{Extender: true, TTL: true},
+		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			return locks.NewMultiLock(r, []string{k}, o)
+		})},
+	{"ServiceFenced", 1, lockstest.Caps{Reentrant: true, Watchdog: true, Fenced: true, TTL: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			o.Fencing = true
 			return locks.NewService(r, k, o)

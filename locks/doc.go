@@ -10,6 +10,11 @@
 //   - Service: reentrant + watchdog + retry with backoff + context + metrics.
 //   - Fenced: SET NX PX and INCR of a never-expiring fence counter in one
 //     script; keys share a hash tag so it works on Redis Cluster.
+//   - Fair, RWLock, Semaphore: a FIFO lock, a read-write lock and an
+//     N-holder semaphore, each holder owned and expiring on its own.
+//   - MultiLock: several keys on one node taken all or none in one script
+//     (no deadlock from a circular wait); on a *redis.ClusterClient the keys
+//     must share a hash slot.
 //
 // Options.Fencing gives Watchdog and Service (and Reentrant) the fencing
 // tokens of Fenced: the key becomes a name, the lock lives at
@@ -17,6 +22,14 @@
 // never-expiring counter FencedCounterKey(name) in the grant's own script
 // (a re-entry keeps its holding's token), so renewal and fencing can be
 // had in one lock.
+// On Fair it increments FairFenceKey(name), in the lock's slot, in the
+// grant's script, and the lease carries the token.
+//
+// Options.RetryStrategy replaces the Retry field's attempts and backoff:
+// every pattern's retry loop asks it after each failed attempt whether to
+// try again and after what wait (NoRetry, ConstantBackoff, LinearBackoff,
+// ExponentialBackoff — the default — and LimitRetry are built in; jitter
+// comes from Options.Rand).
 //
 // Options.Token gives Basic and Watchdog a caller-chosen owner token in
 // place of a fresh one per acquisition: a process that restarts with the
@@ -48,9 +61,11 @@
 // # Leases
 //
 // Extend pushes a held lease's expiry out by Options.TTL; ExtendTTL
-// (TTLExtender: Basic, Reentrant, Fenced, Fair) to another TTL, with the
+// (TTLExtender: Basic, Reentrant, Fenced, Fair, MultiLock) to another TTL, with the
 // same owner check, refusing a TTL that leaves no validity after its drift
-// allowance. The watchdog patterns renew by themselves.
+// allowance. The watchdog patterns renew by themselves. TTL (TTLReader,
+// every pattern) reads the server's remaining TTL of a held lease in an
+// owner-checked script; ErrNotHeld once the lease no longer holds it.
 //
 // A lease is honoured only by the Locker that issued it, and only once:
 // Release and Extend of a nil, zero, hand-built (&Lease{...}) or altered

@@ -31,6 +31,7 @@ type Fair struct {
 	name    string
 	waitTTL time.Duration
 	m       *Metrics
+	fence   string // with Options.Fencing, the fence counter's key (FairFenceKey); else ""
 }
 
 var (
@@ -59,7 +60,7 @@ func NewFair(r Redis, name string, o Options) (*Fair, error) {
 		return nil, err
 	}
 	wait := max(s.c.TTL, 3*s.c.Retry.MaxDelay).Truncate(time.Millisecond)
-	return &Fair{s: s, name: name, waitTTL: wait, m: o.Metrics}, nil
+	return &Fair{s: s, name: name, waitTTL: wait, m: o.Metrics, fence: fairFence(name, o.Fencing)}, nil
 }
 
 // WaitTTL is how long a waiter's queue entry outlives its last poll.
@@ -79,15 +80,15 @@ func (f *Fair) Acquire(ctx context.Context) (*Lease, error) {
 func (f *Fair) poll(ctx context.Context, token string) (*Lease, error) {
 	lock, queue, seq, prefix := FairKeys(f.name)
 	start := f.s.c.Clock.Now()
-	pos, err := runInt(ctx, f.s.r, fairAcquireScript, []string{lock, queue, seq},
+	pos, err := runInt(ctx, f.s.r, fairAcquireScript, f.pollKeys(lock, queue, seq),
 		token, f.s.c.ttlMS, f.waitTTL.Milliseconds(), prefix)
 	if err != nil {
 		return nil, wrap("acquire", lock, err)
 	}
-	if pos != 0 {
+	if pos > 0 {
 		return nil, wrap("acquire", lock, fmt.Errorf("%w: position %d in the queue", ErrNotAcquired, pos))
 	}
-	return f.s.grant(ctx, start, token, 0)
+	return f.s.grant(ctx, start, token, -pos)
 }
 
 // leave dequeues token and releases a grant to it whose reply was lost.

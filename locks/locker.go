@@ -30,7 +30,8 @@ type Extender interface {
 }
 
 // TTLExtender is implemented by the patterns whose holder can extend a
-// lease to a TTL other than Options.TTL (Basic, Reentrant, Fenced, Fair).
+// lease to a TTL other than Options.TTL (Basic, Reentrant, Fenced, Fair,
+// MultiLock).
 type TTLExtender interface {
 	Extender
 	// ExtendTTL sets the lease's TTL to ttl (whole milliseconds) if it

@@ -24,6 +24,15 @@ type Options struct {
 	Rand Rand
 	// Retry is the acquisition retry policy. The zero value tries once.
 	Retry Retry
+	// RetryStrategy, if set, decides the waits between acquisition
+	// attempts and when to give up, in place of Retry's attempts and
+	// backoff (see RetryStrategy; NoRetry, ConstantBackoff, LinearBackoff,
+	// ExponentialBackoff, LimitRetry). Retry.Attempts must then be 0.
+	// Retry.Delay and Retry.MaxDelay still size the queue entries of Fair
+	// and RWLock (WaitTTL, IntentTTL): a wait longer than Retry.MaxDelay
+	// there may let a waiter's entry expire between polls, losing its
+	// place.
+	RetryStrategy RetryStrategy
 	// DriftFactor is the fraction of the TTL subtracted from the validity
 	// to allow for clock drift between client and server (plus 2ms).
 	// 0 means the default, 0.01. Must be in [0, 0.5), and leave the TTL
@@ -46,13 +55,15 @@ type Options struct {
 	// with '@' nor hold control characters, and is at most 512 bytes. The
 	// other patterns refuse it (Reentrant and Service have Owner).
 	Token string
-	// Fencing makes Watchdog, Reentrant and Service issue a fencing token
+	// Fencing makes Watchdog, Reentrant, Service and Fair issue a fencing token
 	// with every new holding (Lease.Fence), from a never-expiring counter
 	// incremented in the same script as the grant, as Fenced does. The
 	// key passed to the constructor is then a name: the lock lives at
 	// FencedLockKey(name) and the counter at FencedCounterKey(name), one
 	// hash tag, so the script runs on Redis Cluster. A re-entry keeps its
-	// holding's token. The other patterns ignore it (Fenced always fences).
+	// holding's token. Fair fences too, from FairFenceKey(name) in its
+	// slot, incremented in the grant's script. The other patterns ignore it
+	// (Fenced always fences).
 	Fencing bool
 	// NodeTimeout bounds each Redlock node request. Default TTL/10, at
 	// least 1ms.
@@ -145,6 +156,9 @@ func (c *config) resolveRetry() error {
 	if r.MaxDelay < r.Delay {
 		return &OptionError{"Retry.MaxDelay", r.MaxDelay, "must be at least Retry.Delay (" + r.Delay.String() + ")"}
 	}
+	if c.RetryStrategy != nil {
+		return checkStrategy(c.RetryStrategy, r.Attempts)
+	}
 	return nil
 }
 
@@ -214,21 +228,6 @@ func (c *config) extendTTL(ttl time.Duration) (time.Duration, error) {
 	return t, nil
 }
 
-// backoff returns the wait before attempt n+1 (n ≥ 1): exponential, capped,
-// with jitter in [d/2, d).
-func (c *config) backoff(n int) time.Duration {
-	d := c.Retry.Delay
-	for i := 1; i < n && d < c.Retry.MaxDelay; i++ {
-		d *= 2
-	}
-	d = min(d, c.Retry.MaxDelay)
-	half := d / 2
-	if half <= 0 {
-		return d
-	}
-	return half + time.Duration(c.Rand.Int64N(int64(half)))
-}
-
 // counted is retry, counting into Metrics: each attempt, then the grant
 // and the time it took, or the failure.
 func (c *config) counted(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
@@ -247,10 +246,11 @@ func (c *config) counted(ctx context.Context, try func() (*Lease, error)) (*Leas
 	return l, nil
 }
 
-// retry calls try until it succeeds, fails with an error other than
-// ErrNotAcquired/ErrQuorum, the attempts run out, or ctx is done.
+// retry calls try until it succeeds, fails with an error that is not
+// retryable, the strategy gives up, or ctx is done.
 func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
 	var taken error // the last failure that found the lock taken
+	s := c.strategy()
 	for n := 1; ; n++ {
 		l, err := try()
 		switch {
@@ -264,10 +264,11 @@ func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease,
 		if isTaken(err) {
 			taken = err
 		}
-		if c.Retry.Attempts >= 0 && n >= max(c.Retry.Attempts, 1) {
+		wait, again := s.Next(n, c.Rand)
+		if !again {
 			return nil, err
 		}
-		if serr := c.Clock.Sleep(ctx, c.backoff(n)); serr != nil {
+		if serr := c.Clock.Sleep(ctx, max(wait, 0)); serr != nil {
 			return nil, gaveUp(serr, taken, err)
 		}
 	}

@@ -77,6 +77,13 @@ func Scripts() map[string]string {
 		"member_extend":            memberExtendSrc,
 		"sem_acquire":              semAcquireSrc,
 		"inspect":                  inspectSrc,
+		"ttl":                      ttlSrc,
+		"reentrant_ttl":            reentrantTTLSrc,
+		"member_ttl":               memberTTLSrc,
+		"multi_acquire":            multiAcquireSrc,
+		"multi_release":            multiReleaseSrc,
+		"multi_extend":             multiExtendSrc,
+		"multi_ttl":                multiTTLSrc,
 	}
 }
 

@@ -8,7 +8,8 @@ import "context"
 // Metrics (wait times included).
 //
 // Unlike the other patterns, a zero Retry.Attempts means "retry until the
-// context is done": Acquire blocks like a mutex unless told otherwise.
+// context is done": Acquire blocks like a mutex unless told otherwise (a
+// RetryStrategy, if given, decides instead).
 //
 // With Options.Fencing the key is a name and each new holding carries a
 // fencing token (see Reentrant): renewal and fencing in one lock.
@@ -22,7 +23,7 @@ var _ Locker = (*Service)(nil)
 // NewService returns a lock service on key owned by o.Owner (or a fresh
 // owner token).
 func NewService(r Redis, key string, o Options) (*Service, error) {
-	if o.Retry.Attempts == 0 {
+	if o.Retry.Attempts == 0 && o.RetryStrategy == nil {
 		o.Retry.Attempts = -1
 	}
 	re, err := NewReentrant(r, key, o)

@@ -7,8 +7,8 @@ import (
 	"github.com/locksim/locksim/locks"
 )
 
-// The advanced patterns of the seed articles, done right: the fair lock,
-// the read-write lock and the semaphore.
+// The advanced patterns of the seed articles, done right: the fair lock
+// (also fenced), the read-write lock and the semaphore.
 //
 // The read-write lock appears twice. "rwlock-write" runs every client as a
 // writer, so the plain mutual-exclusion checks apply to its write side.
@@ -27,6 +27,12 @@ func init() {
 	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
 		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, k, o) })})
+	Register(Pattern{Name: "fair-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
+		Summary: "fair + a fencing token per grant from a never-expiring counter, incremented in the grant's script",
+		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = true
+			return locks.NewFair(r, k, o)
+		})})
 	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs}, Shared: true,
 		Summary: "read-write lock, clients alternating write/read; owned, expiring readers; a waiting writer holds off new readers",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {

@@ -54,6 +54,7 @@ type Caps struct {
 	Fenced    bool // every lease carries a strictly increasing fence
 	Redlock   bool // a quorum of Env.Nodes nodes; ErrQuorum when missed
 	Extender  bool // implements locks.Extender
+	TTL       bool // implements locks.TTLReader: the owner-checked server TTL
 }
 
 // Env is what Run needs: where the nodes are, how to build a locker, and

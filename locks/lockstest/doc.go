@@ -18,6 +18,8 @@
 //     with a majority down (Caps.Redlock);
 //   - strictly increasing fencing tokens and a counter that never expires
 //     (Caps.Fenced);
+//   - the server-side TTL of a held lease, owner-checked, and ErrNotHeld
+//     once another client took the lock (Caps.TTL);
 //   - Extend (Caps.Extender), context cancellation and deadlines, and
 //     option validation naming the field and value (a TTL that leaves no
 //     validity, a typed-nil client included).

@@ -40,6 +40,7 @@ var properties = []property{
 	{"CancelledContext", always, checkCancelled},
 	{"DeadlineWhileTaken", always, checkDeadline},
 	{"OptionValidation", always, checkOptions},
+	{"ServerTTL", ttlReader, checkServerTTL},
 }
 
 func always(Caps) bool           { return true }
@@ -50,6 +51,7 @@ func watchdog(c Caps) bool       { return c.Watchdog }
 func redlock(c Caps) bool        { return c.Redlock }
 func fenced(c Caps) bool         { return c.Fenced }
 func fencedExpiring(c Caps) bool { return c.Fenced && !c.Watchdog }
+func ttlReader(c Caps) bool      { return c.TTL }
 
 // Run checks every property that applies to env.Caps, each in a subtest of
 // t, starting each from empty nodes (Backend.Reset).

@@ -61,6 +61,13 @@ func (g *gen) keys(n int) []string {
 	return out
 }
 
+// multiKeys draws one to three distinct keys, as a MultiLock's are.
+func (g *gen) multiKeys() []string {
+	ks := g.keys(1 + g.r.IntN(3))
+	slices.Sort(ks)
+	return slices.Compact(ks)
+}
+
 var scriptSpecs = map[string]scriptSpec{
 	"release":           func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
 	"extend":            func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
@@ -73,8 +80,8 @@ var scriptSpecs = map[string]scriptSpec{
 	"reentrant_fenced_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(2), []string{g.tok(), g.validTTL(), g.tok()}
 	},
-	"fair_acquire": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
+	"fair_acquire": func(g *gen) ([]string, []string) { // a 4th key: the fence counter of Fencing
+		return g.keys(3 + g.r.IntN(2)), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
 	},
 	"fair_leave": func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok(), g.prefix()} },
 	"rw_rlock": func(g *gen) ([]string, []string) {
@@ -89,6 +96,13 @@ var scriptSpecs = map[string]scriptSpec{
 	"sem_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(1), []string{g.tok(), g.validTTL(), g.pick("1", "2", "2", "x"), g.prefix()}
 	},
+	"ttl":           func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
+	"reentrant_ttl": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.entry()} },
+	"member_ttl":    func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },
+	"multi_acquire": func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok(), g.validTTL()} },
+	"multi_release": func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
+	"multi_extend":  func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok(), g.ttl()} },
+	"multi_ttl":     func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
 		n := map[string]int{"fenced": 2, "fair": 2, "rwlock": 3}[kind]
@@ -204,9 +218,13 @@ func TestGeneratorCoversEveryScript(t *testing.T) {
 	}
 }
 
-// roundTTLs rounds the PTTLs of inspect's holders to whole seconds: a real
-// server's clock moves between the steps.
+// roundTTLs rounds the PTTLs of inspect's holders, and those the TTL
+// scripts return, to whole seconds: a real server's clock moves between
+// the steps.
 func roundTTLs(o op, r Reply) Reply {
+	if strings.HasSuffix(o.script, "ttl") && r.Kind == KindInt && r.Int > 0 {
+		return Int((r.Int + 500) / 1000)
+	}
 	if o.script != "inspect" || r.Kind != KindArray {
 		return r
 	}

@@ -116,7 +116,7 @@ func ProgressEnvelope() Envelope {
 func Properties() []Property {
 	return []Property{
 		{Name: "mutex", Clients: 2, Envelope: MutexEnvelope(), Judge: overlapJudge,
-			Patterns: []string{"basic", "reentrant", "watchdog", "service", "fair", "rwlock-write", "redlock", "watchdog-fenced", "service-fenced"},
+			Patterns: []string{"basic", "reentrant", "watchdog", "service", "fair", "rwlock-write", "redlock", "watchdog-fenced", "service-fenced", "fair-fenced"},
 			Claim:    "no two clients act as holders at one instant of true time",
 			Outside:  "pauses and slow steps between grant and read or between check and write, forward node clock jumps, drift beyond ±0.5%, slow links to the store, a release request delayed past its Release (reentrant locks), restarts without persistence within 2 TTL, failover, a majority of Redlock nodes crashing"},
 		{Name: "mutex-nested", Clients: 2, Nested: true, Envelope: MutexEnvelope(), Judge: overlapJudge,
@@ -133,7 +133,7 @@ func Properties() []Property {
 			// so the owner's next Acquire re-enters it with the same token,
 			// which the fence oracle counts as a repeat (rapid found it: a
 			// crash with persistence as the release is sent).
-			Patterns: []string{"fenced", "watchdog-fenced"},
+			Patterns: []string{"fenced", "watchdog-fenced", "fair-fenced"},
 			Claim:    "a store that checks fencing tokens never loses an update, and tokens strictly increase",
 			Outside:  "a node that restarts without persistence or fails over: the counter restarts and tokens repeat",
 			base:     func(s *scenario.Scenario) { s.Net.Latency = scenario.Default().Net.Latency }},
