@@ -55,6 +55,9 @@ func NewReentrant(r Redis, key string, o Options) (*Reentrant, error) {
 	if strings.HasPrefix(o.Owner, "@") {
 		return nil, &OptionError{"Owner", strconv.Quote(o.Owner), "must not begin with '@' (reserved for the holding's entries)"}
 	}
+	if err := o.noWait("Reentrant or Service"); err != nil {
+		return nil, err
+	}
 	if err := o.noToken("Reentrant or Service"); err != nil {
 		return nil, err
 	}
