@@ -70,7 +70,9 @@ var singles = []struct {
 	new  func(r locks.Redis, key string, o locks.Options) (locks.Locker, error)
 }{
 	{"Basic", func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, k, o) }},
-	{"Watchdog", func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewWatchdog(r, k, o) }},
+	{"Watchdog", func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		return locks.NewWatchdog(r, k, o)
+	}},
 	{"Fenced", func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) }},
 }
 
