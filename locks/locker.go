@@ -221,7 +221,9 @@ func (s *single) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (boo
 	if n == 0 {
 		return false, nil
 	}
-	l.h.extend(start, s.c.validityFor(ttl, 0))
+	if !pinned(ctx) { // a replicated extension counts once WAIT confirms it
+		l.h.extend(start, s.c.validityFor(ttl, 0))
+	}
 	return true, nil
 }
 

@@ -166,13 +166,16 @@ func (s *single) replicated(ctx context.Context, try func(context.Context) (*Lea
 
 // replicatedExtend is extendTo on a pinned connection followed by WAIT; an
 // extension that too few replicas confirm loses the lease (the key is
-// given back) and returns a *ReplicationError.
+// given back) and returns a *ReplicationError. The lease's validity moves
+// only once WAIT confirms the extension: until then a promoted replica
+// may hold the key with its earlier expiry, which the lease still honours.
 func (s *single) replicatedExtend(ctx context.Context, l *Lease, ttl time.Duration) (bool, error) {
 	pctx, p, done, err := s.pin(ctx)
 	if err != nil {
 		return false, err
 	}
 	defer done()
+	start := s.c.Clock.Now()
 	ok, err := s.extendTo(pctx, l, ttl)
 	if err != nil || !ok {
 		return ok, err
@@ -181,6 +184,7 @@ func (s *single) replicatedExtend(ctx context.Context, l *Lease, ttl time.Durati
 		s.giveBack(ctx, p, l, fmt.Errorf("%w: renewal %w", ErrLockLost, err))
 		return false, err
 	}
+	l.h.extend(start, s.c.validityFor(ttl, 0))
 	return true, nil
 }
 
