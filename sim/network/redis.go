@@ -65,7 +65,7 @@ func (r ReplyMsg) Describe() string { return r.String() }
 // NodeEndpoint serves a node on the network. Each client has one
 // connection to it, whose last write a WAIT waits for (see conns).
 func NodeEndpoint(nd *node.Node) *Endpoint {
-	cs := &conns{nd: nd, last: map[int]int64{}}
+	cs := &conns{nd: nd, last: map[int]write{}}
 	return &Endpoint{Name: nd.Name(), Up: nd.Up, Handle: cs.handle, Defer: cs.wait}
 }
 

@@ -13,36 +13,57 @@ import (
 
 // conns is a node's view of its clients' connections: the replication
 // offset of each one's last write, which WAIT counts acknowledgements of
-// (Redis's per-client write offset).
+// (Redis's per-client write offset), and the node's epoch then: a crash
+// or failover since has closed that connection.
 type conns struct {
 	nd   *node.Node
-	last map[int]int64 // client → offset after its last write (read by key only)
+	last map[int]write // client → its connection's last write (read by key only)
 }
 
-// handle executes a command for client c and notes c's last write.
+// write is a connection's last write: the node's epoch and offset after it.
+type write struct {
+	epoch int
+	off   int64
+}
+
+// handle executes a command for client c and notes c's last write. A
+// command on a connection the node has closed since runs on a new one
+// (the client reconnects), which has written nothing yet.
 func (cs *conns) handle(c int, req Message) Message {
+	if w, ok := cs.last[c]; ok && w.epoch != cs.nd.Epoch() {
+		delete(cs.last, c)
+	}
 	before := cs.nd.Offset()
 	r := cs.nd.Exec(req.(Command).Args)
 	if off := cs.nd.Offset(); off != before {
-		cs.last[c] = off
+		cs.last[c] = write{cs.nd.Epoch(), off}
 	}
 	return ReplyMsg{r}
 }
 
 // wait takes WAIT numreplicas timeout as a blocking command: the node
 // answers when enough replicas have client c's last write, or at the
-// timeout; the reply then travels back like any other.
-func (cs *conns) wait(c int, req Message, reply func(Message)) bool {
+// timeout; the reply then travels back like any other. A WAIT on a
+// connection the node closed since that write (a crash or failover) fails
+// with a ResetError: a sticky connection does not count another primary's
+// acknowledgements.
+func (cs *conns) wait(c int, req Message, reply func(Message, error)) bool {
 	args := req.(Command).Args
 	if len(args) == 0 || node.Upper(args[0]) != "WAIT" {
 		return false
 	}
 	want, timeout, err := parseWait(args)
 	if err != nil {
-		reply(ReplyMsg{node.Error(err.Error())})
+		reply(ReplyMsg{node.Error(err.Error())}, nil)
 		return true
 	}
-	cs.nd.Wait(cs.last[c], want, timeout, func(r node.Reply) { reply(ReplyMsg{r}) })
+	w, wrote := cs.last[c]
+	if wrote && w.epoch != cs.nd.Epoch() {
+		delete(cs.last, c)
+		reply(nil, &ResetError{Endpoint: cs.nd.Name()}) // the network names the client
+		return true
+	}
+	cs.nd.Wait(w.off, want, timeout, func(r node.Reply) { reply(ReplyMsg{r}, nil) })
 	return true
 }
 

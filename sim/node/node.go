@@ -67,6 +67,7 @@ type Node struct {
 	fsync    fsync     // the fsync window, if SetFsync turned it on
 	offset   int64     // writes shipped to the replicas (see Offset)
 	waits    []*waiter // parked WAITs (see Wait)
+	epoch    int       // crashes and failovers so far (see Epoch)
 	stats    Stats
 }
 

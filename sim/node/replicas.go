@@ -103,7 +103,7 @@ func (n *Node) Failover() (lost int, err error) {
 			best = i
 		}
 	}
-	n.dropWaits()
+	n.closeConns()
 	r := n.replicas[best]
 	lost = r.pending
 	n.stats.Lost += lost

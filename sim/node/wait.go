@@ -32,7 +32,7 @@ func (n *Node) acked(off int64) int {
 // once if at least want have (or want is 0), else as soon as want have, or
 // when timeout passes on the node's clock (0: no timeout), like a blocked
 // command. A crash or failover of the node drops the parked WAITs
-// unanswered: their connection dies with the primary.
+// unanswered: their connection dies with the primary (see Epoch).
 func (n *Node) Wait(off int64, want int, timeout time.Duration, reply func(Reply)) {
 	n.stats.Commands++
 	if c := n.acked(off); c >= want {
@@ -78,10 +78,18 @@ func (n *Node) prune() {
 	n.waits = out
 }
 
-// dropWaits ends every parked WAIT without a reply.
-func (n *Node) dropWaits() {
+// Epoch counts the node's crashes and failovers: each one ends every
+// connection to it, so a connection whose last write was made in an
+// earlier epoch is dead (a WAIT on it fails instead of counting
+// acknowledgements of another primary's writes).
+func (n *Node) Epoch() int { return n.epoch }
+
+// closeConns ends every connection to the node: parked WAITs end without
+// a reply, and the epoch moves on.
+func (n *Node) closeConns() {
 	for _, w := range n.waits {
 		w.done = true
 	}
 	n.waits = nil
+	n.epoch++
 }
