@@ -112,7 +112,7 @@ func (c *config) resolveWait() error {
 // noWait refuses WaitReplicas on a pattern that does not wait for replicas.
 func (o Options) noWait(pattern string) error {
 	if o.WaitReplicas != 0 || o.WaitTimeout != 0 {
-		return &OptionError{"WaitReplicas", strconv.Itoa(o.WaitReplicas), "is not supported by " + pattern + ": only Basic, Watchdog and Fenced wait for replicas"}
+		return &OptionError{"WaitReplicas", strconv.Itoa(o.WaitReplicas), "is not supported by " + pattern + ": only the single-node locks Basic, Watchdog, Fenced, Reentrant and Service wait for replicas"}
 	}
 	return nil
 }
@@ -122,19 +122,27 @@ type pinKey struct{}
 
 // conn is the Redis an attempt of s runs on: its pinned connection when it
 // waits for replicas, else s's seam.
-func (s *single) conn(ctx context.Context) Redis {
+func (s *single) conn(ctx context.Context) Redis { return pinnedOr(ctx, s.r) }
+
+// pinnedOr is ctx's pinned connection, or r if it carries none.
+func pinnedOr(ctx context.Context, r Redis) Redis {
 	if p, ok := ctx.Value(pinKey{}).(Session); ok {
 		return p
 	}
-	return s.r
+	return r
 }
 
 // pinned reports whether ctx already carries a pinned connection.
 func pinned(ctx context.Context) bool { _, ok := ctx.Value(pinKey{}).(Session); return ok }
 
-// pin returns ctx carrying a connection pinned for key, and its release.
+// pin returns ctx carrying a connection pinned for s's key, and its release.
 func (s *single) pin(ctx context.Context) (context.Context, Session, func(), error) {
-	p, done, err := s.sessions(ctx, s.key)
+	return pinWith(ctx, s.sessions, s.key)
+}
+
+// pinWith pins a connection for key with sessions.
+func pinWith(ctx context.Context, sessions func(context.Context, string) (Session, func(), error), key string) (context.Context, Session, func(), error) {
+	p, done, err := sessions(ctx, key)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -188,19 +196,24 @@ func (s *single) replicatedExtend(ctx context.Context, l *Lease, ttl time.Durati
 	return true, nil
 }
 
-// waitAcks sends WAIT on p, bounded on the holder's clock by the lease's
-// remaining validity, and checks that enough replicas confirmed in time.
+// waitAcks sends WAIT on p for the grant or renewal of l; see confirm.
 func (s *single) waitAcks(ctx context.Context, p Session, l *Lease) error {
-	want := s.c.WaitReplicas
-	wctx, cancel := s.c.Clock.WithTimeout(ctx, max(l.h.remaining(), time.Millisecond))
+	return s.c.confirm(ctx, p, l.h.remaining)
+}
+
+// confirm sends WAIT on p, bounded on the holder's clock by the validity
+// left (left()), and checks that enough replicas confirmed in time.
+func (c *config) confirm(ctx context.Context, p Session, left func() time.Duration) error {
+	want := c.WaitReplicas
+	wctx, cancel := c.Clock.WithTimeout(ctx, max(left(), time.Millisecond))
 	defer cancel()
-	n, err := p.Wait(wctx, want, s.c.WaitTimeout).Result()
+	n, err := p.Wait(wctx, want, c.WaitTimeout).Result()
 	switch {
 	case err != nil:
 		return &ReplicationError{Want: want, Err: err}
 	case n < int64(want):
 		return &ReplicationError{Acked: int(n), Want: want}
-	case l.h.remaining() <= 0:
+	case left() <= 0:
 		return fmt.Errorf("%w: replicas confirmed after its validity ran out", ErrNotAcquired)
 	}
 	return nil
@@ -211,4 +224,28 @@ func (s *single) waitAcks(ctx context.Context, p Session, l *Lease) error {
 func (s *single) giveBack(ctx context.Context, p Session, l *Lease, cause error) {
 	l.h.end(cause)
 	_, _ = runInt(context.WithoutCancel(ctx), p, releaseScript, []string{s.key}, l.id.token)
+}
+
+// pin returns ctx carrying a connection pinned for the lock when re waits
+// for replicas (and ctx carries none yet), and the function that gives it
+// back; otherwise ctx and a no-op.
+func (re *Reentrant) pin(ctx context.Context) (context.Context, func(), error) {
+	if re.c.WaitReplicas == 0 || pinned(ctx) {
+		return ctx, func() {}, nil
+	}
+	pctx, _, done, err := pinWith(ctx, re.sessions, re.key)
+	return pctx, done, err
+}
+
+// conn is the Redis a request of re runs on (see single.conn).
+func (re *Reentrant) conn(ctx context.Context) Redis { return pinnedOr(ctx, re.r) }
+
+// confirmed WAITs on ctx's pinned connection, if any, for the write just
+// made on it; left is the validity the write leaves (see config.confirm).
+func (re *Reentrant) confirmed(ctx context.Context, left func() time.Duration) error {
+	p, ok := ctx.Value(pinKey{}).(Session)
+	if !ok {
+		return nil
+	}
+	return re.c.confirm(ctx, p, left)
 }
