@@ -59,15 +59,16 @@ type Options struct {
 	NodeTimeout time.Duration
 	// Metrics, if set, receives the pattern's counters (every pattern).
 	Metrics *Metrics
-	// WaitReplicas makes Basic, Watchdog and Fenced send WAIT WaitReplicas
-	// WaitTimeout after every grant and every renewal or extension, on the
-	// connection that wrote it, and accept the write only if at least that
-	// many replicas acknowledged it: a grant confirmed by fewer is given
-	// back and fails with ErrNotReplicated (retried under Retry), a renewal
-	// confirmed by fewer loses the lease. This closes the window in which
-	// a failover to a lagging replica forgets a granted lock. The seam must
-	// pin a connection (see ReplicaWaiter). 0 (default) does not wait; the
-	// other patterns refuse it.
+	// WaitReplicas makes the single-node patterns (Basic, Watchdog,
+	// Fenced, Reentrant, Service) send WAIT WaitReplicas WaitTimeout after
+	// every grant and every renewal or extension, on the connection that
+	// wrote it, and accept the write only if at least that many replicas
+	// acknowledged it: a grant confirmed by fewer is given back and fails
+	// with ErrNotReplicated (retried under Retry), a renewal confirmed by
+	// fewer loses the lease. A failover to a replica that acknowledged
+	// then keeps the lock. The seam must pin a connection (see
+	// ReplicaWaiter). 0 (default) does not wait; Redlock, Fair, RWLock and
+	// Semaphore refuse it.
 	WaitReplicas int
 	// WaitTimeout is WAIT's timeout, in whole milliseconds. Default TTL/10
 	// (at least 1ms); must be less than the validity the TTL leaves. Set

@@ -21,7 +21,7 @@ type PatternOptions struct {
 	NodeTimeout   time.Duration // locks.Options.NodeTimeout (Redlock)
 	RetryAttempts int           // locks.Retry.Attempts; 0: retry until acquire-timeout
 	RetryMaxDelay time.Duration // locks.Retry.MaxDelay
-	WaitReplicas  int           // locks.Options.WaitReplicas (Basic, Watchdog, Fenced)
+	WaitReplicas  int           // locks.Options.WaitReplicas (the single-node locks)
 	WaitTimeout   time.Duration // locks.Options.WaitTimeout
 }
 
