@@ -170,6 +170,7 @@ func TestRefusedFaultsNamed(t *testing.T) {
 		{"drift n1 at=0s rate=+10%", "drift"},
 		{"drift c1 at=100ms rate=+10%", "from the start"},
 		{"crash n1 at=100ms for=5ms persist=everysec", "page cache"},
+		{"pattern wait-replicas=1", "wait-replicas"},
 	} {
 		sc, err := scenario.ParseString("start clients=2\n" + c.text + "\n")
 		if err != nil {
