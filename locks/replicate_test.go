@@ -3,6 +3,7 @@ package locks_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,7 +24,7 @@ type replicaSet struct {
 // startReplicaSet starts two redis-servers, makes the second a replica of
 // the first through upstream (the primary's address, or a proxy to it),
 // and waits until a write is acknowledged by it.
-func startReplicaSet(t *testing.T, upstream func(primary string) string) *replicaSet {
+func startReplicaSet(t testing.TB, upstream func(primary string) string) *replicaSet {
 	t.Helper()
 	ss := redistest.Require(t, 2)
 	cs := redistest.Clients(t, ss)
@@ -283,6 +284,31 @@ func TestWaitReplicasOptions(t *testing.T) {
 			var oe *locks.OptionError
 			if !errors.As(err, &oe) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("constructor = %v, want an OptionError containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// BenchmarkBasicWaitReplicas: Acquire+Release of a Basic lock on a real
+// primary with one replica, without and with WaitReplicas=1 (one more
+// round trip, and the replica's acknowledgement, per grant).
+func BenchmarkBasicWaitReplicas(b *testing.B) {
+	rs := startReplicaSet(b, direct)
+	ctx := context.Background()
+	for _, n := range []int{0, 1} {
+		b.Run("wait="+strconv.Itoa(n), func(b *testing.B) {
+			lk, err := locks.NewBasic(rs.pc, "bench:wait", locks.Options{TTL: 5 * time.Second, WaitReplicas: n, Retry: locks.Retry{Attempts: 50}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				l, err := lk.Acquire(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := lk.Release(ctx, l); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
