@@ -80,3 +80,56 @@ func TestWaitReplicasUserSeam(t *testing.T) {
 		t.Error("the key of the lost lease is still there, want it given back")
 	}
 }
+
+// TestWaitReplicasReentrantPartialRelease: with WaitReplicas, a partial
+// release (which refreshes the TTL on the primary with no WAIT after it)
+// leaves the holding's validity where its last confirmed write put it;
+// an unconfirmed re-entry is taken back and fails with ErrNotReplicated.
+func TestWaitReplicasReentrantPartialRelease(t *testing.T) {
+	m := miniredis.RunT(t)
+	w := &heldWaiter{Client: redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1}),
+		asked: make(chan struct{}), answer: make(chan int64)}
+	t.Cleanup(func() { w.Close() })
+	re, err := locks.NewReentrant(w, "re", locks.Options{TTL: 2 * time.Second, WaitReplicas: 1, WaitTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	acquire := func(acked int64) (*locks.Lease, error) {
+		type res struct {
+			l   *locks.Lease
+			err error
+		}
+		got := make(chan res, 1)
+		go func() { l, err := re.Acquire(ctx); got <- res{l, err} }()
+		<-w.asked
+		w.answer <- acked
+		r := <-got
+		return r.l, r.err
+	}
+	outer, err := acquire(1)
+	if err != nil {
+		t.Fatalf("Acquire = %v", err)
+	}
+	inner, err := acquire(1)
+	if err != nil {
+		t.Fatalf("re-entry = %v", err)
+	}
+	if _, err := acquire(0); !errors.Is(err, locks.ErrNotReplicated) {
+		t.Errorf("unconfirmed re-entry = %v, want ErrNotReplicated", err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	before := outer.Validity()
+	if err := re.Release(ctx, inner); err != nil {
+		t.Fatalf("Release(inner) = %v", err)
+	}
+	if after := outer.Validity(); after > before {
+		t.Errorf("Validity() after a partial release = %v, up from %v: an unconfirmed TTL refresh counted", after, before)
+	}
+	if err := re.Release(ctx, outer); err != nil {
+		t.Errorf("Release(outer) = %v; want nil (the unconfirmed re-entry was taken back)", err)
+	}
+	if m.Exists("re") {
+		t.Error("the hash is still there after the last release")
+	}
+}
