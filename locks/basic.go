@@ -30,7 +30,7 @@ func NewBasic(r Redis, key string, o Options) (*Basic, error) {
 
 // Acquire takes the lock with a fresh owner token.
 func (b *Basic) Acquire(ctx context.Context) (*Lease, error) {
-	return b.s.c.counted(ctx, func() (*Lease, error) { return b.s.trySetNX(ctx) })
+	return b.s.c.counted(ctx, func() (*Lease, error) { return b.s.replicated(ctx, b.s.trySetNX) })
 }
 
 // Release deletes the key if it still holds the lease's token.

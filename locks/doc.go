@@ -37,6 +37,18 @@
 // free or holds Token) and can then release it. A Token names one process;
 // two live lockers sharing it are not excluded from each other.
 //
+// Options.WaitReplicas makes the single-node patterns (Basic, Watchdog,
+// Fenced, Reentrant, Service) send WAIT WaitReplicas WaitTimeout after
+// every grant and every renewal or extension, on the connection that made
+// the write (WAIT counts acknowledgements of its own connection's last
+// write, and scripts cannot run it): a grant that fewer replicas confirm is
+// given back and fails with ErrNotReplicated (a *ReplicationError; Acquire
+// retries it under Retry), a renewal that fewer confirm loses the lease,
+// and a renewal moves the lease's validity only once confirmed. So a
+// failover to a replica that lagged cannot forget a lock its holder relies
+// on. The connection is pinned with Client.Conn (for a ClusterClient, on
+// the master of the key's slot); another seam implements ReplicaWaiter.
+//
 // # Seams
 //
 // The patterns talk to Redis only through Redis (redis.Scripter plus SetNX:

@@ -53,14 +53,16 @@ func (f *Fenced) Acquire(ctx context.Context) (*Lease, error) {
 	return f.s.c.counted(ctx, func() (*Lease, error) { return f.try(ctx) })
 }
 
-func (f *Fenced) try(ctx context.Context) (*Lease, error) { return f.s.tryFenced(ctx, f.fenceKey()) }
+func (f *Fenced) try(ctx context.Context) (*Lease, error) {
+	return f.s.replicated(ctx, func(ctx context.Context) (*Lease, error) { return f.s.tryFenced(ctx, f.fenceKey()) })
+}
 
 // tryFenced makes one attempt to take s's key and issue the next token of
 // the counter fenceKey in one script (scripts/fenced_acquire.lua).
 func (s *single) tryFenced(ctx context.Context, fenceKey string) (*Lease, error) {
 	token := s.c.Rand.Token()
 	start := s.c.Clock.Now()
-	fence, err := runInt(ctx, s.r, fencedAcquireScript, []string{s.key, fenceKey}, token, s.c.ttlMS)
+	fence, err := runInt(ctx, s.conn(ctx), fencedAcquireScript, []string{s.key, fenceKey}, token, s.c.ttlMS)
 	if err != nil {
 		return nil, wrap("acquire", s.key, err)
 	}

@@ -75,6 +75,8 @@ type single struct {
 	c      config
 	probed *atomic.Bool // the probe passed (shared by copies of the value)
 	last   *lastHold    // with Options.Token: the holding last granted
+	// sessions pins a connection for WaitReplicas (nil without it).
+	sessions func(ctx context.Context, key string) (Session, func(), error)
 }
 
 // lastHold is the holding a Locker with a caller-chosen token last
@@ -107,7 +109,16 @@ func newSingle(r Redis, key string, o Options) (single, error) {
 		return single{}, err
 	}
 	c, err := o.resolve()
-	return single{r: r, key: key, c: c, probed: new(atomic.Bool), last: new(lastHold)}, err
+	if err != nil {
+		return single{}, err
+	}
+	s := single{r: r, key: key, c: c, probed: new(atomic.Bool), last: new(lastHold)}
+	if c.WaitReplicas > 0 {
+		if s.sessions = sessions(r); s.sessions == nil {
+			return single{}, &OptionError{"WaitReplicas", c.WaitReplicas, fmt.Sprintf("needs a seam that can pin a connection (*redis.Client, *redis.ClusterClient or a ReplicaWaiter); %T is none", r)}
+		}
+	}
+	return s, nil
 }
 
 // grant turns a successful request sent at start into a lease, or, when the
@@ -144,7 +155,7 @@ func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
 	}
 	token := s.c.Rand.Token()
 	start := s.c.Clock.Now()
-	ok, err := s.r.SetNX(ctx, s.key, token, s.c.TTL).Result()
+	ok, err := s.conn(ctx).SetNX(ctx, s.key, token, s.c.TTL).Result()
 	if err != nil {
 		return nil, wrap("acquire", s.key, err)
 	}
@@ -159,7 +170,7 @@ func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
 // A grant ends this Locker's earlier holding, if any: the key is one.
 func (s *single) tryToken(ctx context.Context) (*Lease, error) {
 	start := s.c.Clock.Now()
-	n, err := runInt(ctx, s.r, tokenAcquireScript, []string{s.key}, s.c.Token, s.c.ttlMS)
+	n, err := runInt(ctx, s.conn(ctx), tokenAcquireScript, []string{s.key}, s.c.Token, s.c.ttlMS)
 	if err != nil {
 		return nil, wrap("acquire", s.key, err)
 	}
@@ -200,15 +211,20 @@ func (s *single) extend(ctx context.Context, l *Lease) (bool, error) {
 // extendTo sets the key's TTL to ttl (whole ms); it reports (false, nil)
 // when the lock is not ours.
 func (s *single) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (bool, error) {
+	if s.c.WaitReplicas > 0 && !pinned(ctx) {
+		return s.replicatedExtend(ctx, l, ttl)
+	}
 	start := s.c.Clock.Now()
-	n, err := runInt(ctx, s.r, extendScript, []string{s.key}, l.id.token, ttl.Milliseconds())
+	n, err := runInt(ctx, s.conn(ctx), extendScript, []string{s.key}, l.id.token, ttl.Milliseconds())
 	if err != nil {
 		return false, err
 	}
 	if n == 0 {
 		return false, nil
 	}
-	l.h.extend(start, s.c.validityFor(ttl, 0))
+	if !pinned(ctx) { // a replicated extension counts once WAIT confirms it
+		l.h.extend(start, s.c.validityFor(ttl, 0))
+	}
 	return true, nil
 }
 

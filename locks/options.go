@@ -70,6 +70,21 @@ type Options struct {
 	NodeTimeout time.Duration
 	// Metrics, if set, receives the pattern's counters (every pattern).
 	Metrics *Metrics
+	// WaitReplicas makes the single-node patterns (Basic, Watchdog,
+	// Fenced, Reentrant, Service) send WAIT WaitReplicas WaitTimeout after
+	// every grant and every renewal or extension, on the connection that
+	// wrote it, and accept the write only if at least that many replicas
+	// acknowledged it: a grant confirmed by fewer is given back and fails
+	// with ErrNotReplicated (retried under Retry), a renewal confirmed by
+	// fewer loses the lease. A failover to a replica that acknowledged
+	// then keeps the lock. The seam must pin a connection (see
+	// ReplicaWaiter). 0 (default) does not wait; Redlock, Fair, RWLock and
+	// Semaphore refuse it.
+	WaitReplicas int
+	// WaitTimeout is WAIT's timeout, in whole milliseconds. Default TTL/10
+	// (at least 1ms); must be less than the validity the TTL leaves. Set
+	// only with WaitReplicas.
+	WaitTimeout time.Duration
 }
 
 // Retry is an acquisition retry policy: exponential backoff with jitter.
@@ -122,7 +137,7 @@ func (o Options) resolve() (config, error) {
 	if c.NodeTimeout == 0 {
 		c.NodeTimeout = max(c.TTL/10, time.Millisecond)
 	}
-	return c, nil
+	return c, c.resolveWait()
 }
 
 // resolveRenew checks and defaults RenewEvery, for the patterns that renew.
@@ -168,6 +183,11 @@ const maxDriftFactor = 0.5
 // noOwner refuses an Owner on a pattern that has none (each acquisition
 // there gets a fresh token), naming the pattern.
 func (o Options) noOwner(pattern string) error {
+	if pattern != "Basic" && pattern != "Watchdog" && pattern != "Fenced" {
+		if err := o.noWait(pattern); err != nil {
+			return err
+		}
+	}
 	if o.Owner != "" {
 		return &OptionError{"Owner", strconv.Quote(o.Owner), "is not used by " + pattern + ": only Reentrant and Service have an owner (the others issue a fresh token per acquisition)"}
 	}

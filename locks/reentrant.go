@@ -36,6 +36,8 @@ type Reentrant struct {
 	owner string
 	inst  string // this value's entry prefix: unique among every value of owner
 	fence string // the fence counter's key, with Options.Fencing; else ""
+	// sessions pins a connection for WaitReplicas (nil without it).
+	sessions func(ctx context.Context, key string) (Session, func(), error)
 
 	mu      sync.Mutex // guards cur, seq and orphans; never held across a Redis call
 	cur     *hold
@@ -76,7 +78,7 @@ func NewReentrant(r Redis, key string, o Options) (*Reentrant, error) {
 	} else {
 		inst = s.c.Rand.Token() // another process may run the same owner
 	}
-	return &Reentrant{r: r, key: lockKey, c: s.c, owner: owner, inst: inst, fence: fence}, nil
+	return &Reentrant{r: r, key: lockKey, c: s.c, owner: owner, inst: inst, fence: fence, sessions: s.sessions}, nil
 }
 
 // Owner is the owner id written into the hash.
@@ -101,6 +103,11 @@ func (re *Reentrant) nextEntry() string {
 // try makes one attempt; fresh reports whether a new holding began (as
 // opposed to a re-entry).
 func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) {
+	ctx, done, err := re.pin(ctx)
+	if err != nil {
+		return nil, false, wrap("acquire", re.key, err)
+	}
+	defer done()
 	entry := re.nextEntry()
 	start := re.c.Clock.Now()
 	n, fence, err := re.grant(ctx, entry)
@@ -117,6 +124,10 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 		re.undo(ctx, entry) // too late to rely on
 		return nil, false, wrap("acquire", re.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
 	}
+	if err := re.confirmed(ctx, func() time.Duration { return re.c.validity(re.c.Clock.Since(start)) }); err != nil {
+		re.undo(ctx, entry) // too few replicas have it: give this acquisition back
+		return nil, false, wrap("acquire", re.key, err)
+	}
 	h, fresh := re.entered(n, start)
 	l = issued(re, re.key, re.owner, fence, int(n), h)
 	l.id.entry = entry
@@ -131,10 +142,10 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 // fencing token.
 func (re *Reentrant) grant(ctx context.Context, entry string) (n, fence int64, err error) {
 	if re.fence == "" {
-		n, err = runInt(ctx, re.r, reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry)
+		n, err = runInt(ctx, re.conn(ctx), reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry)
 		return n, 0, err
 	}
-	v, err := reentrantFencedAcquireScript.Run(ctx, re.r, []string{re.key, re.fence}, re.owner, re.c.ttlMS, entry).Int64Slice()
+	v, err := reentrantFencedAcquireScript.Run(ctx, re.conn(ctx), []string{re.key, re.fence}, re.owner, re.c.ttlMS, entry).Int64Slice()
 	if err != nil {
 		return 0, 0, err
 	}
@@ -231,7 +242,9 @@ func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 	default:
 		re.c.Metrics.released()
 		l.spend()
-		l.h.extend(start, re.c.validity(0))
+		if re.c.WaitReplicas == 0 { // unconfirmed, the refreshed TTL is not relied on
+			l.h.extend(start, re.c.validity(0))
+		}
 	}
 	return nil
 }
@@ -282,9 +295,18 @@ func (re *Reentrant) extend(ctx context.Context, l *Lease) (bool, error) {
 }
 
 func (re *Reentrant) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (bool, error) {
+	ctx, done, err := re.pin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer done()
 	start := re.c.Clock.Now()
-	n, err := runInt(ctx, re.r, reentrantExtendScript, []string{re.key}, re.owner, ttl.Milliseconds())
+	n, err := runInt(ctx, re.conn(ctx), reentrantExtendScript, []string{re.key}, re.owner, ttl.Milliseconds())
 	if err != nil || n == 0 {
+		return false, err
+	}
+	if err := re.confirmed(ctx, l.h.remaining); err != nil {
+		re.finish(l.h, fmt.Errorf("%w: renewal %w", ErrLockLost, err))
 		return false, err
 	}
 	l.h.extend(start, re.c.validityFor(ttl, 0))

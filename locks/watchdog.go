@@ -56,10 +56,12 @@ func NewWatchdog(r Redis, key string, o Options) (*Watchdog, error) {
 
 // try makes one attempt: SET NX PX, or with Fencing the fenced script.
 func (w *Watchdog) try(ctx context.Context) (*Lease, error) {
-	if w.fence != "" {
-		return w.s.tryFenced(ctx, w.fence)
-	}
-	return w.s.trySetNX(ctx)
+	return w.s.replicated(ctx, func(ctx context.Context) (*Lease, error) {
+		if w.fence != "" {
+			return w.s.tryFenced(ctx, w.fence)
+		}
+		return w.s.trySetNX(ctx)
+	})
 }
 
 // Acquire takes the lock and starts its renewal.

@@ -59,6 +59,9 @@ func Supported(sc scenario.Scenario) error {
 	if sc.Net.LossPPM > 0 {
 		return fmt.Errorf("%w: scenario %s: net loss=%dppm: TCP retransmits lost segments; loss has no real equivalent", ErrUnsupported, sc.Name, sc.Net.LossPPM)
 	}
+	if sc.Pattern.WaitReplicas != 0 || sc.Pattern.WaitTimeout != 0 {
+		return fmt.Errorf("%w: scenario %s: pattern wait-replicas/wait-timeout: real mode builds its lockers without the scenario's pattern options, so the lock would not wait", ErrUnsupported, sc.Name)
+	}
 	for _, f := range sc.Faults {
 		if why := unsupported(f); why != "" {
 			return fmt.Errorf("%w: scenario %s: %s (%s): %s", ErrUnsupported, sc.Name, f.Kind, scenario.FormatFault(f), why)

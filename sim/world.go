@@ -145,7 +145,8 @@ func (w *world) lockOptions(clk clock.Clock, r locks.Rand) locks.Options {
 	po := w.sc.Pattern
 	o := locks.Options{TTL: w.sc.TTL, Clock: clk, Rand: r,
 		Retry:      locks.Retry{Attempts: -1, Delay: w.sc.Workload.Retry, MaxDelay: po.RetryMaxDelay},
-		RenewEvery: po.RenewEvery, DriftFactor: po.DriftFactor, NodeTimeout: po.NodeTimeout}
+		RenewEvery: po.RenewEvery, DriftFactor: po.DriftFactor, NodeTimeout: po.NodeTimeout,
+		WaitReplicas: po.WaitReplicas, WaitTimeout: po.WaitTimeout}
 	if po.RetryAttempts > 0 {
 		o.Retry.Attempts = po.RetryAttempts
 	}

@@ -21,4 +21,13 @@
 // calls (EVALSHA, EVAL, SCRIPT, SET NX) become commands, and the node's
 // replies come back as go-redis *Cmd values, NOSCRIPT included, so
 // redis.Script.Run falls back to EVAL exactly as against a real server.
+//
+// A blocking command is an endpoint's Defer: WAIT is taken by the node's
+// endpoint, which knows each client's connection and its last write, and
+// answered later (when the replicas have the write, or at WAIT's timeout)
+// with a reply that crosses the link like any other. RedisClient is one
+// connection, so it is its own locks.Session (locks.ReplicaWaiter); a WAIT
+// on a connection whose node crashed or failed over since its last write
+// fails with a ResetError, as a pinned go-redis connection to a dead
+// primary does.
 package network

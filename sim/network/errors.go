@@ -26,3 +26,13 @@ type RefusedError struct {
 func (e *RefusedError) Error() string {
 	return fmt.Sprintf("dial %s→%s: connect: connection refused", e.Client, e.Endpoint)
 }
+
+// ResetError is a call on a connection that its endpoint closed (the node
+// crashed or failed over since the connection's last write).
+type ResetError struct {
+	Client, Endpoint string
+}
+
+func (e *ResetError) Error() string {
+	return fmt.Sprintf("read %s→%s: connection reset by peer", e.Client, e.Endpoint)
+}

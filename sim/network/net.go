@@ -18,6 +18,11 @@ type Endpoint struct {
 	Up func() bool
 	// Handle executes a request when it arrives and returns the reply.
 	Handle func(client int, req Message) Message
+	// Defer, if set, is offered each request first: it returns true if it
+	// takes the request as a blocking command, and then calls reply once,
+	// at any later event, with the reply to send back or the error the
+	// caller gets (or never, if the connection died with the server).
+	Defer func(client int, req Message, reply func(Message, error)) bool
 }
 
 // CallRecord describes one finished call, for observers.
@@ -217,12 +222,29 @@ func (n *Net) arrive(l *Link, req Message, w sched.Waker) {
 	}
 	ep := n.eps[l.Endpoint]
 	r := &reply{}
-	if ep.Up != nil && !ep.Up() {
+	switch {
+	case ep.Up != nil && !ep.Up():
 		n.stats.Refused++
 		r.err = &RefusedError{n.ClientName(l.Client), ep.Name}
-	} else {
+	case ep.Defer != nil && ep.Defer(l.Client, req, func(m Message, err error) { n.deferred(l, m, err, w) }):
+		return
+	default:
 		r.msg = ep.Handle(l.Client, req)
 	}
+	n.reply(l, r, w)
+}
+
+// deferred sends back the reply (or error) of a blocking command, naming
+// the client in a ResetError.
+func (n *Net) deferred(l *Link, m Message, err error, w sched.Waker) {
+	if re, ok := err.(*ResetError); ok && re.Client == "" {
+		re.Client = n.ClientName(l.Client)
+	}
+	n.reply(l, &reply{msg: m, err: err}, w)
+}
+
+// reply sends r back over l towards the caller waiting on w.
+func (n *Net) reply(l *Link, r *reply, w sched.Waker) {
 	n.stats.Messages++
 	if l.Cut() || l.lost() {
 		n.stats.Dropped++

@@ -62,13 +62,11 @@ type ReplyMsg struct{ node.Reply }
 // Describe renders the reply.
 func (r ReplyMsg) Describe() string { return r.String() }
 
-// NodeEndpoint serves a node on the network.
+// NodeEndpoint serves a node on the network. Each client has one
+// connection to it, whose last write a WAIT waits for (see conns).
 func NodeEndpoint(nd *node.Node) *Endpoint {
-	return &Endpoint{
-		Name:   nd.Name(),
-		Up:     nd.Up,
-		Handle: func(_ int, req Message) Message { return ReplyMsg{nd.Exec(req.(Command).Args)} },
-	}
+	cs := &conns{nd: nd, last: map[int]write{}}
+	return &Endpoint{Name: nd.Name(), Up: nd.Up, Handle: cs.handle, Defer: cs.wait}
 }
 
 // RedisClient is one client's connection to one node: locks.Redis.

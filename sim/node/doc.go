@@ -9,7 +9,10 @@
 // written them to the page cache), and optional replicas fed by asynchronous
 // replication (replicas.go: a constant or drawn lag per write, applied in
 // order) that failovers promote one by one, the most up-to-date first,
-// losing what it had not received yet.
+// losing what it had not received yet. WAIT (wait.go) parks until enough
+// replicas have applied a connection's last write or its timeout passes on
+// the node's clock; a crash or failover ends the node's connections (its
+// Epoch moves on) and drops the parked WAITs unanswered.
 //
 // # Backends
 //

@@ -6,6 +6,7 @@ package node
 // write durable.
 func (n *Node) Crash() {
 	n.syncUpTo(n.tl.Now())
+	n.closeConns()
 	n.up = false
 }
 

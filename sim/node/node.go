@@ -64,7 +64,10 @@ type Node struct {
 	useLua   bool       // scripts without a twin run on lua (a native node, even once on miniredis)
 	noTwins  bool       // run every script on the Lua engine (the differential tests)
 	replicas []*replica
-	fsync    fsync // the fsync window, if SetFsync turned it on
+	fsync    fsync     // the fsync window, if SetFsync turned it on
+	offset   int64     // writes shipped to the replicas (see Offset)
+	waits    []*waiter // parked WAITs (see Wait)
+	epoch    int       // crashes and failovers so far (see Epoch)
 	stats    Stats
 }
 
@@ -143,6 +146,8 @@ func (n *Node) Exec(args []string) Reply {
 		return n.eval(args, true)
 	case "SCRIPT":
 		return n.script(args)
+	case "WAIT":
+		return Error("ERR WAIT blocks: it is served by Node.Wait, with the connection's last write")
 	}
 	return n.do(args)
 }

@@ -12,6 +12,7 @@ type replica struct {
 	last    int64        // apply time of the newest pending write (keeps order)
 	pending int          // writes shipped, not yet applied
 	gen     uint64       // bumps when its pending writes must be dropped
+	acked   int64        // the primary's offset of the newest write applied
 }
 
 // newReplicas makes the replicas cfg asks for: Replicas of them (one if
@@ -42,6 +43,7 @@ func (n *Node) replicate(keys []string) {
 		keys = nil
 	}
 	states := n.store.Dump(n.now(), keys)
+	n.offset++
 	for _, r := range n.replicas {
 		n.ship(r, states, full)
 	}
@@ -51,7 +53,7 @@ func (n *Node) ship(r *replica, states []KeyState, full bool) {
 	at := max(r.last, n.tl.Now()+r.lag())
 	r.last = at
 	r.pending++
-	gen := r.gen
+	gen, off := r.gen, n.offset
 	n.tl.At(at, func() {
 		if r.gen != gen {
 			return // dropped by a failover or a resync; counted there
@@ -62,6 +64,8 @@ func (n *Node) ship(r *replica, states []KeyState, full bool) {
 		}
 		r.store.Load(n.now(), states)
 		n.stats.Replicated++
+		r.acked = max(r.acked, off)
+		n.wakeWaits()
 	})
 }
 
@@ -99,6 +103,7 @@ func (n *Node) Failover() (lost int, err error) {
 			best = i
 		}
 	}
+	n.closeConns()
 	r := n.replicas[best]
 	lost = r.pending
 	n.stats.Lost += lost

@@ -51,7 +51,9 @@
 // (locks.Options, see PatternOptions): renew-every (the watchdog's
 // period, less than ttl), drift (the drift factor, 0 < drift < 1),
 // node-timeout (each Redlock node request), retry-attempts (absent: retry
-// until acquire-timeout), retry-max-delay (the backoff cap). It also takes
+// until acquire-timeout), retry-max-delay (the backoff cap),
+// wait-replicas and wait-timeout (WAIT for that many replicas after every
+// grant and renewal: the single-node locks, Basic to Service). It also takes
 // ttl, nodes and retry-delay, which are start's ttl and nodes and
 // workload's retry, so that one line holds a team's settings:
 //

@@ -21,6 +21,8 @@ type PatternOptions struct {
 	NodeTimeout   time.Duration // locks.Options.NodeTimeout (Redlock)
 	RetryAttempts int           // locks.Retry.Attempts; 0: retry until acquire-timeout
 	RetryMaxDelay time.Duration // locks.Retry.MaxDelay
+	WaitReplicas  int           // locks.Options.WaitReplicas (the single-node locks)
+	WaitTimeout   time.Duration // locks.Options.WaitTimeout
 }
 
 // IsZero reports whether every option keeps its default.
@@ -35,7 +37,8 @@ func (p *parser) patternFields() map[string]setter {
 		"renew-every": durInto("renew-every", &o.RenewEvery), "drift": floatInto("drift", &o.DriftFactor),
 		"node-timeout": durInto("node-timeout", &o.NodeTimeout), "retry-attempts": countInto("retry-attempts", &o.RetryAttempts),
 		"retry-max-delay": durInto("retry-max-delay", &o.RetryMaxDelay),
-		"ttl":             durInto("ttl", &p.s.TTL), "nodes": countInto("nodes", &p.s.Nodes),
+		"wait-replicas":   countInto("wait-replicas", &o.WaitReplicas), "wait-timeout": durInto("wait-timeout", &o.WaitTimeout),
+		"ttl": durInto("ttl", &p.s.TTL), "nodes": countInto("nodes", &p.s.Nodes),
 		"retry-delay": durInto("retry-delay", &p.s.Workload.Retry),
 	}
 }
@@ -88,6 +91,10 @@ func (o PatternOptions) validate(ttl time.Duration) error {
 		return fmt.Errorf("field retry-attempts: %d is negative", o.RetryAttempts)
 	case o.RetryMaxDelay < 0:
 		return fmt.Errorf("field retry-max-delay: %v is negative", o.RetryMaxDelay)
+	case o.WaitReplicas < 0:
+		return fmt.Errorf("field wait-replicas: %d is negative", o.WaitReplicas)
+	case o.WaitTimeout < 0:
+		return fmt.Errorf("field wait-timeout: %v is negative", o.WaitTimeout)
 	}
 	return nil
 }
@@ -112,6 +119,12 @@ func formatPattern(o PatternOptions) string {
 	}
 	if o.RetryMaxDelay != 0 {
 		f = append(f, "retry-max-delay="+fmtDur(o.RetryMaxDelay, false))
+	}
+	if o.WaitReplicas != 0 {
+		f = append(f, "wait-replicas="+strconv.Itoa(o.WaitReplicas))
+	}
+	if o.WaitTimeout != 0 {
+		f = append(f, "wait-timeout="+fmtDur(o.WaitTimeout, false))
 	}
 	return "pattern " + strings.Join(f, " ") + "\n"
 }

@@ -184,7 +184,8 @@ func genScenario(t *rapid.T) Scenario {
 	if rapid.Bool().Draw(t, "pattern") {
 		s.Pattern = PatternOptions{RenewEvery: genDur(t, "renew-every", 0, s.TTL-1),
 			DriftFactor: rapid.Float64Range(0, 0.99).Draw(t, "drift"), NodeTimeout: genDur(t, "node-timeout", 0, time.Second),
-			RetryAttempts: rapid.IntRange(0, 9).Draw(t, "retry-attempts"), RetryMaxDelay: genDur(t, "retry-max-delay", 0, time.Second)}
+			RetryAttempts: rapid.IntRange(0, 9).Draw(t, "retry-attempts"), RetryMaxDelay: genDur(t, "retry-max-delay", 0, time.Second),
+			WaitReplicas: rapid.IntRange(0, 2).Draw(t, "wait-replicas"), WaitTimeout: genDur(t, "wait-timeout", 0, time.Second)}
 	}
 	for range rapid.IntRange(0, 5).Draw(t, "faults") {
 		s.Faults = append(s.Faults, genFault(t, s))
