@@ -11,8 +11,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/internal/redistest"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // replicaSet is a real primary and a replica of it, started by the test.
