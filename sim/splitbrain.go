@@ -23,11 +23,12 @@ type split struct {
 // that old primary.
 func (w *world) nodeEndpoint(i int, nd *node.Node) *network.Endpoint {
 	ep := network.NodeEndpoint(nd)
+	handle := ep.Handle // the node's own: it notes each connection's last write for WAIT
 	ep.Handle = func(c int, req network.Message) network.Message {
 		if s := w.splits[i]; s != nil && s.clients[c] {
 			return network.ReplyMsg{Reply: s.sp.Old.Exec(req.(network.Command).Args)}
 		}
-		return network.ReplyMsg{Reply: nd.Exec(req.(network.Command).Args)}
+		return handle(c, req)
 	}
 	return ep
 }
