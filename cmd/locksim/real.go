@@ -229,6 +229,9 @@ func printReal(w io.Writer, res []*realmode.Result, asJSON bool) error {
 	}
 	for _, r := range res {
 		fmt.Fprintln(w, r.Summary())
+		if fs := r.FaultsSummary(); fs != "" {
+			fmt.Fprintln(w, "  "+fs)
+		}
 		for _, v := range r.Violations {
 			fmt.Fprintf(w, "  t=%.6fs %s %v: %s\n", float64(v.At)/1e9, v.Kind, v.Clients, v.Detail)
 		}

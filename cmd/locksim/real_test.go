@@ -10,6 +10,7 @@ import (
 
 	"github.com/locksim/locksim/internal/redistest"
 	"github.com/locksim/locksim/realmode"
+	"github.com/locksim/locksim/sim"
 )
 
 // realClientEnv makes this test binary, re-executed by `locksim real` as
@@ -73,10 +74,18 @@ func TestRealVerdicts(t *testing.T) {
 		t.Fatalf("fenced under gc-pause: %v\n%s", err, out)
 	}
 	var got struct {
+		Runs []struct {
+			Faults []sim.FaultFiring `json:"faults"`
+		} `json:"runs"`
 		Tally realmode.Tally `json:"tally"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Tally.Runs != 1 || got.Tally.Violated != 0 {
 		t.Errorf("fenced --json: tally %+v (%v)\n%s", got.Tally, err, out)
+	}
+	// The pause performed, as the simulator's firing record.
+	if len(got.Runs) != 1 || len(got.Runs[0].Faults) != 1 || !got.Runs[0].Faults[0].Fired ||
+		!strings.HasPrefix(got.Runs[0].Faults[0].Fault, "pause c1") || got.Runs[0].Faults[0].At <= 0 {
+		t.Errorf("fenced --json: runs' faults %+v, want gc-pause's one pause, fired", got.Runs)
 	}
 }
 
