@@ -26,14 +26,23 @@ var ErrAgreementFile = errors.New("not an agreement file")
 type AgreementFile struct {
 	Format  string `json:"format"`
 	Command string `json:"command,omitempty"` // the command that made the cells
-	Cells   []Cell `json:"cells"`
+	// Sources are the runs that made the cells, when more than one did
+	// (each cell's Source indexes them); absent, Command made them all.
+	Sources []Source `json:"sources,omitempty"`
+	Cells   []Cell   `json:"cells"`
 }
 
 // WriteAgreement writes the cells as an agreement file.
 func WriteAgreement(w io.Writer, command string, cells []Cell) error {
+	return WriteAgreementFile(w, AgreementFile{Format: AgreementFormat, Command: command, Cells: cells})
+}
+
+// WriteAgreementFile writes f, its runs named.
+func WriteAgreementFile(w io.Writer, f AgreementFile) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(AgreementFile{Format: AgreementFormat, Command: command, Cells: cells})
+	f.Format = AgreementFormat
+	return enc.Encode(f)
 }
 
 // ReadAgreement reads an agreement file, checking its format.
@@ -50,6 +59,9 @@ func ReadAgreement(r io.Reader) (AgreementFile, error) {
 	for i, c := range f.Cells {
 		if c.Pattern == "" || c.Scenario == "" {
 			return f, fmt.Errorf("%w: cell %d lacks its pattern or scenario", ErrAgreementFile, i)
+		}
+		if c.Source < 0 || c.Source >= len(f.sources()) {
+			return f, fmt.Errorf("%w: cell %d (%s under %s): source %d, the file names %d run(s)", ErrAgreementFile, i, c.Pattern, c.Scenario, c.Source, len(f.sources()))
 		}
 	}
 	return f, nil
@@ -71,9 +83,9 @@ func ReadAgreementFile(path string) (AgreementFile, error) {
 
 var (
 	// | basic | steady | 0/20 (0%, 0–16%) | 2/5 (40%, 12–77%) | **no** |
-	patternRow = regexp.MustCompile(`^\| (\S+) \| (\S+) \| ([^|]+) \| ([^|]+) \| (yes|\*\*no\*\*) \|$`)
+	patternRow = regexp.MustCompile(`^\| (\S+) \| (\S+) \| ([^|]+) \| ([^|]+) \| (yes|\*\*no\*\*) \|(?: (\d+) \|)?$`)
 	// | redsync-1 | gc-pause | 5/5 (100%, 57–100%) |
-	libraryRow = regexp.MustCompile(`^\| (\S+) \| (\S+) \| ([^|]+) \|$`)
+	libraryRow = regexp.MustCompile(`^\| (\S+) \| (\S+) \| ([^|]+) \|(?: (\d+) \|)?$`)
 	// 2/5 (40%, 12–77%), 1 client failure(s)
 	rateRe = regexp.MustCompile(`^(\d+)/(\d+) \(\d+%, \d+–\d+%\)(?:, (\d+) client failure\(s\))?$`)
 	// - `failover-async-replication`: reason   (or, newer: - `s` (a, b): reason)
@@ -133,13 +145,24 @@ func parseRow(line string) (Cell, bool, error) {
 		if c.Agree() != (m[5] == "yes") {
 			return c, false, fmt.Errorf("%s under %s: says agree %s, the rates say %v", c.Pattern, c.Scenario, m[5], c.Agree())
 		}
+		c.Source = runColumn(m[6])
 		return c, true, nil
 	}
-	if m := libraryRow.FindStringSubmatch(line); m != nil && rateRe.MatchString(m[3]) {
+	if m := libraryRow.FindStringSubmatch(line); m != nil && rateRe.MatchString(strings.TrimSpace(m[3])) {
 		real, err := parseRate(m[3])
-		return Cell{Pattern: m[1], Scenario: m[2], Real: real}, err == nil, err
+		return Cell{Pattern: m[1], Scenario: m[2], Real: real, Source: runColumn(m[4])}, err == nil, err
 	}
 	return Cell{}, false, nil
+}
+
+// runColumn is the Source of a row's run column (runs are numbered from
+// 1 there), 0 when the table has none.
+func runColumn(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n - 1
 }
 
 // parseRate reads rateText back into a tally.
