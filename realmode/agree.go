@@ -124,6 +124,9 @@ func simTally(p pattern.Pattern, sc scenario.Scenario, seeds int) (Tally, error)
 		if len(res.Violated) > 0 {
 			t.Violated++
 		}
+		if res.FaultsFired() < len(res.Faults) {
+			t.Unfired++
+		}
 	}
 	return t, nil
 }
@@ -189,6 +192,9 @@ func rateText(t Tally) string {
 	s := fmt.Sprintf("%d/%d (%.0f%%, %.0f–%.0f%%)", t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi)
 	if t.Failed > 0 {
 		s += fmt.Sprintf(", %d client failure(s)", t.Failed)
+	}
+	if t.Unfired > 0 {
+		s += fmt.Sprintf(", %d with a fault unfired", t.Unfired)
 	}
 	return s
 }

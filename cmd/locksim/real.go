@@ -242,8 +242,8 @@ func printReal(w io.Writer, res []*realmode.Result, asJSON bool) error {
 			fmt.Fprintf(w, "  t=%.6fs %s %v: %s\n", float64(v.At)/1e9, v.Kind, v.Clients, v.Detail)
 		}
 	}
-	fmt.Fprintf(w, "violated in %d of %d runs (%.0f%%, 95%% interval %.0f–%.0f%%); client failures in %d\n",
-		t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi, t.Failed)
+	fmt.Fprintf(w, "violated in %d of %d runs (%.0f%%, 95%% interval %.0f–%.0f%%); client failures in %d; a fault did not fire in %d\n",
+		t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi, t.Failed, t.Unfired)
 	return nil
 }
 
