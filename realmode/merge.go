@@ -35,7 +35,16 @@ func (f AgreementFile) sources() []Source {
 // libraries in the order they first appear, each by built-in scenario.
 func MergeAgreement(base, add AgreementFile) AgreementFile {
 	out := AgreementFile{Format: AgreementFormat}
-	srcs := append(slices.Clone(base.sources()), add.sources()...)
+	srcs := slices.Clone(base.sources())
+	addAt := make([]int, len(add.sources())) // add's run i is srcs[addAt[i]]
+	for i, a := range add.sources() {
+		if j := slices.Index(srcs, a); j >= 0 && a.Date != "" {
+			addAt[i] = j // the same run (a file merged twice, or merged back)
+			continue
+		}
+		addAt[i] = len(srcs)
+		srcs = append(srcs, a)
+	}
 	key := func(c Cell) [2]string { return [2]string{c.Pattern, c.Scenario} }
 	replaced := map[[2]string]bool{}
 	for _, c := range add.Cells {
@@ -48,7 +57,9 @@ func MergeAgreement(base, add AgreementFile) AgreementFile {
 		}
 	}
 	for _, c := range add.Cells {
-		c.Source += len(base.sources())
+		if c.Source >= 0 && c.Source < len(addAt) {
+			c.Source = addAt[c.Source]
+		}
 		cells = append(cells, c)
 	}
 	// Keep only the runs some cell still comes from, renumbered in order.
