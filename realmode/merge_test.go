@@ -108,3 +108,27 @@ func TestSourceOfTable(t *testing.T) {
 		t.Error("a text without the heading gave a source")
 	}
 }
+
+// TestMergeAgreementNamesARunOnce: a file that carries a run the table
+// already names (merged back, or merged twice) does not name it again.
+func TestMergeAgreementNamesARunOnce(t *testing.T) {
+	a := Source{Command: "locksim real --table t", Build: "b1", Date: "d1"}
+	b := Source{Command: "locksim real --table u --merge", Build: "b2", Date: "d2"}
+	base := AgreementFile{Format: AgreementFormat, Sources: []Source{a}, Cells: []Cell{
+		{Pattern: "basic", Scenario: "gc-pause", Sim: Tally{Runs: 1}, Real: Tally{Runs: 1}},
+		{Pattern: "basic", Scenario: "steady", Sim: Tally{Runs: 1}, Real: Tally{Runs: 1}},
+	}}
+	add := AgreementFile{Format: AgreementFormat, Sources: []Source{a, b}, Cells: []Cell{
+		{Pattern: "basic", Scenario: "gc-pause", Sim: Tally{Runs: 1}, Real: Tally{Runs: 1}},
+		{Pattern: "basic", Scenario: "partition", Sim: Tally{Runs: 1}, Real: Tally{Runs: 1}, Source: 1},
+	}}
+	got := MergeAgreement(base, add)
+	if len(got.Sources) != 2 || got.Sources[0] != a || got.Sources[1] != b {
+		t.Fatalf("sources %+v, want a then b, each once", got.Sources)
+	}
+	for _, c := range got.Cells {
+		if want := map[string]int{"gc-pause": 0, "steady": 0, "partition": 1}[c.Scenario]; c.Source != want {
+			t.Errorf("%s: source %d, want %d", c.Scenario, c.Source, want)
+		}
+	}
+}
