@@ -17,6 +17,18 @@ type Source struct {
 	Command string `json:"command"`         // the command line of the run
 	Build   string `json:"build,omitempty"` // locksim's version and commit
 	Date    string `json:"date,omitempty"`  // when it ended, "2006-01-02 15:04 UTC"
+	// ID tells runs apart that share the rest (the same command in the
+	// same minute); "" for a run read from a table's heading.
+	ID string `json:"id,omitempty"`
+}
+
+// sameRun reports whether a and b are one run: the same ID, or, for runs
+// without one, the same command, build and date.
+func sameRun(a, b Source) bool {
+	if a.ID != "" || b.ID != "" {
+		return a.ID == b.ID
+	}
+	return a == b && a.Date != ""
 }
 
 // sources is f's runs: its Sources, or else the one its Command names.
@@ -38,7 +50,7 @@ func MergeAgreement(base, add AgreementFile) AgreementFile {
 	srcs := slices.Clone(base.sources())
 	addAt := make([]int, len(add.sources())) // add's run i is srcs[addAt[i]]
 	for i, a := range add.sources() {
-		if j := slices.Index(srcs, a); j >= 0 && a.Date != "" {
+		if j := slices.IndexFunc(srcs, func(s Source) bool { return sameRun(s, a) }); j >= 0 {
 			addAt[i] = j // the same run (a file merged twice, or merged back)
 			continue
 		}

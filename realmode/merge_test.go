@@ -132,3 +132,16 @@ func TestMergeAgreementNamesARunOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeAgreementTellsRunsApartByID: two runs with the same command in
+// the same minute stay two runs when their IDs differ.
+func TestMergeAgreementTellsRunsApartByID(t *testing.T) {
+	a := Source{Command: "locksim real --table t", Build: "b", Date: "d", ID: "1"}
+	b := a
+	b.ID = "2"
+	base := AgreementFile{Format: AgreementFormat, Sources: []Source{a}, Cells: []Cell{{Pattern: "basic", Scenario: "gc-pause"}}}
+	add := AgreementFile{Format: AgreementFormat, Sources: []Source{b}, Cells: []Cell{{Pattern: "basic", Scenario: "steady"}}}
+	if got := MergeAgreement(base, add); len(got.Sources) != 2 || got.Cells[1].Source != 1 {
+		t.Errorf("merged %+v: want two runs", got)
+	}
+}

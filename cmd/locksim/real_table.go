@@ -80,8 +80,9 @@ func newCells(cmd *cobra.Command, f realFlags) (realmode.AgreementFile, error) {
 	if err != nil {
 		return realmode.AgreementFile{}, realError(err)
 	}
+	now := time.Now().UTC()
 	src := realmode.Source{Command: "locksim " + strings.Join(os.Args[1:], " "), Build: buildinfo.String(),
-		Date: time.Now().UTC().Format("2006-01-02 15:04 UTC")}
+		Date: now.Format("2006-01-02 15:04 UTC"), ID: fmt.Sprintf("%d-%d", now.UnixNano(), os.Getpid())}
 	return realmode.AgreementFile{Format: realmode.AgreementFormat, Command: src.Command, Sources: []realmode.Source{src}, Cells: cells}, nil
 }
 
