@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,6 +39,9 @@ type Cell struct {
 	// Refused says why real mode cannot run the scenario ("" if it can).
 	Refused string        `json:"refused,omitempty"`
 	Wall    time.Duration `json:"wall_ns,omitempty"` // real time the real runs took
+	// Source is the run of the table that made the cell: an index into
+	// its agreement file's Sources (0 when the file names one run).
+	Source int `json:"source,omitempty"`
 }
 
 // Agree reports whether both rates are zero or both non-zero (a library
@@ -120,16 +124,27 @@ func simTally(p pattern.Pattern, sc scenario.Scenario, seeds int) (Tally, error)
 		if len(res.Violated) > 0 {
 			t.Violated++
 		}
+		if res.FaultsFired() < len(res.Faults) {
+			t.Unfired++
+		}
 	}
 	return t, nil
 }
 
 // WriteTable writes the cells as markdown: the agreement table of the
 // patterns, the libraries' rows, and the scenarios real mode refused.
+// When the cells come from more than one run of the table, each row names
+// its run (Source + 1) in a column of its own.
 func WriteTable(w io.Writer, cells []Cell) error {
+	runCol := slices.ContainsFunc(cells, func(c Cell) bool { return c.Source > 0 })
+	head, sep, run := "", "", func(Cell) string { return "" }
+	if runCol {
+		head, sep = " run |", "---|"
+		run = func(c Cell) string { return fmt.Sprintf(" %d |", c.Source+1) }
+	}
 	var b strings.Builder
-	b.WriteString("| pattern | scenario | simulator | real | agree |\n|---|---|---|---|---|\n")
-	lib := "\n| library | scenario | real |\n|---|---|---|\n"
+	b.WriteString("| pattern | scenario | simulator | real | agree |" + head + "\n|---|---|---|---|---|" + sep + "\n")
+	lib := "\n| library | scenario | real |" + head + "\n|---|---|---|" + sep + "\n"
 	hasLib := false
 	refused := map[string]string{} // scenario → reason (the last subject's)
 	who := map[string][]string{}   // scenario → subjects refused
@@ -146,7 +161,7 @@ func WriteTable(w io.Writer, cells []Cell) error {
 		}
 		if c.Sim.Runs == 0 {
 			hasLib = true
-			lib += fmt.Sprintf("| %s | %s | %s |\n", c.Pattern, c.Scenario, rateText(c.Real))
+			lib += fmt.Sprintf("| %s | %s | %s |%s\n", c.Pattern, c.Scenario, rateText(c.Real), run(c))
 			continue
 		}
 		total++
@@ -155,7 +170,7 @@ func WriteTable(w io.Writer, cells []Cell) error {
 			agree++
 			word = "yes"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c.Pattern, c.Scenario, rateText(c.Sim), rateText(c.Real), word)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |%s\n", c.Pattern, c.Scenario, rateText(c.Sim), rateText(c.Real), word, run(c))
 	}
 	fmt.Fprintf(&b, "\n%d of %d cells agree.\n", agree, total)
 	if hasLib {
@@ -177,6 +192,9 @@ func rateText(t Tally) string {
 	s := fmt.Sprintf("%d/%d (%.0f%%, %.0f–%.0f%%)", t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi)
 	if t.Failed > 0 {
 		s += fmt.Sprintf(", %d client failure(s)", t.Failed)
+	}
+	if t.Unfired > 0 {
+		s += fmt.Sprintf(", %d with a fault unfired", t.Unfired)
 	}
 	return s
 }

@@ -26,8 +26,9 @@ type coord struct {
 	judge    *sim.Judge
 	hist     *history.History
 	state    []*clientState
-	down     []bool // a node down on purpose (crashed, not yet restarted)
-	trig     map[trigKey][]fault.Fault
+	down     []bool            // a node down on purpose (crashed, not yet restarted)
+	trig     map[trigKey][]int // faults (their index in the scenario) waiting for a point
+	fired    []sim.FaultFiring // per fault of the scenario: whether and when it fired
 	stopping bool
 	failures []Failure
 
@@ -62,8 +63,8 @@ type clientState struct {
 }
 
 func newCoord(cfg Config, sc scenario.Scenario) *coord {
-	c := &coord{cfg: cfg, sc: sc, trig: map[trigKey][]fault.Fault{}, down: make([]bool, sc.Nodes),
-		started: make(chan struct{}), early: make(chan struct{})}
+	c := &coord{cfg: cfg, sc: sc, trig: map[trigKey][]int{}, down: make([]bool, sc.Nodes),
+		fired: make([]sim.FaultFiring, len(sc.Faults)), started: make(chan struct{}), early: make(chan struct{})}
 	names := make([]string, sc.Clients)
 	for i := range names {
 		names[i] = fmt.Sprint("c", i+1)
@@ -167,15 +168,15 @@ func (c *coord) failErr() error {
 func (c *coord) begin() {
 	c.mu.Lock()
 	c.start = time.Now()
-	for _, f := range c.sc.Faults {
+	for i, f := range c.sc.Faults {
 		switch {
 		case f.When.Triggered():
 			k := trigKey{f.When.Client, f.When.Point, f.When.N}
-			c.trig[k] = append(c.trig[k], f)
+			c.trig[k] = append(c.trig[k], i)
 		case f.When.At == 0:
-			c.apply(f)
+			c.apply(i)
 		default:
-			c.timers = append(c.timers, time.AfterFunc(f.When.At, func() { c.locked(func() { c.apply(f) }) }))
+			c.applyAfter(i, f.When.At)
 		}
 	}
 	c.mu.Unlock()

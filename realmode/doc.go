@@ -43,5 +43,12 @@
 // cancelled (the CLI cancels on SIGINT and SIGTERM), and carries a
 // parent-death signal so that none outlives a coordinator killed outright.
 //
+// A Result carries, as a simulated run's does, the firing record of
+// each fault (Faults): whether and when it fired, or why not; a triggered
+// fault with after= fires that long after its point. Agreement runs the
+// table's cells; MergeAgreement replaces some cells of an agreement file
+// with those of a later run, each cell keeping the run (Source) it came
+// from.
+//
 //	res, err := realmode.Run(ctx, realmode.Config{Pattern: p, Scenario: sc, Client: []string{locksimBinary, "real-client"}})
 package realmode

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/network"
 	"github.com/redis/go-redis/v9"
 )
@@ -101,8 +102,28 @@ func (c *coord) failover(i int) string {
 	c.servers[i], c.replicas[i] = r, nil
 	c.retired = append(c.retired, old)
 	old.Crash()
-	return fmt.Sprintf("replica pid %d promoted with REPLICAOF NO ONE, %d byte(s) of replication stream behind (lost); old primary pid %d SIGKILLed; clients re-pointed",
-		r.PID(), behind, oldPID)
+	return fmt.Sprintf("replica pid %d promoted with REPLICAOF NO ONE, %d byte(s) of replication stream behind (lost); old primary pid %d SIGKILLed; clients re-pointed; %s",
+		r.PID(), behind, oldPID, lockKeyState(ctx, rdb))
+}
+
+// lockKeyState says what the promoted node holds under the lock's key:
+// nothing, or an owner's value and the time it has left (a key the old
+// primary had deleted may survive on a replica that had not yet received
+// the delete).
+func lockKeyState(ctx context.Context, rdb *redis.Client) string {
+	typ, err := rdb.Type(ctx, sim.Key).Result()
+	switch {
+	case err != nil:
+		return "lock key unknown: " + err.Error()
+	case typ == "none":
+		return "the lock key absent"
+	}
+	ttl, _ := rdb.PTTL(ctx, sim.Key).Result()
+	if typ != "string" {
+		return fmt.Sprintf("the lock key held (%s, %v left)", typ, ttl)
+	}
+	v, _ := rdb.Get(ctx, sim.Key).Result()
+	return fmt.Sprintf("the lock key held by %q (%v left)", v, ttl)
 }
 
 // replOffset reads a replication offset from INFO (0 if it cannot).

@@ -93,8 +93,13 @@ func driftOf(sc scenario.Scenario, client string) int64 {
 	return ppm
 }
 
-// apply injects f now (the caller holds c.mu).
-func (c *coord) apply(f fault.Fault) {
+// apply injects the scenario's fault idx now and records its firing (the
+// caller holds c.mu).
+func (c *coord) apply(idx int) {
+	f := c.sc.Faults[idx]
+	if !c.fired[idx].Fired {
+		c.fired[idx].Fired, c.fired[idx].At = true, c.now()
+	}
 	ev := history.Event{At: c.now(), Kind: string(f.Kind), Target: f.Target, Detail: scenario.FormatFault(f)}
 	if ev.Target == "" {
 		ev.Target = strings.Join(f.A, ",") + "|" + strings.Join(f.B, ",")

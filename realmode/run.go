@@ -147,9 +147,10 @@ func (c *coord) wait(ctx context.Context) error {
 func (c *coord) shutdown() {
 	c.mu.Lock()
 	c.stopping = true
+	timers := c.timers // no timer is added once stopping
 	c.mu.Unlock()
 	c.once.Do(func() { close(c.early) }) // frees a client waiting for a start that will not come
-	for _, t := range c.timers {
+	for _, t := range timers {
 		t.Stop()
 	}
 	for _, p := range c.procs {
@@ -182,6 +183,7 @@ func (c *coord) result() (*Result, error) {
 	r.Violations, r.Stats.Violations = c.judge.Violations()
 	r.Stats.SimTime = c.wall
 	r.Liveness = c.liveness()
+	r.Faults = c.firings()
 	for i, st := range c.state {
 		st.stats.Writes = c.judge.Writes(i)
 		r.Clients = append(r.Clients, st.stats)

@@ -62,6 +62,11 @@ type Tally struct {
 	Runs     int `json:"runs"`
 	Violated int `json:"violated"`
 	Failed   int `json:"failed"` // client processes that crashed or hung
+	// Unfired counts the runs (of Runs) in which a fault of the scenario
+	// did not fire: such a run tested less than the scenario says, and its
+	// holding is no evidence of safety (0 in cells made before runs kept
+	// their firing records).
+	Unfired int `json:"unfired,omitempty"`
 }
 
 // Count tallies results.
@@ -72,6 +77,9 @@ func Count(rs []*Result) Tally {
 			continue
 		}
 		t.Runs++
+		if r.FaultsFired() < len(r.Faults) {
+			t.Unfired++
+		}
 		if len(r.Failures) > 0 {
 			t.Failed++
 		} else if len(r.Violated) > 0 {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // TestWilson: the interval against values computed by hand.
@@ -50,5 +52,29 @@ func TestWriteTableNamesRefusedSubjects(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestCountUnfired: a run in which a fault of its scenario did not fire
+// tested less than the scenario says; the tally counts such runs, and the
+// table says so beside the rate, which reads back.
+func TestCountUnfired(t *testing.T) {
+	fired := &Result{}
+	fired.Faults = []sim.FaultFiring{{Fault: "failover n1 on=c1:acquired", Fired: true}}
+	missed := &Result{}
+	missed.Faults = []sim.FaultFiring{{Fault: "failover n1 on=c1:acquired", Why: "c1 never reached acquired"}}
+	broke := &Result{}
+	broke.Faults, broke.Violated = missed.Faults, []string{"mutex"}
+	got := Count([]*Result{fired, missed, broke})
+	if got != (Tally{Runs: 3, Violated: 1, Unfired: 2}) {
+		t.Fatalf("tally %+v, want 3 runs, 1 violated, 2 with a fault that did not fire", got)
+	}
+	text := rateText(got)
+	if !strings.Contains(text, "2 with a fault unfired") {
+		t.Errorf("rate text %q does not say 2 runs missed a fault", text)
+	}
+	back, err := parseRate(text)
+	if err != nil || back != got {
+		t.Errorf("read back %+v (%v), want %+v", back, err, got)
 	}
 }

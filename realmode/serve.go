@@ -125,6 +125,10 @@ func (c *coord) point(i int, p fault.Point) Reply {
 	st := c.state[i]
 	st.points[p]++
 	for _, f := range c.trig[trigKey{st.name, p, st.points[p]}] {
+		if after := c.sc.Faults[f].When.After; after > 0 {
+			c.applyAfter(f, after)
+			continue
+		}
 		c.apply(f)
 	}
 	d := st.extra

@@ -8,18 +8,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/locksim/locksim/internal/buildinfo"
-	"github.com/locksim/locksim/internal/safefile"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/realmode"
-	"github.com/locksim/locksim/sim/scenario"
 )
 
 func init() { commands = append(commands, newRealCmd, newRealClientCmd) }
@@ -35,6 +29,8 @@ type realFlags struct {
 	simSeeds  int
 	libraries string
 	libClient string
+	merge     bool
+	mergeFrom string
 }
 
 func newRealCmd() *cobra.Command {
@@ -66,12 +62,19 @@ processes; the rate of runs that broke a claim is printed with its 95%
 interval.
 
 --table FILE runs the agreement table instead: for every pattern (or
---pattern) × built-in scenario (or --scenario) that real mode can run,
+those --pattern lists, comma-separated) × built-in scenario (or those
+--scenario lists) that real mode can run,
 --runs real runs beside --sim-seeds simulated seeds, with both violation
 rates and their 95% intervals; a cell agrees when both are zero or both
 non-zero. --libraries adds rows for library subjects of --lib-client.
 The same cells go, machine-readable, into agreement.json beside FILE
 (format locksim-agreement/1), which locksim report --real reads.
+--merge fills a table cell by cell: it runs only the cells selected and
+replaces just those in the agreement.json beside FILE (which must exist),
+keeping the others, then writes FILE again from the merged cells;
+--merge-from F merges the cells of another agreement.json F instead of
+running any. A merged table names every run its cells came from, and
+each row the run that made it.
 
 --client names the client program (default: this binary). A binary built
 in bench/refs (cmd/locksim-real-client) adds the lock libraries redsync,
@@ -84,7 +87,8 @@ redis-server on PATH, a server that never became ready or died).`,
 		Example: `  locksim real --pattern basic --scenario gc-pause
   locksim real --pattern fenced --scenario gc-pause --runs 10 --json
   locksim real --pattern redlock --scenario node-restart-without-persistence --runs 20 --parallel 2
-  locksim real --table reports/real/README.md --runs 5 --sim-seeds 20`,
+  locksim real --table reports/real/README.md --runs 5 --sim-seeds 20
+  locksim real --table reports/real/README.md --merge --scenario failover-async-replication --runs 5`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReal(cmd, f) },
 	}
@@ -100,6 +104,8 @@ redis-server on PATH, a server that never became ready or died).`,
 	fl.IntVar(&f.simSeeds, "sim-seeds", 20, "with --table: simulated seeds per cell")
 	fl.StringVar(&f.libraries, "libraries", "", "with --table: comma-separated library subjects of --lib-client, for rows of their own")
 	fl.StringVar(&f.libClient, "lib-client", "", "with --table: the client program that knows --libraries (bench/refs cmd/locksim-real-client)")
+	fl.BoolVar(&f.merge, "merge", false, "with --table: run only the cells selected and merge them into the agreement.json beside FILE, keeping its other cells")
+	fl.StringVar(&f.mergeFrom, "merge-from", "", "with --table: run nothing; merge the cells of this agreement.json into the one beside FILE")
 	return cmd
 }
 
@@ -229,12 +235,15 @@ func printReal(w io.Writer, res []*realmode.Result, asJSON bool) error {
 	}
 	for _, r := range res {
 		fmt.Fprintln(w, r.Summary())
+		if fs := r.FaultsSummary(); fs != "" {
+			fmt.Fprintln(w, "  "+fs)
+		}
 		for _, v := range r.Violations {
 			fmt.Fprintf(w, "  t=%.6fs %s %v: %s\n", float64(v.At)/1e9, v.Kind, v.Clients, v.Detail)
 		}
 	}
-	fmt.Fprintf(w, "violated in %d of %d runs (%.0f%%, 95%% interval %.0f–%.0f%%); client failures in %d\n",
-		t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi, t.Failed)
+	fmt.Fprintf(w, "violated in %d of %d runs (%.0f%%, 95%% interval %.0f–%.0f%%); client failures in %d; a fault did not fire in %d\n",
+		t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi, t.Failed, t.Unfired)
 	return nil
 }
 
@@ -249,100 +258,6 @@ func realVerdict(res []*realmode.Result) error {
 		}
 	case t.Violated > 0:
 		return violationError{fmt.Sprintf("real: %s broke a claim under %s in %d of %d runs", res[0].Pattern, res[0].Scenario, t.Violated, t.Runs)}
-	}
-	return nil
-}
-
-// runRealTable runs the agreement table and writes it to f.table.
-func runRealTable(cmd *cobra.Command, f realFlags) error {
-	o, err := tableOptions(f)
-	if err != nil {
-		return err
-	}
-	data := filepath.Join(filepath.Dir(f.table), realmode.AgreementFileName)
-	var paths safefile.Paths
-	paths.Output("--table", f.table)
-	paths.Output("--table (its "+realmode.AgreementFileName+" beside it)", data)
-	if err := checkPaths(&paths); err != nil {
-		return err
-	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	cells, err := realmode.Agreement(ctx, o)
-	if err != nil {
-		return realError(err)
-	}
-	err = safefile.Write(f.table, func(out io.Writer) error {
-		writeTableHeader(out)
-		return realmode.WriteTable(out, cells)
-	})
-	if err != nil {
-		return runtimef("real: write %s: %w", f.table, err)
-	}
-	err = safefile.Write(data, func(out io.Writer) error {
-		return realmode.WriteAgreement(out, "locksim "+strings.Join(os.Args[1:], " "), cells)
-	})
-	if err != nil {
-		return runtimef("real: write %s: %w", data, err)
-	}
-	return nil
-}
-
-// writeTableHeader is the agreement table's heading: what made it, when.
-func writeTableHeader(out io.Writer) {
-	fmt.Fprintf(out, "# Real mode: the simulator's verdicts on real redis-server\n\n"+
-		"Generated by `locksim %s` (%s), %s. Each cell: runs that broke a claim of the pattern / runs, "+
-		"the rate and its 95%% Wilson interval; real runs on this machine beside the simulator's seeds of the same "+
-		"scenario. A cell agrees when both rates are zero or both non-zero. See NOTES.md for every disagreement.\n\n",
-		strings.Join(os.Args[1:], " "), buildinfo.String(), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-}
-
-// tableOptions resolves the table's subjects and scenarios.
-func tableOptions(f realFlags) (realmode.AgreeOptions, error) {
-	o := realmode.AgreeOptions{Runs: f.runs, SimSeeds: f.simSeeds, Parallel: f.parallel, Progress: os.Stderr}
-	if f.runs < 1 || f.simSeeds < 1 || f.parallel < 1 {
-		return o, usagef("--runs %d, --sim-seeds %d, --parallel %d: want each at least 1", f.runs, f.simSeeds, f.parallel)
-	}
-	var err error
-	if o.Client, err = clientArgv(f.client); err != nil {
-		return o, err
-	}
-	for _, p := range pattern.All() {
-		if !p.Broken && (f.pattern == "" || p.Name == f.pattern) {
-			o.Patterns = append(o.Patterns, p)
-		}
-	}
-	if len(o.Patterns) == 0 {
-		return o, usagef("--pattern %q: not a correct pattern of the catalog", f.pattern)
-	}
-	for _, b := range scenario.Builtins() {
-		if f.scenario == "" || b.Name == f.scenario {
-			o.Scenarios = append(o.Scenarios, b)
-		}
-	}
-	if len(o.Scenarios) == 0 {
-		return o, usagef("--scenario %q: not a built-in scenario", f.scenario)
-	}
-	return o, tableLibraries(f, &o)
-}
-
-func tableLibraries(f realFlags, o *realmode.AgreeOptions) error {
-	if f.libraries == "" {
-		return nil
-	}
-	if f.libClient == "" {
-		return usagef("--libraries needs --lib-client (the binary with their adapters)")
-	}
-	if _, err := os.Stat(f.libClient); err != nil {
-		return usagef("--lib-client: %v", err)
-	}
-	o.LibraryClient = []string{f.libClient}
-	for _, name := range strings.Split(f.libraries, ",") {
-		p, err := realmode.Describe(o.LibraryClient, nil, strings.TrimSpace(name))
-		if err != nil {
-			return usagef("--libraries: %v", err)
-		}
-		o.Libraries = append(o.Libraries, p)
 	}
 	return nil
 }
