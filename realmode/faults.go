@@ -44,6 +44,8 @@ func unsupported(f fault.Fault) string {
 		return "only a client's drift from the start (at=0s) is done for real, through its Clock; redis-server's clock cannot be slowed"
 	case fault.Failover:
 		return "" // the node's replica, lagging by the replication delay, promoted
+	case fault.BlackHole:
+		return "the proxy cuts links whole: a half-open link (requests forwarded, replies dropped) is not done for real yet (a partition black-holes both directions)"
 	}
 	return "unknown fault kind"
 }

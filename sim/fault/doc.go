@@ -16,6 +16,7 @@
 //	partition c1|n1,n2 at=0 for=2s     cut every client–node link across
 //	slowlink c1|n1 at=0 for=50ms by=150ms dir=reply
 //	loss c1|n1 at=0 for=1s rate=50%
+//	blackhole c1|n1 on=renew-sent for=300ms   half-open: requests executed, replies swallowed
 //
 // A triggered fault (on=[client:]point, n=N for the N-th time) fires when
 // the point is reached, before the client goes on; after=D fires it D of
@@ -59,10 +60,20 @@ const (
 	WriteReply   Point = "write-reply"
 )
 
+// AcquireAttempt is the start of an attempt of one acquisition: the
+// first request of an Acquire call, and each request sent after the
+// pattern waited between attempts (its retry backoff: no request of the
+// acquisition in flight, and time has passed since the last one ended).
+// Unlike the other points, n=N counts within one acquisition: the fault
+// fires at the N-th attempt of the client's first acquisition that makes
+// N attempts (for Redlock, an attempt is its round of requests to every
+// node).
+const AcquireAttempt Point = "acquire-attempt"
+
 // Points lists the workload points in loop order, then the call points.
 var Points = []Point{Acquired, Work, Write, Release,
 	AcquireSent, AcquireReply, ReleaseSent, ReleaseReply, ExtendSent, ExtendReply,
-	RenewSent, RenewReply, ReadSent, ReadReply, WriteSent, WriteReply}
+	RenewSent, RenewReply, ReadSent, ReadReply, WriteSent, WriteReply, AcquireAttempt}
 
 // WorkloadPoints lists the workload points alone, in loop order.
 var WorkloadPoints = []Point{Acquired, Work, Write, Release}
@@ -111,4 +122,5 @@ var Triggers = []struct{ Name, Summary string }{
 	{"after=D", "with on=: D of true time after the point is reached, the client running on meanwhile"},
 	{"on=[cN:]KIND-sent", "when a request of the client's call of KIND has just been sent: acquire, release, extend (manual), renew (its background renewal), read or write (the store)"},
 	{"on=[cN:]KIND-reply", "when the reply of such a call has arrived, before the caller sees it (acquire-reply, renew-reply, ...)"},
+	{"on=[cN:]acquire-attempt n=N", "when one acquisition of the client starts its N-th attempt (n counts within the acquisition: the first that gets that far), as its request is sent"},
 }
