@@ -6,7 +6,8 @@ import (
 )
 
 // TestSameSeedSameBytesNewTriggers: the after= offset, every call point,
-// the manual-extend step, starve, a stall, the fsync window, failover chains and replica lag distributions run twice with one seed and write the
+// the manual-extend step, starve, a stall, the fsync window, failover chains, replica lag distributions,
+// the black-holed (half-open) link and the acquire-attempt trigger run twice with one seed and write the
 // same bytes (TestSameSeedSameBytes covers the built-in scenarios).
 func TestSameSeedSameBytesNewTriggers(t *testing.T) {
 	for _, tc := range []struct{ pattern, text string }{
@@ -21,6 +22,9 @@ func TestSameSeedSameBytesNewTriggers(t *testing.T) {
 		{"fenced", "start clients=3 duration=3s\ncrash n1 at=1500ms for=5ms persist=everysec\nreplicas delay=20ms\nfailover n1 at=2s\n"},
 		{"basic", "start clients=3 duration=1s\nreplicas delay=exp(20ms) n=2\nfailover n1 at=300ms\nfailover n1 at=600ms\n"},
 		{"redlock", "start clients=3 duration=1s\nreplicas delay=uniform(10ms) n=3\nfailover n2 on=c1:acquired\ncrash n2 at=400ms for=5ms\nfailover n2 at=700ms\n"},
+		{"watchdog", "start clients=2 duration=1s\nworkload work=250ms jitter=0s\nblackhole c1|n1 on=c1:renew-sent for=300ms\n"},
+		{"watchdog-late-done", "start clients=2 duration=1s\nworkload work=250ms jitter=0s\nblackhole c1|n1 on=c1:renew-sent for=300ms\n"},
+		{"redlock", "start clients=3 duration=1s\npause c2 on=acquire-attempt n=3 for=50ms\nblackhole c1|n1,n2 at=200ms for=100ms\n"},
 	} {
 		p := lookupPattern(t, tc.pattern)
 		s := parseScenario(t, tc.text)

@@ -72,8 +72,11 @@ type lossWatch struct {
 	byID   map[int]*lossHolding
 	dirty  bool  // a node executed a command or a fault struck since the last look
 	next   int64 // the earliest key expiry among the open holdings (0: none)
-	lat    []int64
-	res    LossSignal
+	// pending are the lost holdings whose holder is in Release, not yet
+	// told of the loss: its error will tell it, or the run's end comes.
+	pending []*lossHolding
+	lat     []int64
+	res     LossSignal
 }
 
 func newLossWatch(w *world, c pattern.Claims) *lossWatch {
@@ -267,13 +270,15 @@ func (lw *lossWatch) releasing(l *locks.Lease) *lossHolding {
 		delete(lw.byID, h.id)
 		return nil
 	}
+	lw.pending = append(lw.pending, h)
 	return h
 }
 
 func (lw *lossWatch) released(h *lossHolding, err error) {
-	if h == nil {
-		return
+	if h == nil || lw.w.s.Stopping() {
+		return // the run ended first: result closes it
 	}
+	lw.pending = slices.DeleteFunc(lw.pending, func(o *lossHolding) bool { return o == h })
 	if err != nil {
 		lw.signal(h, lw.w.s.Now(), "Release returned "+err.Error())
 		return
@@ -290,7 +295,10 @@ func (lw *lossWatch) result() LossSignal {
 			lw.finish(h, end, "not by the end of the run")
 		}
 	}
-	lw.open = nil
+	for _, h := range lw.pending {
+		lw.finish(h, end, "not by the end of the run: its Release had not returned")
+	}
+	lw.open, lw.pending = nil, nil
 	r := lw.res
 	if len(lw.lat) > 0 {
 		slices.Sort(lw.lat)
