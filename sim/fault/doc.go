@@ -19,7 +19,8 @@
 //	blackhole c1|n1 on=renew-sent for=300ms   half-open: requests executed, replies swallowed
 //
 // A triggered fault (on=[client:]point, n=N for the N-th time) fires when
-// the point is reached, before the client goes on; after=D fires it D of
+// the point is reached, before the client goes on (on=acquire-attempt n=N:
+// at the N-th attempt of one acquisition, the first that gets that far); after=D fires it D of
 // true time later instead, while the client runs on. A clock that starts
 // off by some offset is a jump at=0s. A link fault's
 // sides may name the protected store, db, as well as nodes.
