@@ -1,12 +1,14 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim/fault"
 )
 
 // The loss-signal oracle. For every holding it finds the true time at
@@ -20,10 +22,16 @@ import (
 // are exact. Only losses before the holder called Release count: a
 // holder's own release is no loss.
 //
-// Latency is signal − loss; a holder whose Done closed before the server
-// let the lock go (the validity timer fires ahead of the key's expiry by
-// the drift allowance) has latency 0. A pattern that claims LossSignal
-// (pattern.Claims) breaks the claim when some latency exceeds its bound.
+// Latency is signal − loss, less the time the holder's process was
+// paused (stop-the-world) in between: a paused process can neither be
+// told nor act, and its timer fires as soon as it runs again, so a pause
+// costs the holder nothing the oracle can charge to the lock (the
+// overlap oracle judges what the holder does after it). A starved
+// process is not paused: its workload runs while its timer does not. A
+// holder whose Done closed before the server let the lock go (the
+// validity timer fires ahead of the key's expiry by the drift allowance)
+// has latency 0. A pattern that claims LossSignal (pattern.Claims) breaks
+// the claim when some latency exceeds its bound.
 
 // LossSignal is what the loss-signal oracle measured in a run.
 type LossSignal struct {
@@ -166,14 +174,24 @@ func (lw *lossWatch) afterEvent() {
 		lw.look(now)
 	}
 	for _, h := range lw.open {
-		if h.doneAt < 0 && !h.released && doneClosed(h.lease) {
-			h.doneAt = now
-		}
-		if h.lost && !h.released && h.doneAt >= 0 {
-			lw.signal(h, max(h.doneAt, h.lostAt), "its lease's Done closed")
-		}
+		lw.observe(h, now)
 	}
 	lw.prune()
+}
+
+// observe notes, now, whether h's Done has closed, and signals a loss it
+// tells. The workload calls it too before it acts or releases, since a
+// goroutine may close Done and act in one step.
+func (lw *lossWatch) observe(h *lossHolding, now int64) {
+	if h.released {
+		return
+	}
+	if h.doneAt < 0 && doneClosed(h.lease) {
+		h.doneAt = now
+	}
+	if h.lost && h.doneAt >= 0 {
+		lw.signal(h, max(h.doneAt, h.lostAt), "its lease's Done closed")
+	}
 }
 
 func doneClosed(l *locks.Lease) bool {
@@ -227,7 +245,7 @@ func (lw *lossWatch) signal(h *lossHolding, now int64, how string) {
 // finish records h's latency, judged against the bound, and stops
 // watching it.
 func (lw *lossWatch) finish(h *lossHolding, now int64, how string) {
-	d := max(now-h.lostAt, 0)
+	d := max(now-h.lostAt-lw.paused(h.client, h.lostAt, now), 0)
 	lw.lat = append(lw.lat, d)
 	h.released = true
 	delete(lw.byID, h.id)
@@ -235,8 +253,32 @@ func (lw *lossWatch) finish(h *lossHolding, now int64, how string) {
 		return
 	}
 	lw.res.Late++
-	lw.w.or.violate("late-signal", []int{h.client}, fmt.Sprintf("%s lost the lock on the server at t=%s and learnt of it %v later (%s), past its bound %v",
+	lw.w.or.violate("late-signal", []int{h.client}, fmt.Sprintf("%s lost the lock on the server at t=%s and learnt of it %v later, its pauses aside (%s), past its bound %v",
 		lw.w.clients[h.client].name, fmtT(h.lostAt), time.Duration(d).Round(time.Microsecond), how, time.Duration(lw.bound)))
+}
+
+// paused is how long, within [from, to], client c's process was paused:
+// the union of its pause faults' stretches (history events).
+func (lw *lossWatch) paused(c int, from, to int64) int64 {
+	name := lw.w.clients[c].name
+	var spans [][2]int64
+	for _, ev := range lw.w.hist.Events {
+		if ev.Kind == string(fault.Pause) && ev.Target == name {
+			if lo, hi := max(ev.At, from), min(ev.End, to); lo < hi {
+				spans = append(spans, [2]int64{lo, hi})
+			}
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	total, reach := int64(0), from
+	for _, s := range spans {
+		lo := max(s[0], reach)
+		if s[1] > lo {
+			total += s[1] - lo
+			reach = s[1]
+		}
+	}
+	return total
 }
 
 // prune drops the holdings that are over.
@@ -247,6 +289,9 @@ func (lw *lossWatch) prune() {
 // act notes that the holder of id relied on its lease now: blind, if the
 // lock was lost and the holder had not learnt it.
 func (lw *lossWatch) act(id int) {
+	if h := lw.byID[id]; h != nil {
+		lw.observe(h, lw.w.s.Now())
+	}
 	if h := lw.byID[id]; h != nil && h.lost && !h.blind {
 		h.blind = true
 		lw.res.Blind++
@@ -264,6 +309,9 @@ func (lw *lossWatch) releasing(l *locks.Lease) *lossHolding {
 	}
 	if h == nil {
 		return nil
+	}
+	if lw.observe(h, lw.w.s.Now()); h.released {
+		return nil // it knew: Done had closed
 	}
 	h.released = true
 	if !h.lost {
