@@ -33,8 +33,9 @@ type Claims struct {
 	// the server (its key expired, was deleted or was granted to another
 	// owner on the node, or on a quorum of the nodes, that decide); 0
 	// makes no such claim. A Done that waits for a renewal's reply through
-	// a black-holed connection breaks it; so does a process paused past
-	// its validity, which no lock can signal to.
+	// a black-holed connection breaks it, and so does a timer starved of
+	// CPU; the time the holder's whole process was paused is not counted
+	// (nothing can tell a stopped process).
 	LossSignal int
 }
 
