@@ -20,8 +20,10 @@ func ExampleCheck() {
 	defer os.RemoveAll(dir)
 	fenced, _ := pattern.Lookup("fenced")
 	rep, err := locksimtest.Check(fenced, locksimtest.Options{Seeds: 2, Dir: dir, Expect: []string{
-		"failover-async-replication        breaks safe-store,fencing  # a replica that missed the INCR",
-		"node-restart-without-persistence  breaks safe-store,fencing  # the counter is lost",
+		"failover-async-replication        breaks safe-store,fencing,loss-signal  # a replica that missed the INCR",
+		"node-restart-without-persistence  breaks safe-store,fencing,loss-signal  # the counter is lost",
+		"client-clock-drift                breaks loss-signal  # the timer runs on a slow clock",
+		"node-clock-jump                   breaks loss-signal  # the key expires early",
 	}})
 	if err != nil {
 		log.Fatal(err)
@@ -37,9 +39,13 @@ func ExampleCheck() {
 	// Output:
 	// fenced: 22 runs under 11 scenarios: as expected
 	// client-clock-drift mutex seed 1
+	// client-clock-drift loss-signal seed 1
 	// failover-async-replication mutex seed 1
+	// failover-async-replication loss-signal seed 1
 	// gc-pause mutex seed 1
 	// node-clock-jump mutex seed 1
+	// node-clock-jump loss-signal seed 1
 	// node-restart-without-persistence mutex seed 1
+	// node-restart-without-persistence loss-signal seed 1
 	// slow-work mutex seed 1
 }

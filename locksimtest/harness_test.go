@@ -25,8 +25,10 @@ func lookup(t *testing.T, name string) pattern.Pattern {
 // fencedLimits are fenced's limitations under the built-ins, as the gate
 // records them.
 var fencedLimits = []string{
-	"failover-async-replication        breaks safe-store,fencing  # a replica that missed the INCR issues a token again",
-	"fenced node-restart-without-persistence breaks safe-store,fencing  # the counter is lost with the node's data",
+	"failover-async-replication        breaks safe-store,fencing,loss-signal  # a replica that missed the INCR issues a token again; the holder learns nothing until its validity ends",
+	"fenced node-restart-without-persistence breaks safe-store,fencing,loss-signal  # the counter is lost with the node's data, and the key",
+	"client-clock-drift breaks loss-signal  # the validity timer runs on the holder's slow clock",
+	"node-clock-jump    breaks loss-signal  # the node's jump expires the key before the holder's validity ends",
 }
 
 // TestRunPassesAsExpected: fenced, with its two known limitations

@@ -138,10 +138,11 @@ func TestRunFailsOnABrokenVariant(t *testing.T) {
 			"gc-pause breaks mutex", "node-clock-jump breaks mutex", "node-restart-without-persistence breaks mutex",
 			"slow-work breaks mutex"}}
 	basic, variant := lookup(t, "basic"), lookup(t, "basic-del")
+	basic.Claims.LossSignal = 0 // the mutex is at stake here; the variant claims no more
 	if f := runFake(t, func(tb testing.TB) { locksimtest.Run(tb, basic, o) }); f.Failed() {
 		t.Fatalf("basic failed: %q", f.errors)
 	}
-	variant.Name = "basic" // the variant passed off as the pattern: the same lines apply
+	variant.Name, variant.Claims = "basic", basic.Claims // the variant passed off as the pattern: the same lines apply
 	f := runFake(t, func(tb testing.TB) { locksimtest.Run(tb, variant, o) })
 	if !f.Failed() {
 		t.Fatal("Run passed basic-del, which releases the next holder's lock")

@@ -28,7 +28,10 @@
 // of true time), SafeStore (a store that checks fencing tokens loses no
 // update), Fencing (tokens strictly increase), MaxHolders (at most N
 // holders), Progress (the lock is never free for longer than that many
-// TTLs while clients want it; the built-ins claim ProgressTTLs). Every
+// TTLs while clients want it; the built-ins claim ProgressTTLs),
+// LossSignal (the holder learns that the server let its lock go within
+// that many percent of the TTL: LossSignalTimer for Basic and Fenced,
+// LossSignalRenewal for Watchdog and Service). Every
 // pattern is also measured on progress and on no-starvation (no client
 // stuck), claimed or not, and the gate can expect either.
 //

@@ -27,7 +27,32 @@ type Claims struct {
 	// nobody, breaks it; one client starving while others take turns does
 	// not.
 	Progress int
+	// LossSignal: the holder learns that it lost the lock — its lease's
+	// Done closes, or Err or Release tells it — within this many percent
+	// of the TTL, in true time, after the lock stopped being its own on
+	// the server (its key expired, was deleted or was granted to another
+	// owner on the node, or on a quorum of the nodes, that decide); 0
+	// makes no such claim. A Done that waits for a renewal's reply through
+	// a black-holed connection breaks it, and so does a timer starved of
+	// CPU; the time the holder's whole process was paused is not counted
+	// (nothing can tell a stopped process).
+	LossSignal int
 }
+
+// Loss-signal bounds the built-in patterns claim (Claims.LossSignal), in
+// percent of the TTL. LossSignalTimer is a pattern's whose only signal is
+// its validity timer (Basic, Fenced): the timer fires when the validity
+// runs out on the holder's clock, before the key expires on the server,
+// so the bound is the slack of the drift allowance (1% of the TTL).
+// LossSignalRenewal is a renewing pattern's (Watchdog, Service): a lock
+// lost between renewals (the key deleted, a failover) is learnt from the
+// next renewal's reply, RenewEvery (TTL/3) later, each attempt bounded
+// by at most RenewEvery more, or from the validity timer, whichever
+// comes first: two thirds of the TTL, and a little for the round trip.
+const (
+	LossSignalTimer   = 1
+	LossSignalRenewal = 70
+)
 
 // ProgressTTLs is the progress bound, in TTLs, that the built-in patterns
 // claim (Claims.Progress): after the lock becomes free — released, or its
@@ -42,6 +67,9 @@ func (c Claims) Names() []string {
 	out := []string{}
 	for _, k := range c.List() {
 		out = append(out, string(k))
+	}
+	if c.LossSignal > 0 {
+		out = append(out, "loss-signal")
 	}
 	return out
 }
@@ -89,6 +117,8 @@ func (p Pattern) Validate() error {
 		return fmt.Errorf("pattern %s: Claims.MaxHolders (%d) must not be negative", p.Name, p.Claims.MaxHolders)
 	case p.Claims.Progress < 0:
 		return fmt.Errorf("pattern %s: Claims.Progress (%d) must not be negative", p.Name, p.Claims.Progress)
+	case p.Claims.LossSignal < 0:
+		return fmt.Errorf("pattern %s: Claims.LossSignal (%d) must not be negative", p.Name, p.Claims.LossSignal)
 	}
 	return nil
 }
@@ -145,7 +175,7 @@ func Single(f func(r locks.Redis, key string, o locks.Options) (locks.Locker, er
 }
 
 func init() {
-	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "SET NX PX + owner-checked Lua release; safe while the holder finishes within its validity",
 		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, k, o) })})
 	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
@@ -153,15 +183,15 @@ func init() {
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewReentrant(r, k, o)
 		})})
-	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "SET NX PX renewed every TTL/3 while held; the holder learns of loss",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewWatchdog(r, k, o)
 		})})
-	Register(Pattern{Name: "service", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "service", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "reentrant + watchdog + retry with backoff + context + metrics",
 		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })})
-	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "SET NX PX + INCR of a never-expiring fence counter in one script; a checking store rejects stale holders",
 		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) })})
 	Register(Pattern{Name: "watchdog-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},

@@ -49,6 +49,8 @@ func unsupported(f fault.Fault) string {
 		return "" // the node's replica, lagging by the replication delay, promoted
 	case fault.SplitBrain:
 		return "real mode's failover kills the old primary; keeping it up for some clients' proxies is not done (the node's split-brain behaviour is checked against redis-server in sim/node)"
+	case fault.BlackHole:
+		return "the proxy cuts links whole: a half-open link (requests forwarded, replies dropped) is not done for real yet (a partition black-holes both directions)"
 	}
 	return "unknown fault kind"
 }

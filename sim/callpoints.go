@@ -48,7 +48,12 @@ func (w *world) onReceived(c, _ int, g *sched.G) { w.callPoint(c, g, true) }
 
 func (w *world) callPoint(c int, g *sched.G, reply bool) {
 	cl := w.clients[c]
-	if kind := cl.callKind(g); kind != "" {
-		cl.reach(fault.CallPoint(kind, reply))
+	kind := cl.callKind(g)
+	if kind == "" {
+		return
+	}
+	cl.reach(fault.CallPoint(kind, reply))
+	if kind == phaseAcquire && !reply {
+		w.acquireSent(cl)
 	}
 }

@@ -30,6 +30,7 @@ type client struct {
 	readCall int64        // when the current section's read was sent
 	phase    string       // the call the main goroutine is in (see during)
 	prev     *locks.Lease // misuse: the lease of the section before
+	tries    attempts     // the attempts of the acquisition in progress
 	last     *locks.Lease // misuse: the last lease this client acquired
 }
 
@@ -168,6 +169,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 	var lease *locks.Lease
 	var err error
+	c.tries.begin()
 	c.during(phaseAcquire, func() { lease, err = c.locker.Acquire(ctx) })
 	cancel()
 	if err == nil && lease == nil {
@@ -187,6 +189,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	c.last = lease
 	c.w.record(op)
 	id := c.w.or.grant(c.i, call, lease.Fence, pattern.ReadLease(lease))
+	c.w.loss.grant(c.i, id, lease)
 	c.w.pr.hold(c.i)
 	c.stats.Acquisitions++
 	c.waits = append(c.waits, (time.Duration(c.now() - call)).Round(time.Microsecond))
@@ -208,11 +211,13 @@ func (c *client) check(l *locks.Lease, id int) bool {
 		return false
 	}
 	c.w.or.act(id, "check")
+	c.w.loss.act(id)
 	return true
 }
 
 func (c *client) read(l *locks.Lease, id int) (int64, bool) {
 	call := c.now()
+	c.w.loss.act(id)
 	var m network.Message
 	var err error
 	c.during(phaseRead, func() {
@@ -230,6 +235,7 @@ func (c *client) read(l *locks.Lease, id int) (int64, bool) {
 
 func (c *client) write(l *locks.Lease, id int, v int64) {
 	call := c.now()
+	c.w.loss.act(id)
 	var m network.Message
 	var err error
 	c.during(phaseWrite, func() {
@@ -249,10 +255,12 @@ func (c *client) write(l *locks.Lease, id int, v int64) {
 func (c *client) release(l *locks.Lease) {
 	call := c.now()
 	c.w.pr.free(c.i)
+	lost := c.w.loss.releasing(l)
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 	var err error
 	c.during(phaseRelease, func() { err = c.locker.Release(ctx, l) })
 	cancel()
+	c.w.loss.released(lost, err)
 	op := c.op(history.Release, call, err)
 	op.OK, op.Token, op.Mode = err == nil, l.Token, mode(l)
 	c.w.record(op)

@@ -34,15 +34,18 @@ const (
 
 // Result is the verdict of one run. It marshals to JSON.
 type Result struct {
-	Pattern  string         `json:"pattern"`
-	Scenario string         `json:"scenario"`
-	Seed     uint64         `json:"seed"`
-	Nodes    int            `json:"nodes"`
-	Claims   []string       `json:"claims"`
-	Violated []string       `json:"violated"` // claims broken in this run
-	Safety   Safety         `json:"safety"`
-	Liveness Liveness       `json:"liveness"`
-	Clients  []ClientResult `json:"clients"`
+	Pattern  string   `json:"pattern"`
+	Scenario string   `json:"scenario"`
+	Seed     uint64   `json:"seed"`
+	Nodes    int      `json:"nodes"`
+	Claims   []string `json:"claims"`
+	Violated []string `json:"violated"` // claims broken in this run
+	Safety   Safety   `json:"safety"`
+	Liveness Liveness `json:"liveness"`
+	// LossSignal is what the loss-signal oracle measured: how long each
+	// holder took to learn that the server let its lock go.
+	LossSignal LossSignal     `json:"loss_signal"`
+	Clients    []ClientResult `json:"clients"`
 	// Violations lists the first violations found, in time order.
 	Violations []Violation `json:"violations"`
 	Stats      Stats       `json:"stats"`

@@ -6,7 +6,8 @@ import (
 )
 
 // TestSameSeedSameBytesNewTriggers: the after= offset, every call point,
-// the manual-extend step, starve, a stall, the fsync window, failover chains, replica lag distributions, split brain and nemesis schedules run twice with one seed and write the
+// the manual-extend step, starve, a stall, the fsync window, failover chains, replica lag distributions,
+// split brain, nemesis schedules, the black-holed (half-open) link and the acquire-attempt trigger run twice with one seed and write the
 // same bytes (TestSameSeedSameBytes covers the built-in scenarios).
 func TestSameSeedSameBytesNewTriggers(t *testing.T) {
 	for _, tc := range []struct{ pattern, text string }{
@@ -25,6 +26,9 @@ func TestSameSeedSameBytesNewTriggers(t *testing.T) {
 		{"basic", "start clients=3 duration=2s\npause c* every=exp(200ms) for=exp(30ms)\ndrift c* rate=uniform(±200ppm)\njump c2 every=exp(500ms) by=uniform(±5ms)\n"},
 		{"fenced", "start nodes=1 clients=3 duration=3s\ncrash n1 every=exp(500ms) for=uniform(100ms) persist=no\nstarve c* every=exp(300ms) for=uniform(50ms)\n"},
 		{"redlock", "start clients=3 duration=1s\nreplicas delay=uniform(10ms) n=3\nfailover n2 on=c1:acquired\ncrash n2 at=400ms for=5ms\nfailover n2 at=700ms\n"},
+		{"watchdog", "start clients=2 duration=1s\nworkload work=250ms jitter=0s\nblackhole c1|n1 on=c1:renew-sent for=300ms\n"},
+		{"watchdog-late-done", "start clients=2 duration=1s\nworkload work=250ms jitter=0s\nblackhole c1|n1 on=c1:renew-sent for=300ms\n"},
+		{"redlock", "start clients=3 duration=1s\npause c2 on=acquire-attempt n=3 for=50ms\nblackhole c1|n1,n2 at=200ms for=100ms\n"},
 	} {
 		p := lookupPattern(t, tc.pattern)
 		s := parseScenario(t, tc.text)

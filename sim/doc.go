@@ -54,8 +54,12 @@
 // or after= later: the workload points above, and the call points — a
 // request of a kind of call just sent, or its reply just arrived before the
 // caller sees it (acquire, release, extend by hand, renew from a background
-// goroutine, read and write of the store). A starve fault stops only a
-// client's background goroutines (sched.Proc.Starve); pause stops them all.
+// goroutine, read and write of the store) — and the start of the N-th
+// attempt of one acquisition (acquire-attempt, see attempts.go). A starve
+// fault stops only a client's background goroutines (sched.Proc.Starve);
+// pause stops them all. A blackhole makes a link half-open: requests are
+// delivered and executed, replies vanish (network.Link.BlackHole); a
+// partition loses both.
 // Result.Faults records, per fault of the scenario, whether it fired and,
 // when it did not, why as precisely as the run can tell: "the run ends at
 // 1s" for a time past the end, "c1 reached write only 37 times in the
@@ -111,10 +115,23 @@
 // outlives the release) and a queue that serves nobody; a single client
 // starving while others take turns is Liveness.Stuck, not a stall.
 //
+// Loss signal. For every holding whose lock the server let go before its
+// holder called Release — fewer than a quorum of the nodes (one of one)
+// hold its token at its key: it expired, was deleted or re-granted, or a
+// restart or failover lost it — the oracle measures the true time until
+// the holder learnt of it: its lease's Done closed, or the Release it
+// called returned an error. The scheduler reports every event
+// (sched.Sched.AfterEvent), and key expiries are computed from the node's
+// clock, so both instants are exact. Result.LossSignal has the counts,
+// the largest and p99 latencies, and the losses the holder acted on
+// (checked, read, wrote) before it knew; a latency above LossSignalBound
+// (the pattern's Claims.LossSignal percent of the TTL) is a "late-signal"
+// violation.
+//
 // The result names the pattern's claims (pattern.Claims) that were
 // violated: Mutex by an overlap, SafeStore by a lost update, Fencing by a
 // fence violation, MaxHolders ("max-holders") by a section past the limit,
-// Progress by a stall.
+// Progress by a stall, LossSignal ("loss-signal") by a late signal.
 //
 // # Outputs
 //

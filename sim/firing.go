@@ -113,6 +113,9 @@ func (w *world) whyNotFired(i int, f fault.Fault) string {
 		}
 		return "the run stopped before " + f.When.At.String()
 	}
+	if f.When.Point == fault.AcquireAttempt && !w.reached[i] {
+		return whyNoAttempt(w.clientNamed(f.When.Client), f.When.Client, f.When.N)
+	}
 	if w.reached[i] {
 		return fmt.Sprintf("%s reached %s, but after=%v lands past the run's end (%v)", f.When.Client, f.When.Point, f.When.After, w.sc.Duration)
 	}

@@ -62,12 +62,16 @@ func (w *world) result() *Result {
 	r.Safety = safetyOf(w.or, w.db)
 	r.Liveness = w.liveness()
 	w.pr.finish()
+	r.LossSignal = w.loss.result()
 	r.Liveness.Stalls, r.Liveness.LongestStall = w.pr.stalls, time.Duration(w.pr.longest)
 	r.Violations = append([]Violation{}, w.or.violations...)
 	for _, c := range w.clients {
 		r.Clients = append(r.Clients, c.stats)
 	}
 	r.Violated = violated(w.cfg.Pattern.Claims, r.Safety, r.Liveness)
+	if w.cfg.Pattern.Claims.LossSignal > 0 && r.LossSignal.Late > 0 {
+		r.Violated = append(r.Violated, "loss-signal")
+	}
 	r.Stats = w.stats()
 	r.Faults = w.faultFirings()
 	return r

@@ -13,13 +13,16 @@ const starved = "start clients=2 duration=1s\nworkload work=250ms jitter=0s%s\ns
 // TestStarvedWatchdog: the starved watchdog renews nothing, the key
 // expires under its working holder and c2 takes it. The careful holder
 // sees its lease run out and abandons its write; the careless one writes
-// beside c2. A pause of the same length stops the workload too, so only
+// beside c2. Starved, the careful holder's validity timer does not run
+// either: it learns of the loss only at its own lease check, later than
+// the bound (loss-signal), without acting on the lost lock. A pause of the same length stops the workload too, so only
 // starve shows this.
 func TestStarvedWatchdog(t *testing.T) {
 	p := lookupPattern(t, "watchdog")
 	careful := run(t, p, parseScenario(t, fmt.Sprintf(starved, "")), 1)
-	if !careful.Faults[0].Fired || len(careful.Violated) != 0 || careful.Safety.Abandoned == 0 {
-		t.Errorf("careful: %s, abandoned %d: want the starve fired, a write abandoned, no violation", careful.Summary(), careful.Safety.Abandoned)
+	if !careful.Faults[0].Fired || !slices.Equal(careful.Violated, []string{"loss-signal"}) || careful.Safety.Abandoned == 0 || careful.LossSignal.Blind != 0 {
+		t.Errorf("careful: %s, abandoned %d, loss signal %+v: want the starve fired, a write abandoned, no blind act, no violation but loss-signal",
+			careful.Summary(), careful.Safety.Abandoned, careful.LossSignal)
 	}
 	careless := run(t, p, parseScenario(t, fmt.Sprintf(starved, " check=no")), 1)
 	if !slices.Contains(careless.Violated, "mutex") {

@@ -28,6 +28,7 @@ type world struct {
 	clients []*client
 	or      *oracle
 	pr      *progress
+	loss    *lossWatch
 	tr      *tracer
 	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
@@ -62,12 +63,14 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
 	w.or = newOracle(view{now: w.s.Now, name: func(c int) string { return w.clients[c].name }, trace: w.traceFunc()}, cfg.Pattern.Claims)
 	w.pr = newProgress(w, cfg.Pattern.Claims)
+	w.loss = newLossWatch(w, cfg.Pattern.Claims)
+	w.s.AfterEvent = w.loss.afterEvent
 	w.net = network.New(w.s, stream(cfg.Seed, "net", 0).Uint64(), sc.Net.Latency)
 	w.net.Timeout = sc.Net.Timeout
 	if w.tr.on() {
 		w.net.Trace = w.tr.line
 	}
-	w.net.Observe = w.observe
+	w.net.Observe = w.observeCall
 	w.net.Sent, w.net.Received = w.onSent, w.onReceived
 	if err := w.addNodes(); err != nil {
 		return nil, err
@@ -102,7 +105,7 @@ func (w *world) addNodes() error {
 			nd.SetFsync(int64(fault.FsyncEvery))
 		}
 		w.nodes = append(w.nodes, nd)
-		w.net.AddEndpoint(w.nodeEndpoint(len(w.nodes)-1, nd))
+		w.net.AddEndpoint(w.watched(w.nodeEndpoint(len(w.nodes)-1, nd)))
 	}
 	return nil
 }
@@ -184,6 +187,16 @@ func (w *world) jumps(name string) bool {
 		}
 	}
 	return false
+}
+
+// watched tells the loss-signal oracle of every command ep executes.
+func (w *world) watched(ep *network.Endpoint) *network.Endpoint {
+	handle := ep.Handle
+	ep.Handle = func(c int, req network.Message) network.Message {
+		w.loss.dirty = true
+		return handle(c, req)
+	}
+	return ep
 }
 
 func (w *world) close() {

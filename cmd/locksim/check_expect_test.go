@@ -35,7 +35,8 @@ func writeExpect(t *testing.T, lines string) (expect, scenario string) {
 
 // TestCheckExpectPassesAsTheFileSays: three lines, one scenario file of our
 // own: the gate passes, from another directory; unlisted claims of these
-// cells (fenced under gc-pause, and progress in every cell) hold.
+// cells (fenced under gc-pause, and progress and loss-signal in every
+// cell) hold.
 func TestCheckExpectPassesAsTheFileSays(t *testing.T) {
 	expect, _ := writeExpect(t, `basic  pause.txt  breaks mutex              # our 300ms pause outlasts our 200ms TTL
 fenced pause.txt  holds  safe-store,fencing  # the store rejects the paused holder's write
@@ -45,7 +46,7 @@ basic  gc-pause   breaks mutex
 	if err != nil {
 		t.Fatalf("check --expect: %v\n%s", err, out)
 	}
-	for _, want := range []string{"basic    our-pause  breaks  mutex", "fenced   gc-pause   holds   safe-store", "check: ok: 10 checks"} {
+	for _, want := range []string{"basic    our-pause  breaks  mutex", "fenced   gc-pause   holds   safe-store", "check: ok: 14 checks"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -92,9 +93,9 @@ basic  gc-pause   breaks mutex
 		want string
 	}{
 		{[]string{"--expect", expect, "--unlisted", "skip"}, "check: ok: 3 checks"},
-		{[]string{"--expect", expect, "--pattern", "fenced"}, "check: ok: 3 checks"}, // fenced under our-pause: fencing, and safe-store and progress unlisted
+		{[]string{"--expect", expect, "--pattern", "fenced"}, "check: ok: 4 checks"}, // fenced under our-pause: fencing, and safe-store, progress and loss-signal unlisted
 		{[]string{"--expect", expect, "--scenario", scenario, "--unlisted", "skip"}, "check: ok: 2 checks"},
-		{[]string{"--pattern", "fenced", "--scenario", "gc-pause"}, "check: ok: 3 checks"},
+		{[]string{"--pattern", "fenced", "--scenario", "gc-pause"}, "check: ok: 4 checks"},
 	} {
 		out, _, err := runCLI(t, append([]string{"check", "--seeds", "2"}, tc.args...)...)
 		if err != nil || !strings.Contains(out, tc.want) {

@@ -31,6 +31,7 @@ func TestVariantsCaught(t *testing.T) {
 // needs the simulator's scheduler), with those tests.
 var caughtElsewhere = map[string]string{
 	"watchdog-zombie-renewal": "sim.TestZombieRenewalStallsTheLock",
+	"watchdog-late-done":      "sim.TestLateDoneVariantCaught, sim.TestOnlyTheLossSignalSeesALateDone",
 	"fair-clock-queue":        "TestSeedFairClockSkewReordersQueue, TestSeedFairAbandonedWaiterBlocks",
 	"rwlock-shared-count":     "TestSeedRWAnyoneReleasesRead, TestSeedRWWriterStarved",
 }

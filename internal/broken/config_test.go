@@ -25,6 +25,7 @@ var counterpart = map[string]string{
 	"reentrant-nocount":       "reentrant",
 	"watchdog-renew-ttl":      "watchdog",
 	"watchdog-zombie-renewal": "watchdog",
+	"watchdog-late-done":      "watchdog",
 	"service-seconds":         "service",
 	"fenced-volatile":         "fenced",
 	"redlock-novalidity":      "redlock",
@@ -51,7 +52,7 @@ var badOptions = []struct {
 
 // renewing are the variants that renew at RenewEvery as their pattern
 // does (watchdog-renew-ttl's pitfall is to ignore it).
-var renewing = []string{"service-seconds", "watchdog-zombie-renewal"}
+var renewing = []string{"service-seconds", "watchdog-zombie-renewal", "watchdog-late-done"}
 
 // TestVariantConfigIsItsPatterns: for the same Options, every variant
 // refuses what its correct pattern refuses, naming the same field with the

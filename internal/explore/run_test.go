@@ -137,7 +137,7 @@ func TestRunCountsLowestSeeds(t *testing.T) {
 	// stuck at 1,7,19,25 (13 errs); stalled at 4,15,26.
 	want := Tally{Runs: 30, ViolatingRuns: 4, FirstViolated: seed(2),
 		Broke: map[string]*Found{"mutex": {Runs: 4, FirstSeed: seed(2)}, NoStarvation: {Runs: 4, FirstSeed: seed(1)},
-			Progress: {Runs: 3, FirstSeed: seed(4)}},
+			Progress: {Runs: 3, FirstSeed: seed(4)}, "loss-signal": {}},
 		Overlaps: 4, StuckClients: 4, Errors: 6, FirstErrorSeed: seed(3), FirstError: "seed 3 failed",
 		Faults: []FaultCount{{Fault: "pause c1 on=write for=150ms"}}} // fakeRun reports no firing
 	for s := uint64(1); s <= 30; s++ {

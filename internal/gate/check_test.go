@@ -158,7 +158,7 @@ func TestCheckAsksEveryCorrectCellClassified(t *testing.T) {
 			missing = append(missing, d.What)
 		}
 	}
-	want := "fenced under gc-pause: claim safe-store has no line, fenced under gc-pause: claim fencing has no line, fenced under gc-pause: claim progress has no line"
+	want := "fenced under gc-pause: claim safe-store has no line, fenced under gc-pause: claim fencing has no line, fenced under gc-pause: claim progress has no line, fenced under gc-pause: claim loss-signal has no line"
 	if got := strings.Join(missing, ", "); got != want {
 		t.Errorf("without fenced gc-pause: coverage deviations %q, want %q", got, want)
 	}

@@ -45,7 +45,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"unknown pattern", "basic gc-pause holds mutex\nnope gc-pause holds mutex\n", `x.txt:2: unknown pattern "nope"`},
 		{"unknown scenario", "basic nope holds mutex\n", `x.txt:1: unknown scenario "nope"`},
 		{"bad verdict", "\nbasic gc-pause keeps mutex\n", `x.txt:2: verdict "keeps", want holds, breaks or may`},
-		{"claim not made", "basic gc-pause holds fencing\n", `x.txt:1: claim "fencing": basic claims mutex, progress (or give progress or no-starvation)`},
+		{"claim not made", "basic gc-pause holds fencing\n", `x.txt:1: claim "fencing": basic claims mutex, progress, loss-signal (or give progress or no-starvation)`},
 		{"claim of another kind", "semaphore gc-pause holds mutex\n", `x.txt:1: claim "mutex": semaphore claims max-holders, progress (or give progress or no-starvation)`},
 		{"too few fields", "basic gc-pause holds\n", "x.txt:1: 3 fields, want: pattern scenario"},
 		{"bad seeds", "basic gc-pause holds mutex seeds=0\n", `x.txt:1: "seeds=0": want seeds=N with N ≥ 1`},
@@ -94,11 +94,11 @@ func TestOwnScenariosParse(t *testing.T) {
 			t.Errorf("scenario %s replays as %q, want %q", sc.Name, sc.Arg, want)
 		}
 	}
-	const own = "crowded-pause,failover-lag-const,failover-lag-exp,failover-lag-slow-wait,failover-lag-slow,failover-mid-grant-wait,failover-mid-grant,failover-once-replica,failover-twice,fsync-always,fsync-everysec,gc-storm,late-release,long-work-careless,long-work-extended,misuse,pause-mid-prep,paused-grant,reenter,renewal-cut-careless,renewal-cut,slow-quorum,split-brain,stale-read-release,starved-watchdog-careless,starved-watchdog"
+	const own = "blackhole-renewal,crowded-pause,failover-lag-const,failover-lag-exp,failover-lag-slow-wait,failover-lag-slow,failover-mid-grant-wait,failover-mid-grant,failover-once-replica,failover-twice,fsync-always,fsync-everysec,gc-storm,late-release,long-work-careless,long-work-extended,misuse,pause-mid-prep,paused-grant,reenter,renewal-cut-careless,renewal-cut,slow-quorum,split-brain,stale-read-release,starved-watchdog-careless,starved-watchdog"
 	if got := strings.Join(names, ","); got != own {
 		t.Errorf("the gate's scenarios = %s, want %s", got, own)
 	}
-	if _, err := lookupScenario("no-such"); err == nil || !strings.Contains(err.Error(), "nor one of the gate's own (crowded-pause, failover-lag-const, failover-lag-exp, failover-lag-slow, failover-lag-slow-wait, failover-mid-grant, failover-mid-grant-wait, failover-once-replica, failover-twice, fsync-always, fsync-everysec, gc-storm, late-release, long-work-careless, long-work-extended, misuse, pause-mid-prep, paused-grant, reenter, renewal-cut, renewal-cut-careless, slow-quorum, split-brain, stale-read-release, starved-watchdog, starved-watchdog-careless)") {
+	if _, err := lookupScenario("no-such"); err == nil || !strings.Contains(err.Error(), "nor one of the gate's own (blackhole-renewal, crowded-pause, failover-lag-const, failover-lag-exp, failover-lag-slow, failover-lag-slow-wait, failover-mid-grant, failover-mid-grant-wait, failover-once-replica, failover-twice, fsync-always, fsync-everysec, gc-storm, late-release, long-work-careless, long-work-extended, misuse, pause-mid-prep, paused-grant, reenter, renewal-cut, renewal-cut-careless, slow-quorum, split-brain, stale-read-release, starved-watchdog, starved-watchdog-careless)") {
 		t.Errorf("lookupScenario(no-such) = %v, want it to list the gate's own", err)
 	}
 }

@@ -83,8 +83,8 @@ func TestSelectUnlisted(t *testing.T) {
 	for _, e := range full.Expect {
 		got = append(got, e.Pattern+" "+e.Scenario+" "+string(e.Verdict)+" "+strings.Join(e.Claims, ",")+" "+itoa(e.Seeds))
 	}
-	want := "basic gc-pause breaks mutex 0|fenced partition holds fencing 4|basic gc-pause holds progress 0|basic partition holds mutex,progress 0|" +
-		"fenced gc-pause holds safe-store,fencing,progress 0|fenced partition holds safe-store,progress 4"
+	want := "basic gc-pause breaks mutex 0|fenced partition holds fencing 4|basic gc-pause holds progress,loss-signal 0|basic partition holds mutex,progress,loss-signal 0|" +
+		"fenced gc-pause holds safe-store,fencing,progress,loss-signal 0|fenced partition holds safe-store,progress,loss-signal 4"
 	if strings.Join(got, "|") != want {
 		t.Errorf("Select() lines\n%s\nwant\n%s", strings.Join(got, "|"), want)
 	}

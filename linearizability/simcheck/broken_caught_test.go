@@ -54,6 +54,8 @@ var caught = []struct {
 		"with one token for every client, each node answers \"mine\" to whoever asks: the lock is granted to a second owner while the first holds it, without any fault"},
 	{"watchdog-zombie-renewal", "gc-pause", 1, "counter", "",
 		"its pitfall (a renewal that outlives the release keeps the lock held for no one) costs progress, which is not a linearizability property (the progress claim catches it); the pause breaks it as it breaks watchdog"},
+	{"watchdog-late-done", "gc-pause", 1, "counter", "",
+		"its pitfall (a holder that learns of its loss late) costs the loss signal, which is not a linearizability property (the loss-signal claim catches it); the pause breaks it as it breaks watchdog"},
 	{"fair-clock-queue", "gc-pause", 1, "counter", "",
 		"its pitfalls (queue order by client clocks, abandoned waiters) cost fairness and liveness, which are not linearizability properties; the pause breaks it as it breaks fair"},
 }

@@ -21,9 +21,11 @@
 //	crash n1 every=exp(10s) for=uniform(200ms) persist=yes
 //	drift c* rate=uniform(±200ppm)                 a drift drawn for each client at t=0
 //	jump c1 every=exp(5s) by=uniform(±1s)          clock steps either way
+//	blackhole c1|n1 on=renew-sent for=300ms   half-open: requests executed, replies swallowed
 //
 // A triggered fault (on=[client:]point, n=N for the N-th time) fires when
-// the point is reached, before the client goes on; after=D fires it D of
+// the point is reached, before the client goes on (on=acquire-attempt n=N:
+// at the N-th attempt of one acquisition, the first that gets that far); after=D fires it D of
 // true time later instead, while the client runs on. A clock that starts
 // off by some offset is a jump at=0s. A link fault's
 // sides may name the protected store, db, as well as nodes.
@@ -75,10 +77,20 @@ const (
 	WriteReply   Point = "write-reply"
 )
 
+// AcquireAttempt is the start of an attempt of one acquisition: the
+// first request of an Acquire call, and each request sent after the
+// pattern waited between attempts (its retry backoff: no request of the
+// acquisition in flight, and time has passed since the last one ended).
+// Unlike the other points, n=N counts within one acquisition: the fault
+// fires at the N-th attempt of the client's first acquisition that makes
+// N attempts (for Redlock, an attempt is its round of requests to every
+// node).
+const AcquireAttempt Point = "acquire-attempt"
+
 // Points lists the workload points in loop order, then the call points.
 var Points = []Point{Acquired, Work, Write, Release,
 	AcquireSent, AcquireReply, ReleaseSent, ReleaseReply, ExtendSent, ExtendReply,
-	RenewSent, RenewReply, ReadSent, ReadReply, WriteSent, WriteReply}
+	RenewSent, RenewReply, ReadSent, ReadReply, WriteSent, WriteReply, AcquireAttempt}
 
 // WorkloadPoints lists the workload points alone, in loop order.
 var WorkloadPoints = []Point{Acquired, Work, Write, Release}
@@ -131,4 +143,5 @@ var Triggers = []struct{ Name, Summary string }{
 	{"c*, n*", "a schedule on every client or every node, each drawing from its own random stream"},
 	{"for=exp(D), for=uniform(D)", "a schedule's duration drawn per occurrence: exponential with mean D, uniform on [0, 2D]"},
 	{"by=uniform(±D), rate=uniform(±R)", "a jump's step or a drift's rate drawn per occurrence (per target without every=): uniform on [-D, +D]"},
+	{"on=[cN:]acquire-attempt n=N", "when one acquisition of the client starts its N-th attempt (n counts within the acquisition: the first that gets that far), as its request is sent"},
 }

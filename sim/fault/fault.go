@@ -23,6 +23,7 @@ const (
 	Partition Kind = "partition" // every client–node (or client–db) link between A and B is cut for For
 	SlowLink  Kind = "slowlink"  // those links get By more latency in Dir for For
 	Loss      Kind = "loss"      // those links lose PPM per million messages for For
+	BlackHole Kind = "blackhole" // those links deliver and execute requests but swallow every reply, silently, for For
 )
 
 // SplitBrain: Target fails over while its old primary stays up, serving
@@ -46,6 +47,7 @@ var Kinds = []struct {
 	{Partition, "client–node links are cut"},
 	{SlowLink, "client–node links get extra latency, in one or both directions"},
 	{Loss, "client–node links lose a share of their messages"},
+	{BlackHole, "a half-open connection: requests reach the node and are executed, replies never come back and nothing says so (calls end on the client's timeout)"},
 }
 
 // When is a fault's trigger: true time At, or — if Point is set — the N-th
@@ -151,6 +153,8 @@ func (f Fault) Validate(nodes, clients int) error {
 		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For), positive("by", f.By))
 	case Loss:
 		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For), lossRange(f.PPM))
+	case BlackHole:
+		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For))
 	}
 	return fmt.Errorf("field kind: unknown fault %q", f.Kind)
 }

@@ -55,6 +55,7 @@ type Link struct {
 	cut   int // partitions in force
 	extra [2]time.Duration
 	loss  int64 // extra loss in force, ppm
+	hole  int   // black holes in force (see BlackHole)
 }
 
 func newLink(seed uint64, client, ep int, lat Latency) *Link {

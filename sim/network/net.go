@@ -41,6 +41,7 @@ type Stats struct {
 	Late     int // replies that arrived after their call gave up
 	Timeouts int // calls that ended on the client-side timeout
 	Refused  int // requests that found their endpoint down
+	Holed    int // replies a black hole took (also counted in Dropped)
 }
 
 // Net is the simulated network.
@@ -246,6 +247,9 @@ func (n *Net) deferred(l *Link, m Message, err error, w sched.Waker) {
 // reply sends r back over l towards the caller waiting on w.
 func (n *Net) reply(l *Link, r *reply, w sched.Waker) {
 	n.stats.Messages++
+	if n.swallowed(l, r, "black-holed") {
+		return
+	}
 	if l.Cut() || l.lost() {
 		n.stats.Dropped++
 		n.traceMsg(l, "←", r, "lost")
@@ -257,6 +261,7 @@ func (n *Net) reply(l *Link, r *reply, w sched.Waker) {
 // back delivers a reply to the caller, unless the call has given up.
 func (n *Net) back(l *Link, r *reply, w sched.Waker) {
 	switch {
+	case n.swallowed(l, r, "black-holed in flight"):
 	case l.Cut():
 		n.stats.Dropped++
 		n.traceMsg(l, "←", r, "cut in flight")

@@ -121,7 +121,9 @@ func (s *Mini) dumpKey(now int64, k string) KeyState {
 		return KeyState{Key: k, Type: "none"}
 	}
 	if ttl := s.Do(now, []string{"PTTL", k}); ttl.Int >= 0 {
-		st.ExpireAt = nowMS(now) + ttl.Int
+		// The exact TTL left (PTTL rounds it down), so that ExpireAt is the
+		// absolute millisecond a Native store would hold.
+		st.ExpireAt = nowMS(now + int64(s.m.TTL(k)))
 	}
 	return st
 }

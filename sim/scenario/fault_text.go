@@ -14,10 +14,11 @@ var faultFields = map[fault.Kind][]string{
 	fault.Pause: {"for"}, fault.Slow: {"for"}, fault.Starve: {"for"}, fault.Jump: {"by"}, fault.Drift: {"rate"},
 	fault.Crash: {"for", "persist"}, fault.Failover: {}, fault.SplitBrain: {"for", "old"},
 	fault.Partition: {"for"}, fault.SlowLink: {"for", "by", "dir"}, fault.Loss: {"for", "rate"},
+	fault.BlackHole: {"for"},
 }
 
 func linkKind(k fault.Kind) bool {
-	return k == fault.Partition || k == fault.SlowLink || k == fault.Loss
+	return k == fault.Partition || k == fault.SlowLink || k == fault.Loss || k == fault.BlackHole
 }
 
 func parseFault(kind fault.Kind, args []string) (fault.Fault, error) {

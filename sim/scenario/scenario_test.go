@@ -198,7 +198,7 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 	client := func(l string) string { return "c" + strconv.Itoa(rapid.IntRange(1, s.Clients).Draw(t, l)) }
 	node := func(l string) string { return "n" + strconv.Itoa(rapid.IntRange(1, nodes).Draw(t, l)) }
 	f := fault.Fault{Kind: rapid.SampledFrom([]fault.Kind{fault.Pause, fault.Slow, fault.Starve, fault.Jump, fault.Drift,
-		fault.Crash, fault.Failover, fault.SplitBrain, fault.Partition, fault.SlowLink, fault.Loss}).Draw(t, "kind")}
+		fault.Crash, fault.Failover, fault.SplitBrain, fault.Partition, fault.SlowLink, fault.Loss, fault.BlackHole}).Draw(t, "kind")}
 	if rapid.Bool().Draw(t, "triggered") {
 		f.When = fault.When{Client: client("on"), Point: rapid.SampledFrom(fault.Points).Draw(t, "point"), N: rapid.IntRange(1, 9).Draw(t, "n")}
 		if rapid.Bool().Draw(t, "offset") {
@@ -275,6 +275,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("start\npause c1 on=write n=2 for=1ms\n")
 	f.Add("start\npause c1 on=acquired after=25ms for=1ms\n")
 	f.Add("start\nstarve c1 on=renew-sent for=200ms\n")
+	f.Add("start clients=2\nblackhole c1|n1 on=renew-sent for=300ms\n")
+	f.Add("start clients=2\npause c2 on=acquire-attempt n=3 for=50ms\nblackhole c1,c2|n1,db at=1s\n")
 	f.Add("start\ncrash n1 on=c1:acquired for=5ms persist=everysec\n")
 	f.Add("start\ncrash n1 at=1s persist=always\n")
 	f.Add("start\nreplicas delay=exp(5ms) n=2\nfailover n1 at=1s\nfailover n1 at=2s\n")

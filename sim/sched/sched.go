@@ -28,6 +28,11 @@ type Sched struct {
 	// DefaultStallAfter). It is the only use of real time in a run and it
 	// only ever turns a hung run into an error.
 	StallAfter time.Duration
+	// AfterEvent, if set, runs on the scheduler after each event (and the
+	// steps of the Gs it resumed), at the event's true time: an observer
+	// that reads state the Gs changed, exactly when they changed it. It
+	// must not schedule events or resume Gs.
+	AfterEvent func()
 
 	now      int64
 	seq      uint64
@@ -129,6 +134,9 @@ func (s *Sched) step() {
 	s.mix(ev.seq)
 	s.progress.Add(1)
 	ev.fn()
+	if s.AfterEvent != nil {
+		s.AfterEvent()
+	}
 }
 
 // handoff resumes g with m and waits until it parks or exits.

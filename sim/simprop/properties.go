@@ -245,6 +245,8 @@ func Mutations() []Mutation {
 			"a holder outlives its TTL and abandons its write; its release passes the owner check with the shared token and frees the next holder's lock"},
 		{"redlock-shared-token", "redlock", "mutex",
 			"two clients split the nodes; the one that missed the quorum releases on every node with the shared token and deletes the winner's keys"},
+		{"watchdog-late-done", "watchdog", "mutex",
+			"c1 is cut off from the node while a slow step runs: its renewal waits out the read timeout, the key expires and c2 takes the lock, and c1, whose lease has no timer, passes its check and writes beside c2"},
 		{"watchdog-zombie-renewal", "watchdog", "progress",
 			"none needed: after the first release the orphaned renewal re-creates the key and holds it for the rest of the run"},
 		{"rwlock-shared-count", "rwlock", "rw-exclusion",

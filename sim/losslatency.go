@@ -1,0 +1,357 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim/fault"
+)
+
+// The loss-signal oracle. For every holding it finds the true time at
+// which the lock stopped being the holder's on the server — the first
+// instant at which fewer than a quorum of the nodes (one of one, three of
+// five) hold the lease's token at the lease's key: the key expired, was
+// deleted, was taken by another owner, or a restart or failover lost it —
+// and the true time at which the holder learnt of it: its lease's Done
+// closed, or a Release it called after the loss returned an error. The
+// scheduler reports every event (sched.Sched.AfterEvent), so both instants
+// are exact. Only losses before the holder called Release count: a
+// holder's own release is no loss.
+//
+// Latency is signal − loss, less the time the holder's process was
+// paused (stop-the-world) in between: a paused process can neither be
+// told nor act, and its timer fires as soon as it runs again, so a pause
+// costs the holder nothing the oracle can charge to the lock (the
+// overlap oracle judges what the holder does after it). A starved
+// process is not paused: its workload runs while its timer does not. A
+// holder whose Done closed before the server let the lock go (the
+// validity timer fires ahead of the key's expiry by the drift allowance)
+// has latency 0. A pattern that claims LossSignal (pattern.Claims) breaks
+// the claim when some latency exceeds its bound.
+
+// LossSignal is what the loss-signal oracle measured in a run.
+type LossSignal struct {
+	// Losses counts the holdings whose lock the server let go before the
+	// holder released it; Signalled those of them the holder learnt of.
+	Losses    int `json:"losses"`
+	Signalled int `json:"signalled"`
+	// Blind counts the losses the holder acted on (checked its lease,
+	// read or wrote the store) before learning of them.
+	Blind int `json:"blind"`
+	// Late counts the losses signalled later than Bound, or not at all
+	// within Bound by the end of the run (only under a LossSignal claim).
+	Late int `json:"late"`
+	// Max and P99 are the largest and 99th-percentile latencies, true
+	// time from the loss to its signal (to the run's end or the release
+	// for a loss never signalled).
+	Max time.Duration `json:"max_ns"`
+	P99 time.Duration `json:"p99_ns"`
+	// Bound is the pattern's claim in true time (0: no claim).
+	Bound time.Duration `json:"bound_ns"`
+	// Untracked counts the holdings whose token the oracle could not find
+	// on a quorum of the nodes at their grant (a grant whose key had
+	// already expired, a lock kept under other keys): they are not
+	// measured.
+	Untracked int `json:"untracked"`
+}
+
+// lossHolding is one holding the oracle watches.
+type lossHolding struct {
+	id, client int
+	lease      *locks.Lease
+	lostAt     int64
+	lost       bool
+	doneAt     int64 // when its Done was seen closed (-1: not yet)
+	blind      bool
+	released   bool    // the holder called Release
+	expires    []int64 // per node: the true time its key expires (0: no TTL or not held)
+}
+
+// lossWatch is the loss-signal oracle of one run.
+type lossWatch struct {
+	w      *world
+	quorum int
+	bound  int64
+	open   []*lossHolding
+	byID   map[int]*lossHolding
+	dirty  bool  // a node executed a command or a fault struck since the last look
+	next   int64 // the earliest key expiry among the open holdings (0: none)
+	// pending are the lost holdings whose holder is in Release, not yet
+	// told of the loss: its error will tell it, or the run's end comes.
+	pending []*lossHolding
+	lat     []int64
+	res     LossSignal
+}
+
+func newLossWatch(w *world, c pattern.Claims) *lossWatch {
+	lw := &lossWatch{w: w, quorum: w.sc.Nodes/2 + 1, byID: map[int]*lossHolding{}}
+	lw.bound = int64(LossSignalBound(c, w.sc.TTL))
+	lw.res.Bound = time.Duration(lw.bound)
+	return lw
+}
+
+// LossSignalBound is the loss-signal latency a pattern with claims c
+// promises under a scenario's TTL: c.LossSignal percent of it (0: no
+// claim).
+func LossSignalBound(c pattern.Claims, ttl time.Duration) time.Duration {
+	return time.Duration(int64(c.LossSignal) * int64(ttl) / 100)
+}
+
+// grant starts watching the holding id that client c was just granted.
+func (lw *lossWatch) grant(c, id int, l *locks.Lease) {
+	h := &lossHolding{id: id, client: c, lease: l, doneAt: -1, expires: make([]int64, len(lw.w.nodes))}
+	if lw.owners(h, lw.w.s.Now()) < lw.quorum {
+		lw.res.Untracked++
+		return
+	}
+	lw.open = append(lw.open, h)
+	lw.byID[id] = h
+	lw.schedule()
+}
+
+// owners counts the nodes that hold h's token at its key now, and notes
+// when each such key expires in true time.
+func (lw *lossWatch) owners(h *lossHolding, now int64) int {
+	n := 0
+	for i, nd := range lw.w.nodes {
+		h.expires[i] = 0
+		ks := nd.Peek([]string{h.lease.Key})
+		if len(ks) == 0 || !holdsToken(ks[0].Str, ks[0].Fields, ks[0].Members, h.lease.Token) {
+			continue
+		}
+		n++
+		if ks[0].ExpireAt > 0 {
+			clk := nd.Clock()
+			left := (ks[0].ExpireAt+1)*int64(time.Millisecond) - clk.Wall(now) // Redis: expired once now > expireAt
+			h.expires[i] = now + clk.TrueFor(time.Duration(max(left, 0)))
+		}
+	}
+	return n
+}
+
+// holdsToken reports whether a key's state names token: a string equal
+// to it, a hash field or a (sorted) set member that is it.
+func holdsToken(str string, fields [][2]string, members []string, token string) bool {
+	if str == token {
+		return true
+	}
+	for _, f := range fields {
+		if f[0] == token {
+			return true
+		}
+	}
+	return slices.Contains(members, token)
+}
+
+// schedule recomputes the earliest expiry the next look must not miss.
+func (lw *lossWatch) schedule() {
+	lw.next = 0
+	for _, h := range lw.open {
+		if h.lost {
+			continue
+		}
+		for _, e := range h.expires {
+			if e > 0 && (lw.next == 0 || e < lw.next) {
+				lw.next = e
+			}
+		}
+	}
+}
+
+// afterEvent is the scheduler's AfterEvent hook: it notes the signals
+// given and the losses that happened in the event just run.
+func (lw *lossWatch) afterEvent() {
+	if len(lw.open) == 0 || lw.w.s.Stopping() {
+		return
+	}
+	now := lw.w.s.Now()
+	if lw.dirty || lw.next > 0 && now >= lw.next {
+		lw.dirty = false
+		lw.look(now)
+	}
+	for _, h := range lw.open {
+		lw.observe(h, now)
+	}
+	lw.prune()
+}
+
+// observe notes, now, whether h's Done has closed, and signals a loss it
+// tells. The workload calls it too before it acts or releases, since a
+// goroutine may close Done and act in one step.
+func (lw *lossWatch) observe(h *lossHolding, now int64) {
+	if h.released {
+		return
+	}
+	if h.doneAt < 0 && doneClosed(h.lease) {
+		h.doneAt = now
+	}
+	if h.lost && h.doneAt >= 0 {
+		lw.signal(h, max(h.doneAt, h.lostAt), "its lease's Done closed")
+	}
+}
+
+func doneClosed(l *locks.Lease) bool {
+	select {
+	case <-l.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// look checks every open holding not yet lost against the nodes.
+func (lw *lossWatch) look(now int64) {
+	for _, h := range lw.open {
+		if h.lost || h.released {
+			continue
+		}
+		prev := slices.Clone(h.expires)
+		if lw.owners(h, now) >= lw.quorum {
+			continue
+		}
+		h.lost, h.lostAt = true, lossTime(prev, h.expires, now)
+		lw.res.Losses++
+	}
+	lw.schedule()
+}
+
+// lossTime is when a holding that no longer has a quorum lost it: the
+// latest expiry, at or before now, of the keys that expired since the last
+// look (the quorum fell with the last of them), else now (a command, a
+// restart or a failover took it).
+func lossTime(prev, cur []int64, now int64) int64 {
+	at := int64(-1)
+	for i, e := range prev {
+		if e > 0 && e <= now && cur[i] == 0 {
+			at = max(at, e)
+		}
+	}
+	if at < 0 {
+		return now
+	}
+	return at
+}
+
+// signal records that h's holder learnt of its loss now.
+func (lw *lossWatch) signal(h *lossHolding, now int64, how string) {
+	lw.res.Signalled++
+	lw.finish(h, now, how)
+}
+
+// finish records h's latency, judged against the bound, and stops
+// watching it.
+func (lw *lossWatch) finish(h *lossHolding, now int64, how string) {
+	d := max(now-h.lostAt-lw.paused(h.client, h.lostAt, now), 0)
+	lw.lat = append(lw.lat, d)
+	h.released = true
+	delete(lw.byID, h.id)
+	if lw.bound == 0 || d <= lw.bound {
+		return
+	}
+	lw.res.Late++
+	lw.w.or.violate("late-signal", []int{h.client}, fmt.Sprintf("%s lost the lock on the server at t=%s and learnt of it %v later, its pauses aside (%s), past its bound %v",
+		lw.w.clients[h.client].name, fmtT(h.lostAt), time.Duration(d).Round(time.Microsecond), how, time.Duration(lw.bound)))
+}
+
+// paused is how long, within [from, to], client c's process was paused:
+// the union of its pause faults' stretches (history events).
+func (lw *lossWatch) paused(c int, from, to int64) int64 {
+	name := lw.w.clients[c].name
+	var spans [][2]int64
+	for _, ev := range lw.w.hist.Events {
+		if ev.Kind == string(fault.Pause) && ev.Target == name {
+			if lo, hi := max(ev.At, from), min(ev.End, to); lo < hi {
+				spans = append(spans, [2]int64{lo, hi})
+			}
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	total, reach := int64(0), from
+	for _, s := range spans {
+		lo := max(s[0], reach)
+		if s[1] > lo {
+			total += s[1] - lo
+			reach = s[1]
+		}
+	}
+	return total
+}
+
+// prune drops the holdings that are over.
+func (lw *lossWatch) prune() {
+	lw.open = slices.DeleteFunc(lw.open, func(h *lossHolding) bool { return h.released })
+}
+
+// act notes that the holder of id relied on its lease now: blind, if the
+// lock was lost and the holder had not learnt it.
+func (lw *lossWatch) act(id int) {
+	if h := lw.byID[id]; h != nil {
+		lw.observe(h, lw.w.s.Now())
+	}
+	if h := lw.byID[id]; h != nil && h.lost && !h.blind {
+		h.blind = true
+		lw.res.Blind++
+	}
+}
+
+// releasing notes that the holder of l calls Release now; released
+// judges a loss it had not learnt of by the error Release returned.
+func (lw *lossWatch) releasing(l *locks.Lease) *lossHolding {
+	var h *lossHolding
+	for _, o := range lw.open {
+		if o.lease == l && !o.released {
+			h = o
+		}
+	}
+	if h == nil {
+		return nil
+	}
+	if lw.observe(h, lw.w.s.Now()); h.released {
+		return nil // it knew: Done had closed
+	}
+	h.released = true
+	if !h.lost {
+		delete(lw.byID, h.id)
+		return nil
+	}
+	lw.pending = append(lw.pending, h)
+	return h
+}
+
+func (lw *lossWatch) released(h *lossHolding, err error) {
+	if h == nil || lw.w.s.Stopping() {
+		return // the run ended first: result closes it
+	}
+	lw.pending = slices.DeleteFunc(lw.pending, func(o *lossHolding) bool { return o == h })
+	if err != nil {
+		lw.signal(h, lw.w.s.Now(), "Release returned "+err.Error())
+		return
+	}
+	lw.finish(h, lw.w.s.Now(), "never: Release returned nil")
+}
+
+// result closes the losses still unsignalled at the end of the run and
+// returns the measurements.
+func (lw *lossWatch) result() LossSignal {
+	end := int64(lw.w.sc.Duration)
+	for _, h := range lw.open {
+		if h.lost && !h.released {
+			lw.finish(h, end, "not by the end of the run")
+		}
+	}
+	for _, h := range lw.pending {
+		lw.finish(h, end, "not by the end of the run: its Release had not returned")
+	}
+	lw.open, lw.pending = nil, nil
+	r := lw.res
+	if len(lw.lat) > 0 {
+		slices.Sort(lw.lat)
+		r.Max = time.Duration(lw.lat[len(lw.lat)-1])
+		r.P99 = time.Duration(lw.lat[min(len(lw.lat)*99/100, len(lw.lat)-1)])
+	}
+	return r
+}
