@@ -70,7 +70,8 @@ func (f *Fair) WaitTTL() time.Duration { return f.waitTTL }
 // cases it leaves the queue before returning.
 func (f *Fair) Acquire(ctx context.Context) (*Lease, error) {
 	token := f.s.c.Rand.Token()
-	return waitLoop(ctx, &f.s.c, f.m,
+	w := newWaker(f.s.r, f.name, token, &f.s.c)
+	return wokenLoop(ctx, &f.s.c, f.m, w.wait,
 		func() (*Lease, error) { return f.poll(ctx, token) },
 		func(ctx context.Context) { _ = f.leave(ctx, token) })
 }
@@ -93,14 +94,15 @@ func (f *Fair) poll(ctx context.Context, token string) (*Lease, error) {
 // leave dequeues token and releases a grant to it whose reply was lost.
 func (f *Fair) leave(ctx context.Context, token string) error {
 	lock, queue, _, prefix := FairKeys(f.name)
-	_, err := runInt(ctx, f.s.r, fairLeaveScript, []string{lock, queue}, token, prefix)
+	_, err := runInt(ctx, f.s.r, fairLeaveScript, []string{lock, queue},
+		token, prefix, WakePrefix(f.name), f.s.c.wakeTTL())
 	return err
 }
 
-// Release deletes the lock if it still holds the lease's token; the next
-// waiter in the queue takes it on its next poll.
+// Release deletes the lock if it still holds the lease's token and wakes
+// the head of the queue, which takes the lock on the poll that follows.
 func (f *Fair) Release(ctx context.Context, l *Lease) error {
-	return ownedRelease(ctx, &f.s, f.m, l)
+	return f.release(ctx, l)
 }
 
 // Extend resets the TTL if the lease still holds the lock.

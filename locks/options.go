@@ -250,6 +250,12 @@ func (c *config) counted(ctx context.Context, try func() (*Lease, error)) (*Leas
 // retry calls try until it succeeds, fails with an error other than
 // ErrNotAcquired/ErrQuorum, the attempts run out, or ctx is done.
 func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
+	return c.retryWith(ctx, try, c.Clock.Sleep)
+}
+
+// retryWith is retry spending each backoff in wait instead of a sleep (a
+// waiter that can be woken blocks until it is, or until the backoff).
+func (c *config) retryWith(ctx context.Context, try func() (*Lease, error), wait func(context.Context, time.Duration) error) (*Lease, error) {
 	var taken error // the last failure that found the lock taken
 	for n := 1; ; n++ {
 		l, err := try()
@@ -267,7 +273,7 @@ func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease,
 		if c.Retry.Attempts >= 0 && n >= max(c.Retry.Attempts, 1) {
 			return nil, err
 		}
-		if serr := c.Clock.Sleep(ctx, c.backoff(n)); serr != nil {
+		if serr := wait(ctx, c.backoff(n)); serr != nil {
 			return nil, gaveUp(serr, taken, err)
 		}
 	}

@@ -76,7 +76,12 @@ var scriptSpecs = map[string]scriptSpec{
 	"fair_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
 	},
-	"fair_leave": func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok(), g.prefix()} },
+	"fair_leave": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
+	},
+	"fair_release": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
+	},
 	"rw_rlock": func(g *gen) ([]string, []string) {
 		return g.keys(3), []string{g.tok(), g.validTTL(), g.prefix()}
 	},
