@@ -18,6 +18,10 @@ type Endpoint struct {
 	Up func() bool
 	// Handle executes a request when it arrives and returns the reply.
 	Handle func(client int, req Message) Message
+	// Serve, if set, is used instead of Handle: it may answer later (a
+	// blocked command), through reply; closed means the endpoint closed
+	// the connection instead of answering.
+	Serve func(client int, req Message, reply func(m Message, closed bool))
 }
 
 // CallRecord describes one finished call, for observers.
@@ -129,6 +133,12 @@ type reply struct {
 // the reply arrives, ctx is done, or the client-side timeout passes. It must
 // be called from a G of client c.
 func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) {
+	return n.CallTimeout(ctx, c, e, req, n.Timeout)
+}
+
+// CallTimeout is Call with its own client-side timeout (a blocking command
+// extends the read deadline by how long it may block).
+func (n *Net) CallTimeout(ctx context.Context, c, e int, req Message, timeout time.Duration) (Message, error) {
 	g := n.caller(c)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -140,7 +150,7 @@ func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) 
 	n.stats.Calls++
 	w := g.Waker()
 	sched.Watch(ctx, w)
-	n.armTimeout(c, e, w)
+	n.armTimeout(c, e, w, timeout)
 	n.send(n.Link(c, e), req, w)
 	if n.Sent != nil {
 		n.Sent(c, e, g)
@@ -170,8 +180,8 @@ func (n *Net) caller(c int) *sched.G {
 
 // armTimeout fails the call with a TimeoutError after the client-side
 // timeout, measured on the client's clock.
-func (n *Net) armTimeout(c, e int, w sched.Waker) {
-	n.s.After(n.clients[c].Clock().TrueFor(n.Timeout), func() {
+func (n *Net) armTimeout(c, e int, w sched.Waker, timeout time.Duration) {
+	n.s.After(n.clients[c].Clock().TrueFor(timeout), func() {
 		if !w.Stale() {
 			n.stats.Timeouts++
 			w.Wake(nil, &TimeoutError{n.ClientName(c), n.EndpointName(e)})
@@ -216,13 +226,25 @@ func (n *Net) arrive(l *Link, req Message, w sched.Waker) {
 		return
 	}
 	ep := n.eps[l.Endpoint]
-	r := &reply{}
-	if ep.Up != nil && !ep.Up() {
+	switch {
+	case ep.Up != nil && !ep.Up():
 		n.stats.Refused++
-		r.err = &RefusedError{n.ClientName(l.Client), ep.Name}
-	} else {
-		r.msg = ep.Handle(l.Client, req)
+		n.respond(l, &reply{err: &RefusedError{n.ClientName(l.Client), ep.Name}}, w)
+	case ep.Serve != nil:
+		ep.Serve(l.Client, req, func(m Message, closed bool) {
+			if closed {
+				n.respond(l, &reply{err: &ClosedError{n.ClientName(l.Client), ep.Name}}, w)
+				return
+			}
+			n.respond(l, &reply{msg: m}, w)
+		})
+	default:
+		n.respond(l, &reply{msg: ep.Handle(l.Client, req)}, w)
 	}
+}
+
+// respond sends the reply r back over l.
+func (n *Net) respond(l *Link, r *reply, w sched.Waker) {
 	n.stats.Messages++
 	if l.Cut() || l.lost() {
 		n.stats.Dropped++

@@ -68,6 +68,9 @@ func NodeEndpoint(nd *node.Node) *Endpoint {
 		Name:   nd.Name(),
 		Up:     nd.Up,
 		Handle: func(_ int, req Message) Message { return ReplyMsg{nd.Exec(req.(Command).Args)} },
+		Serve: func(_ int, req Message, reply func(Message, bool)) {
+			nd.Submit(req.(Command).Args, func(r node.Reply, closed bool) { reply(ReplyMsg{r}, closed) })
+		},
 	}
 }
 
@@ -97,6 +100,11 @@ func (Error) RedisError() {}
 
 // do runs one command and returns the node's reply or the call's error.
 func (r *RedisClient) do(ctx context.Context, args []any) (node.Reply, error) {
+	return r.doFor(ctx, args, r.net.Timeout)
+}
+
+// doFor is do with its own client-side timeout.
+func (r *RedisClient) doFor(ctx context.Context, args []any, timeout time.Duration) (node.Reply, error) {
 	strs := make([]string, len(args))
 	for i, a := range args {
 		s, err := argString(a)
@@ -105,7 +113,7 @@ func (r *RedisClient) do(ctx context.Context, args []any) (node.Reply, error) {
 		}
 		strs[i] = s
 	}
-	m, err := r.net.Call(ctx, r.client, r.endpoint, Command{strs})
+	m, err := r.net.CallTimeout(ctx, r.client, r.endpoint, Command{strs}, timeout)
 	if err != nil {
 		return node.Reply{}, err
 	}

@@ -7,6 +7,7 @@ package node
 func (n *Node) Crash() {
 	n.syncUpTo(n.tl.Now())
 	n.up = false
+	n.dropBlocked()
 }
 
 // Restart brings a crashed node back. The script cache is empty after any
