@@ -147,6 +147,7 @@ func (g *gen) command() []string {
 		{"SISMEMBER", k, m}, {"SCARD", k}, {"ZADD", k, score, m}, {"ZREM", k, m}, {"ZSCORE", k, m},
 		{"ZRANGE", k, "0", "-1"}, {"ZRANGE", k, "0", "-1", "WITHSCORES"}, {"ZRANK", k, m},
 		{"ZCARD", k}, {"TYPE", k}, {"GETRANGE", k, "0", g.pick("-1", "1", "-9")}, {"PTTL", k},
+		{"RPUSH", k, m}, {"LPUSH", k, m, m}, {"LPOP", k}, {"LLEN", k}, {"LRANGE", k, "0", "-1"},
 	}
 	return cmds[g.r.IntN(len(cmds))]
 }
