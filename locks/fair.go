@@ -19,13 +19,17 @@ import (
 //
 // Client clocks play no part in the order: two clients whose clocks
 // disagree are still served in the order their first polls reached Redis.
-// Waiting is polling through the Clock with the Retry policy's bounded
-// exponential backoff (Retry.MaxDelay caps the gap between polls), so the
-// same code runs in the simulator. Holding is a SET key token PX ttl,
-// released owner-checked, and extendable.
+// Between polls a waiter blocks on its own wake list (BLPOP, see Blocker)
+// for the Retry policy's backoff (Retry.MaxDelay caps the gap between
+// polls); Release, and a head that leaves the queue, push to the wake list
+// of the new head only, so it polls at once. A lock freed by expiry pushes
+// nothing: the waiter finds it on its next poll, within one backoff. Behind
+// a Redis without Blocker, waiting is polling through the Clock. Holding is
+// a SET key token PX ttl, released owner-checked, and extendable.
 //
-// Keys, for name n: {n}:lock, {n}:queue, {n}:seq and one {n}:w:<token> per
-// waiter, all in one hash slot.
+// Keys, for name n: {n}:lock, {n}:queue, {n}:seq, one {n}:w:<token> per
+// waiter and one {n}:wake:<token> per woken waiter (expiring), all in one
+// hash slot.
 type Fair struct {
 	s       single
 	name    string
