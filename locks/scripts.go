@@ -77,6 +77,7 @@ func Scripts() map[string]string {
 		"member_release":           memberReleaseSrc,
 		"member_extend":            memberExtendSrc,
 		"sem_acquire":              semAcquireSrc,
+		"sem_release":              semReleaseSrc,
 		"inspect":                  inspectSrc,
 	}
 }

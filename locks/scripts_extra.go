@@ -38,6 +38,8 @@ var (
 	memberExtendBody string
 	//go:embed scripts/sem_acquire.lua
 	semAcquireBody string
+	//go:embed scripts/sem_release.lua
+	semReleaseBody string
 	//go:embed scripts/inspect.lua
 	inspectSrc string
 
@@ -47,7 +49,8 @@ var (
 	rwRLockSrc      = libMembersSrc + rwRLockBody
 	rwLockSrc       = libMembersSrc + rwLockBody
 	memberExtendSrc = libMembersSrc + memberExtendBody
-	semAcquireSrc   = libMembersSrc + semAcquireBody
+	semAcquireSrc   = libMembersSrc + libWakeSrc + semAcquireBody
+	semReleaseSrc   = libMembersSrc + libWakeSrc + semReleaseBody
 
 	fairAcquireScript   = redis.NewScript(fairAcquireSrc)
 	fairLeaveScript     = redis.NewScript(fairLeaveSrc)
@@ -58,5 +61,6 @@ var (
 	memberReleaseScript = redis.NewScript(memberReleaseSrc)
 	memberExtendScript  = redis.NewScript(memberExtendSrc)
 	semAcquireScript    = redis.NewScript(semAcquireSrc)
+	semReleaseScript    = redis.NewScript(semReleaseSrc)
 	inspectScript       = redis.NewScript(inspectSrc)
 )

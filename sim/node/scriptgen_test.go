@@ -92,7 +92,10 @@ var scriptSpecs = map[string]scriptSpec{
 	"member_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },
 	"member_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.prefix()} },
 	"sem_acquire": func(g *gen) ([]string, []string) {
-		return g.keys(1), []string{g.tok(), g.validTTL(), g.pick("1", "2", "2", "x"), g.prefix()}
+		return g.keys(3), []string{g.tok(), g.validTTL(), g.pick("1", "2", "2", "x"), g.prefix(), g.prefix(), g.validTTL()}
+	},
+	"sem_release": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.prefix(), g.validTTL()}
 	},
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
