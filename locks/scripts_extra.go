@@ -31,7 +31,11 @@ var (
 	//go:embed scripts/rw_lock.lua
 	rwLockBody string
 	//go:embed scripts/rw_wleave.lua
-	rwWLeaveSrc string
+	rwWLeaveBody string
+	//go:embed scripts/rw_unlock.lua
+	rwUnlockBody string
+	//go:embed scripts/rw_runlock.lua
+	rwRUnlockBody string
 	//go:embed scripts/member_release.lua
 	memberReleaseSrc string
 	//go:embed scripts/member_extend.lua
@@ -46,8 +50,11 @@ var (
 	fairAcquireSrc  = libMembersSrc + fairAcquireBody
 	fairLeaveSrc    = libMembersSrc + libWakeSrc + fairLeaveBody
 	fairReleaseSrc  = libMembersSrc + libWakeSrc + fairReleaseBody
-	rwRLockSrc      = libMembersSrc + rwRLockBody
-	rwLockSrc       = libMembersSrc + rwLockBody
+	rwRLockSrc      = libMembersSrc + libWakeSrc + rwRLockBody
+	rwLockSrc       = libMembersSrc + libWakeSrc + rwLockBody
+	rwWLeaveSrc     = libMembersSrc + libWakeSrc + rwWLeaveBody
+	rwUnlockSrc     = libMembersSrc + libWakeSrc + rwUnlockBody
+	rwRUnlockSrc    = libMembersSrc + libWakeSrc + rwRUnlockBody
 	memberExtendSrc = libMembersSrc + memberExtendBody
 	semAcquireSrc   = libMembersSrc + libWakeSrc + semAcquireBody
 	semReleaseSrc   = libMembersSrc + libWakeSrc + semReleaseBody
@@ -58,6 +65,8 @@ var (
 	rwRLockScript       = redis.NewScript(rwRLockSrc)
 	rwLockScript        = redis.NewScript(rwLockSrc)
 	rwWLeaveScript      = redis.NewScript(rwWLeaveSrc)
+	rwUnlockScript      = redis.NewScript(rwUnlockSrc)
+	rwRUnlockScript     = redis.NewScript(rwRUnlockSrc)
 	memberReleaseScript = redis.NewScript(memberReleaseSrc)
 	memberExtendScript  = redis.NewScript(memberExtendSrc)
 	semAcquireScript    = redis.NewScript(semAcquireSrc)

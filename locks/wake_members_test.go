@@ -83,3 +83,46 @@ func TestSemaphoreWakesOnePerPermit(t *testing.T) {
 		}
 	})
 }
+
+// TestRWLockWaitersWoken: readers blocked by a writer are all woken by its
+// release; a writer waiting for readers to drain is woken by the last
+// reader's release. Every backoff outlasts the deadline, so only the
+// wake-ups grant them.
+func TestRWLockWaitersWoken(t *testing.T) {
+	e := extReal(t)
+	ctx, name := wakeCtx(t), extName(t)
+	o := Options{TTL: time.Minute, Retry: slowPoll()}
+	rw := newRWT(t, e.client(t), name, o)
+	r := e.client(t)
+	waiters, _, _ := waitKeys(name)
+	wl, err := rw.Lock(ctx)
+	if err != nil {
+		t.Fatalf("Lock = %v", err)
+	}
+	var readers []<-chan error
+	for range 3 {
+		readers = append(readers, acquireAsync(ctx, newRWT(t, e.client(t), name, o).Reader()))
+	}
+	extWaitFor(t, "the readers to register", func() bool { return r.ZCard(ctx, waiters).Val() == 3 })
+	if err := rw.Unlock(ctx, wl); err != nil {
+		t.Fatalf("Unlock = %v", err)
+	}
+	for i, done := range readers {
+		if err := <-done; err != nil {
+			t.Fatalf("reader %d = %v, want a grant once the writer released", i, err)
+		}
+	}
+	rl, err := rw.RLock(ctx)
+	if err != nil {
+		t.Fatalf("RLock = %v", err)
+	}
+	writer := acquireAsync(ctx, newRWT(t, e.client(t), name, o).Writer())
+	_, _, intent, _ := RWKeys(name)
+	extWaitFor(t, "the writer's intent", func() bool { return r.Exists(ctx, intent).Val() == 1 })
+	if err := rw.RUnlock(ctx, rl); err != nil {
+		t.Fatalf("RUnlock = %v", err)
+	}
+	if err := <-writer; err != nil {
+		t.Fatalf("writer = %v, want a grant once the last reader left", err)
+	}
+}

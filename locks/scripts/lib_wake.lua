@@ -59,3 +59,17 @@ local function wake_first(waiters, prefix, wake, ttl, n)
   end
   return #woken
 end
+
+-- wake_rw wakes the waiters of a read-write lock that was just freed (the
+-- writer released, the last reader left, a waiting writer gave up): the
+-- writer whose intent stands, alone (readers are refused while it does),
+-- or, with no intent, every live waiter. Returns how many were woken.
+local function wake_rw(intent, waiters, prefix, wake, ttl)
+  local w = redis.call('GET', intent)
+  if w then
+    wait_done(waiters, prefix, w)
+    push(wake, w, ttl)
+    return 1
+  end
+  return wake_first(waiters, prefix, wake, ttl, 0)
+end

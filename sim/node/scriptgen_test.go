@@ -83,12 +83,20 @@ var scriptSpecs = map[string]scriptSpec{
 		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
 	},
 	"rw_rlock": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.validTTL(), g.prefix()}
+		return g.keys(5), []string{g.tok(), g.validTTL(), g.prefix(), g.prefix(), g.validTTL()}
 	},
 	"rw_lock": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
+		return g.keys(5), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix(), g.prefix(), g.validTTL()}
 	},
-	"rw_wleave":      func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok()} },
+	"rw_wleave": func(g *gen) ([]string, []string) {
+		return g.keys(3), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
+	},
+	"rw_unlock": func(g *gen) ([]string, []string) {
+		return g.keys(3), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
+	},
+	"rw_runlock": func(g *gen) ([]string, []string) {
+		return g.keys(3), []string{g.tok(), g.prefix(), g.prefix(), g.prefix(), g.validTTL()}
+	},
 	"member_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },
 	"member_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.prefix()} },
 	"sem_acquire": func(g *gen) ([]string, []string) {
