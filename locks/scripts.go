@@ -80,6 +80,9 @@ func Scripts() map[string]string {
 		"member_extend":            memberExtendSrc,
 		"sem_acquire":              semAcquireSrc,
 		"sem_release":              semReleaseSrc,
+		"svc_wait":                 svcWaitSrc,
+		"svc_wake":                 svcWakeSrc,
+		"svc_leave":                svcLeaveSrc,
 		"inspect":                  inspectSrc,
 	}
 }

@@ -44,6 +44,12 @@ var (
 	semAcquireBody string
 	//go:embed scripts/sem_release.lua
 	semReleaseBody string
+	//go:embed scripts/svc_wait.lua
+	svcWaitBody string
+	//go:embed scripts/svc_wake.lua
+	svcWakeBody string
+	//go:embed scripts/svc_leave.lua
+	svcLeaveBody string
 	//go:embed scripts/inspect.lua
 	inspectSrc string
 
@@ -58,6 +64,9 @@ var (
 	memberExtendSrc = libMembersSrc + memberExtendBody
 	semAcquireSrc   = libMembersSrc + libWakeSrc + semAcquireBody
 	semReleaseSrc   = libMembersSrc + libWakeSrc + semReleaseBody
+	svcWaitSrc      = libMembersSrc + libWakeSrc + svcWaitBody
+	svcWakeSrc      = libMembersSrc + libWakeSrc + svcWakeBody
+	svcLeaveSrc     = libMembersSrc + libWakeSrc + svcLeaveBody
 
 	fairAcquireScript   = redis.NewScript(fairAcquireSrc)
 	fairLeaveScript     = redis.NewScript(fairLeaveSrc)
@@ -71,5 +80,8 @@ var (
 	memberExtendScript  = redis.NewScript(memberExtendSrc)
 	semAcquireScript    = redis.NewScript(semAcquireSrc)
 	semReleaseScript    = redis.NewScript(semReleaseSrc)
+	svcWaitScript       = redis.NewScript(svcWaitSrc)
+	svcWakeScript       = redis.NewScript(svcWakeSrc)
+	svcLeaveScript      = redis.NewScript(svcLeaveSrc)
 	inspectScript       = redis.NewScript(inspectSrc)
 )

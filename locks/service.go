@@ -13,8 +13,9 @@ import "context"
 // With Options.Fencing the key is a name and each new holding carries a
 // fencing token (see Reentrant): renewal and fencing in one lock.
 type Service struct {
-	re *Reentrant
-	m  *Metrics
+	re   *Reentrant
+	m    *Metrics
+	wait serviceWait // the waiter registry (service_wake.go)
 }
 
 var _ Locker = (*Service)(nil)
@@ -32,7 +33,7 @@ func NewService(r Redis, key string, o Options) (*Service, error) {
 	if err := re.c.resolveRenew(); err != nil {
 		return nil, err
 	}
-	return &Service{re: re, m: o.Metrics}, nil
+	return &Service{re: re, m: o.Metrics, wait: newServiceWait(re.key)}, nil
 }
 
 // Owner is the owner id written into the hash.
@@ -44,7 +45,7 @@ func (s *Service) Metrics() *Metrics { return s.m }
 // Acquire takes or re-enters the lock; a first acquisition starts the
 // watchdog.
 func (s *Service) Acquire(ctx context.Context) (*Lease, error) {
-	return s.re.c.counted(ctx, func() (*Lease, error) { return s.try(ctx) })
+	return s.acquire(ctx)
 }
 
 func (s *Service) try(ctx context.Context) (*Lease, error) {
@@ -58,4 +59,4 @@ func (s *Service) try(ctx context.Context) (*Lease, error) {
 
 // Release drops one level of holding; the last one stops the watchdog and
 // frees the lock.
-func (s *Service) Release(ctx context.Context, l *Lease) error { return s.re.Release(ctx, l) }
+func (s *Service) Release(ctx context.Context, l *Lease) error { return s.release(ctx, l) }

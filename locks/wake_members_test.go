@@ -126,3 +126,73 @@ func TestRWLockWaitersWoken(t *testing.T) {
 		t.Fatalf("writer = %v, want a grant once the last reader left", err)
 	}
 }
+
+// TestServiceWaiterWoken: a Service waiter whose backoff outlasts its
+// deadline is granted when the holder's last release frees the lock, and
+// leaves no waiter entry behind; a partial release (a re-entry still
+// held) wakes nobody.
+func TestServiceWaiterWoken(t *testing.T) {
+	e := extReal(t)
+	ctx, key := wakeCtx(t), extName(t)
+	o := Options{TTL: time.Minute, Retry: slowPoll()}
+	holder, err := NewService(e.client(t), key, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outer, err := holder.Acquire(ctx)
+	if err != nil {
+		t.Fatalf("holder Acquire = %v", err)
+	}
+	inner, err := holder.Acquire(ctx)
+	if err != nil {
+		t.Fatalf("holder re-entry = %v", err)
+	}
+	waiter, err := NewService(e.client(t), key, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.client(t)
+	sw := newServiceWait(key)
+	done := acquireAsync(ctx, waiter)
+	extWaitFor(t, "the waiter to register", func() bool { return r.ZCard(ctx, sw.waiters).Val() == 1 })
+	if err := holder.Release(ctx, inner); err != nil {
+		t.Fatalf("inner Release = %v", err)
+	}
+	if n := r.ZCard(ctx, sw.waiters).Val(); n != 1 {
+		t.Fatalf("waiters after a partial release = %d, want 1 (nobody woken)", n)
+	}
+	if err := holder.Release(ctx, outer); err != nil {
+		t.Fatalf("outer Release = %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("waiter = %v, want a grant once the lock was freed", err)
+	}
+	if n := r.ZCard(ctx, sw.waiters).Val(); n != 0 {
+		t.Errorf("waiters after the grant = %d, want 0", n)
+	}
+}
+
+// TestServiceWaitKeysShareTheSlot: the registry's keys hash like the lock
+// key, with or without a hash tag of its own; a key none can share a slot
+// with turns the registry off.
+func TestServiceWaitKeysShareTheSlot(t *testing.T) {
+	for _, tc := range []struct{ key, tag string }{
+		{"orders:42", "orders:42"}, {"{r}:lock", "r"}, {"a{}b", ""}, {"x{y}z{w}", "y"}, {"a}b", ""},
+	} {
+		sw := newServiceWait(tc.key)
+		if tc.tag == "" {
+			if !sw.off {
+				t.Errorf("newServiceWait(%q) is on, want off: no registry key can share its slot", tc.key)
+			}
+			continue
+		}
+		for _, k := range []string{sw.waiters, sw.seq, sw.prefix + "t", sw.wake + "t"} {
+			if got := hashTag(k); got != tc.tag {
+				t.Errorf("hashTag(%q) = %q, want %q (the tag of %q)", k, got, tc.tag, tc.key)
+			}
+		}
+		if got := hashTag(tc.key); got != tc.tag {
+			t.Errorf("hashTag(%q) = %q, want %q", tc.key, got, tc.tag)
+		}
+	}
+}

@@ -105,6 +105,13 @@ var scriptSpecs = map[string]scriptSpec{
 	"sem_release": func(g *gen) ([]string, []string) {
 		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.prefix(), g.validTTL()}
 	},
+	"svc_wait": func(g *gen) ([]string, []string) {
+		return g.keys(3), []string{g.tok(), g.prefix(), g.validTTL()}
+	},
+	"svc_wake": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.prefix(), g.prefix(), g.validTTL()}
+	},
+	"svc_leave": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix(), g.prefix()} },
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
 		n := map[string]int{"fenced": 2, "fair": 2, "rwlock": 3}[kind]
