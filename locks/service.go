@@ -9,6 +9,9 @@ import "context"
 //
 // Unlike the other patterns, a zero Retry.Attempts means "retry until the
 // context is done": Acquire blocks like a mutex unless told otherwise.
+// Behind a Blocker, a refused waiter registers and blocks on its wake list
+// between attempts, and a release that frees the lock wakes the oldest
+// waiter (see service_wake.go); otherwise it sleeps the backoff.
 //
 // With Options.Fencing the key is a name and each new holding carries a
 // fencing token (see Reentrant): renewal and fencing in one lock.
