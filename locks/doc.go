@@ -29,9 +29,8 @@
 // The patterns talk to Redis only through Redis (redis.Scripter plus SetNX:
 // *redis.Client and *redis.ClusterClient satisfy it) and, where the Redis
 // also has the optional Blocker (BLPop and Do: go-redis's clients and the
-// simulator's do), let the waiters of Fair, Service, RWLock and Semaphore
-// block on a wake list of their own instead of sleeping; without it they
-// poll. They observe or spend
+// simulator's do), let fair waiters block on a wake list instead of
+// sleeping; without it they poll. They observe or spend
 // time only through clock.Clock, including the goroutines they start (the
 // watchdog, Redlock's fan-out). Owner tokens and jitter come from Rand.
 // The simulator supplies its own implementations of all three and runs this

@@ -30,16 +30,8 @@ type RWLocker interface {
 // a writer, and a writer that vanishes blocks readers for at most
 // IntentTTL. Both kinds of holding are renewable (Extend).
 //
-// A refused reader or writer registers as a waiter (with its own expiring
-// entry) and blocks on its wake list between polls (see Blocker). The
-// writer's release, the last reader's and a waiting writer giving up wake
-// the writer whose intent stands, alone, or, with none, every waiter. A
-// holding freed by expiry wakes nobody: waiters find it on their next
-// poll, within one backoff. Behind a Redis without Blocker, waiters poll.
-//
-// Keys, for name n: {n}:writer, {n}:readers, {n}:intent, {n}:waiters,
-// {n}:wseq, one {n}:r:<token> per reader, one {n}:q:<token> per waiter and
-// one {n}:wake:<token> per woken waiter (expiring), all in one hash slot.
+// Keys, for name n: {n}:writer, {n}:readers, {n}:intent and one
+// {n}:r:<token> per reader, all in one hash slot.
 type RWLock struct {
 	w         single
 	readers   members
@@ -74,11 +66,8 @@ func NewRWLock(r Redis, name string, o Options) (*RWLock, error) {
 		return nil, err
 	}
 	rw := &RWLock{w: s, name: name, m: o.Metrics}
+	rw.readers = members{r: r, key: readers, prefix: prefix, c: &rw.w.c, m: o.Metrics}
 	rw.intentTTL = max(s.c.TTL, 3*s.c.Retry.MaxDelay).Truncate(time.Millisecond)
-	_, _, intent, _ := RWKeys(name)
-	waiters, _, wprefix := waitKeys(name)
-	rw.readers = members{r: r, key: readers, prefix: prefix, c: &rw.w.c, m: o.Metrics,
-		wake: &wakeRelease{rwRUnlockScript, []string{intent, waiters}, []any{wprefix, WakePrefix(name), rw.w.c.wakeTTL()}}}
 	return rw, nil
 }
 
@@ -89,8 +78,7 @@ func (rw *RWLock) IntentTTL() time.Duration { return rw.intentTTL }
 // lock or waits for it.
 func (rw *RWLock) RLock(ctx context.Context) (*Lease, error) {
 	token := rw.w.c.Rand.Token()
-	w := newWaker(rw.w.r, rw.name, token, &rw.w.c)
-	return wokenLoop(ctx, &rw.w.c, rw.m, w.wait,
+	return waitLoop(ctx, &rw.w.c, rw.m,
 		func() (*Lease, error) { return rw.tryRead(ctx, token) },
 		func(ctx context.Context) { _, _ = rw.readers.drop(ctx, token) })
 }
@@ -98,9 +86,7 @@ func (rw *RWLock) RLock(ctx context.Context) (*Lease, error) {
 func (rw *RWLock) tryRead(ctx context.Context, token string) (*Lease, error) {
 	writer, readers, intent, prefix := RWKeys(rw.name)
 	start := rw.w.c.Clock.Now()
-	waiters, seq, wprefix := waitKeys(rw.name)
-	n, err := runInt(ctx, rw.w.r, rwRLockScript, []string{writer, readers, intent, waiters, seq},
-		token, rw.w.c.ttlMS, prefix, wprefix, rw.intentTTL.Milliseconds())
+	n, err := runInt(ctx, rw.w.r, rwRLockScript, []string{writer, readers, intent}, token, rw.w.c.ttlMS, prefix)
 	if err != nil {
 		return nil, wrap("acquire", readers, err)
 	}
@@ -117,8 +103,7 @@ func (rw *RWLock) RUnlock(ctx context.Context, l *Lease) error { return rw.reade
 // are held off meanwhile) and for any writer to release.
 func (rw *RWLock) Lock(ctx context.Context) (*Lease, error) {
 	token := rw.w.c.Rand.Token()
-	w := newWaker(rw.w.r, rw.name, token, &rw.w.c)
-	return wokenLoop(ctx, &rw.w.c, rw.m, w.wait,
+	return waitLoop(ctx, &rw.w.c, rw.m,
 		func() (*Lease, error) { return rw.tryWrite(ctx, token) },
 		func(ctx context.Context) { rw.leaveWrite(ctx, token) })
 }
@@ -126,9 +111,8 @@ func (rw *RWLock) Lock(ctx context.Context) (*Lease, error) {
 func (rw *RWLock) tryWrite(ctx context.Context, token string) (*Lease, error) {
 	writer, readers, intent, prefix := RWKeys(rw.name)
 	start := rw.w.c.Clock.Now()
-	waiters, seq, wprefix := waitKeys(rw.name)
-	n, err := runInt(ctx, rw.w.r, rwLockScript, []string{writer, readers, intent, waiters, seq},
-		token, rw.w.c.ttlMS, rw.intentTTL.Milliseconds(), prefix, wprefix, rw.intentTTL.Milliseconds())
+	n, err := runInt(ctx, rw.w.r, rwLockScript, []string{writer, readers, intent},
+		token, rw.w.c.ttlMS, rw.intentTTL.Milliseconds(), prefix)
 	if err != nil {
 		return nil, wrap("acquire", writer, err)
 	}
@@ -140,14 +124,12 @@ func (rw *RWLock) tryWrite(ctx context.Context, token string) (*Lease, error) {
 
 func (rw *RWLock) leaveWrite(ctx context.Context, token string) {
 	writer, _, intent, _ := RWKeys(rw.name)
-	waiters, _, wprefix := waitKeys(rw.name)
-	_, _ = runInt(ctx, rw.w.r, rwWLeaveScript, []string{writer, intent, waiters},
-		token, wprefix, WakePrefix(rw.name), rw.w.c.wakeTTL())
+	_, _ = runInt(ctx, rw.w.r, rwWLeaveScript, []string{writer, intent}, token)
 }
 
 // Unlock releases the write holding if the lease still holds it.
 func (rw *RWLock) Unlock(ctx context.Context, l *Lease) error {
-	return rw.unlock(ctx, l)
+	return ownedRelease(ctx, &rw.w, rw.m, l)
 }
 
 // Extend renews a read or a write holding (whichever l is) if it still

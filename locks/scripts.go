@@ -74,15 +74,9 @@ func Scripts() map[string]string {
 		"rw_rlock":                 rwRLockSrc,
 		"rw_lock":                  rwLockSrc,
 		"rw_wleave":                rwWLeaveSrc,
-		"rw_unlock":                rwUnlockSrc,
-		"rw_runlock":               rwRUnlockSrc,
 		"member_release":           memberReleaseSrc,
 		"member_extend":            memberExtendSrc,
 		"sem_acquire":              semAcquireSrc,
-		"sem_release":              semReleaseSrc,
-		"svc_wait":                 svcWaitSrc,
-		"svc_wake":                 svcWakeSrc,
-		"svc_leave":                svcLeaveSrc,
 		"inspect":                  inspectSrc,
 	}
 }

@@ -31,42 +31,23 @@ var (
 	//go:embed scripts/rw_lock.lua
 	rwLockBody string
 	//go:embed scripts/rw_wleave.lua
-	rwWLeaveBody string
-	//go:embed scripts/rw_unlock.lua
-	rwUnlockBody string
-	//go:embed scripts/rw_runlock.lua
-	rwRUnlockBody string
+	rwWLeaveSrc string
 	//go:embed scripts/member_release.lua
 	memberReleaseSrc string
 	//go:embed scripts/member_extend.lua
 	memberExtendBody string
 	//go:embed scripts/sem_acquire.lua
 	semAcquireBody string
-	//go:embed scripts/sem_release.lua
-	semReleaseBody string
-	//go:embed scripts/svc_wait.lua
-	svcWaitBody string
-	//go:embed scripts/svc_wake.lua
-	svcWakeBody string
-	//go:embed scripts/svc_leave.lua
-	svcLeaveBody string
 	//go:embed scripts/inspect.lua
 	inspectSrc string
 
 	fairAcquireSrc  = libMembersSrc + fairAcquireBody
 	fairLeaveSrc    = libMembersSrc + libWakeSrc + fairLeaveBody
 	fairReleaseSrc  = libMembersSrc + libWakeSrc + fairReleaseBody
-	rwRLockSrc      = libMembersSrc + libWakeSrc + rwRLockBody
-	rwLockSrc       = libMembersSrc + libWakeSrc + rwLockBody
-	rwWLeaveSrc     = libMembersSrc + libWakeSrc + rwWLeaveBody
-	rwUnlockSrc     = libMembersSrc + libWakeSrc + rwUnlockBody
-	rwRUnlockSrc    = libMembersSrc + libWakeSrc + rwRUnlockBody
+	rwRLockSrc      = libMembersSrc + rwRLockBody
+	rwLockSrc       = libMembersSrc + rwLockBody
 	memberExtendSrc = libMembersSrc + memberExtendBody
-	semAcquireSrc   = libMembersSrc + libWakeSrc + semAcquireBody
-	semReleaseSrc   = libMembersSrc + libWakeSrc + semReleaseBody
-	svcWaitSrc      = libMembersSrc + libWakeSrc + svcWaitBody
-	svcWakeSrc      = libMembersSrc + libWakeSrc + svcWakeBody
-	svcLeaveSrc     = libMembersSrc + libWakeSrc + svcLeaveBody
+	semAcquireSrc   = libMembersSrc + semAcquireBody
 
 	fairAcquireScript   = redis.NewScript(fairAcquireSrc)
 	fairLeaveScript     = redis.NewScript(fairLeaveSrc)
@@ -74,14 +55,8 @@ var (
 	rwRLockScript       = redis.NewScript(rwRLockSrc)
 	rwLockScript        = redis.NewScript(rwLockSrc)
 	rwWLeaveScript      = redis.NewScript(rwWLeaveSrc)
-	rwUnlockScript      = redis.NewScript(rwUnlockSrc)
-	rwRUnlockScript     = redis.NewScript(rwRUnlockSrc)
 	memberReleaseScript = redis.NewScript(memberReleaseSrc)
 	memberExtendScript  = redis.NewScript(memberExtendSrc)
 	semAcquireScript    = redis.NewScript(semAcquireSrc)
-	semReleaseScript    = redis.NewScript(semReleaseSrc)
-	svcWaitScript       = redis.NewScript(svcWaitSrc)
-	svcWakeScript       = redis.NewScript(svcWakeSrc)
-	svcLeaveScript      = redis.NewScript(svcLeaveSrc)
 	inspectScript       = redis.NewScript(inspectSrc)
 )

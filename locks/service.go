@@ -9,16 +9,12 @@ import "context"
 //
 // Unlike the other patterns, a zero Retry.Attempts means "retry until the
 // context is done": Acquire blocks like a mutex unless told otherwise.
-// Behind a Blocker, a refused waiter registers and blocks on its wake list
-// between attempts, and a release that frees the lock wakes the oldest
-// waiter (see service_wake.go); otherwise it sleeps the backoff.
 //
 // With Options.Fencing the key is a name and each new holding carries a
 // fencing token (see Reentrant): renewal and fencing in one lock.
 type Service struct {
-	re   *Reentrant
-	m    *Metrics
-	wait serviceWait // the waiter registry (service_wake.go)
+	re *Reentrant
+	m  *Metrics
 }
 
 var _ Locker = (*Service)(nil)
@@ -36,7 +32,7 @@ func NewService(r Redis, key string, o Options) (*Service, error) {
 	if err := re.c.resolveRenew(); err != nil {
 		return nil, err
 	}
-	return &Service{re: re, m: o.Metrics, wait: newServiceWait(re.key)}, nil
+	return &Service{re: re, m: o.Metrics}, nil
 }
 
 // Owner is the owner id written into the hash.
@@ -48,7 +44,7 @@ func (s *Service) Metrics() *Metrics { return s.m }
 // Acquire takes or re-enters the lock; a first acquisition starts the
 // watchdog.
 func (s *Service) Acquire(ctx context.Context) (*Lease, error) {
-	return s.acquire(ctx)
+	return s.re.c.counted(ctx, func() (*Lease, error) { return s.try(ctx) })
 }
 
 func (s *Service) try(ctx context.Context) (*Lease, error) {
@@ -62,4 +58,4 @@ func (s *Service) try(ctx context.Context) (*Lease, error) {
 
 // Release drops one level of holding; the last one stops the watchdog and
 // frees the lock.
-func (s *Service) Release(ctx context.Context, l *Lease) error { return s.release(ctx, l) }
+func (s *Service) Release(ctx context.Context, l *Lease) error { return s.re.Release(ctx, l) }

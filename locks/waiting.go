@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // This file holds what the fair lock, the read-write lock and the semaphore
@@ -62,23 +60,10 @@ type members struct {
 	prefix string
 	c      *config
 	m      *Metrics
-	wake   *wakeRelease // nil: a release wakes nobody
-}
-
-// wakeRelease is the release script of members whose release wakes
-// waiters: it runs with KEYS key + keys and ARGV token, prefix + args.
-type wakeRelease struct {
-	script *redis.Script
-	keys   []string
-	args   []any
 }
 
 // drop removes token's membership; it reports whether it was still held.
 func (ms *members) drop(ctx context.Context, token string) (bool, error) {
-	if w := ms.wake; w != nil {
-		n, err := runInt(ctx, ms.r, w.script, append([]string{ms.key}, w.keys...), append([]any{token, ms.prefix}, w.args...)...)
-		return n == 1, err
-	}
 	n, err := runInt(ctx, ms.r, memberReleaseScript, []string{ms.key}, token, ms.prefix)
 	return n == 1, err
 }

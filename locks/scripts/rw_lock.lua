@@ -1,17 +1,14 @@
 -- Write lock (one poll). KEYS[1] writer, KEYS[2] readers, KEYS[3] writer
--- intent, KEYS[4] waiters (ZSET), KEYS[5] their ticket counter. ARGV[1]
--- writer token, ARGV[2] TTL ms, ARGV[3] intent TTL ms, ARGV[4] reader key
--- prefix, ARGV[5] waiter key prefix, ARGV[6] waiter TTL ms.
+-- intent. ARGV[1] writer token, ARGV[2] TTL ms, ARGV[3] intent TTL ms,
+-- ARGV[4] reader key prefix.
 --
 -- While no writer holds the lock, the first waiting writer announces its
 -- intent (refreshed on every poll, expiring on its own if the writer
 -- vanishes); new readers are refused while it stands, so the readers
 -- holding drain and the writer is not starved. Granted (1) when the lock
--- has no writer and no live reader and the intent is the caller's; else 0,
--- the writer registered as a waiter (a release wakes it).
+-- has no writer and no live reader and the intent is the caller's; else 0.
 local readers = prune_set(KEYS[2], ARGV[4])
 if redis.call('EXISTS', KEYS[1]) == 1 then
-  wait_join(KEYS[4], KEYS[5], ARGV[5], ARGV[1], ARGV[6])
   return 0
 end
 local intent = redis.call('GET', KEYS[3])
@@ -22,10 +19,8 @@ elseif intent == ARGV[1] then
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
 end
 if intent ~= ARGV[1] or readers > 0 then
-  wait_join(KEYS[4], KEYS[5], ARGV[5], ARGV[1], ARGV[6])
   return 0
 end
-wait_done(KEYS[4], ARGV[5], ARGV[1])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('DEL', KEYS[3])
 return 1

@@ -83,35 +83,17 @@ var scriptSpecs = map[string]scriptSpec{
 		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
 	},
 	"rw_rlock": func(g *gen) ([]string, []string) {
-		return g.keys(5), []string{g.tok(), g.validTTL(), g.prefix(), g.prefix(), g.validTTL()}
+		return g.keys(3), []string{g.tok(), g.validTTL(), g.prefix()}
 	},
 	"rw_lock": func(g *gen) ([]string, []string) {
-		return g.keys(5), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix(), g.prefix(), g.validTTL()}
+		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
 	},
-	"rw_wleave": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
-	},
-	"rw_unlock": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
-	},
-	"rw_runlock": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.prefix(), g.prefix(), g.prefix(), g.validTTL()}
-	},
+	"rw_wleave":      func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok()} },
 	"member_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },
 	"member_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.prefix()} },
 	"sem_acquire": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.validTTL(), g.pick("1", "2", "2", "x"), g.prefix(), g.prefix(), g.validTTL()}
+		return g.keys(1), []string{g.tok(), g.validTTL(), g.pick("1", "2", "2", "x"), g.prefix()}
 	},
-	"sem_release": func(g *gen) ([]string, []string) {
-		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.prefix(), g.validTTL()}
-	},
-	"svc_wait": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.prefix(), g.validTTL()}
-	},
-	"svc_wake": func(g *gen) ([]string, []string) {
-		return g.keys(2), []string{g.prefix(), g.prefix(), g.validTTL()}
-	},
-	"svc_leave": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix(), g.prefix()} },
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
 		n := map[string]int{"fenced": 2, "fair": 2, "rwlock": 3}[kind]
