@@ -52,7 +52,10 @@
 // # Seams
 //
 // The patterns talk to Redis only through Redis (redis.Scripter plus SetNX:
-// *redis.Client and *redis.ClusterClient satisfy it) and observe or spend
+// *redis.Client and *redis.ClusterClient satisfy it) and, where the Redis
+// also has the optional Blocker (BLPop and Do: go-redis's clients and the
+// simulator's do), let fair waiters block on a wake list instead of
+// sleeping; without it they poll. They observe or spend
 // time only through clock.Clock, including the goroutines they start (the
 // watchdog, Redlock's fan-out). Owner tokens and jitter come from Rand.
 // The simulator supplies its own implementations of all three and runs this

@@ -19,13 +19,17 @@ import (
 //
 // Client clocks play no part in the order: two clients whose clocks
 // disagree are still served in the order their first polls reached Redis.
-// Waiting is polling through the Clock with the Retry policy's bounded
-// exponential backoff (Retry.MaxDelay caps the gap between polls), so the
-// same code runs in the simulator. Holding is a SET key token PX ttl,
-// released owner-checked, and extendable.
+// Between polls a waiter blocks on its own wake list (BLPOP, see Blocker)
+// for the Retry policy's backoff (Retry.MaxDelay caps the gap between
+// polls); Release, and a head that leaves the queue, push to the wake list
+// of the new head only, so it polls at once. A lock freed by expiry pushes
+// nothing: the waiter finds it on its next poll, within one backoff. Behind
+// a Redis without Blocker, waiting is polling through the Clock. Holding is
+// a SET key token PX ttl, released owner-checked, and extendable.
 //
-// Keys, for name n: {n}:lock, {n}:queue, {n}:seq and one {n}:w:<token> per
-// waiter, all in one hash slot.
+// Keys, for name n: {n}:lock, {n}:queue, {n}:seq, one {n}:w:<token> per
+// waiter and one {n}:wake:<token> per woken waiter (expiring), all in one
+// hash slot.
 type Fair struct {
 	s       single
 	name    string
@@ -71,7 +75,8 @@ func (f *Fair) WaitTTL() time.Duration { return f.waitTTL }
 // cases it leaves the queue before returning.
 func (f *Fair) Acquire(ctx context.Context) (*Lease, error) {
 	token := f.s.c.Rand.Token()
-	return waitLoop(ctx, &f.s.c, f.m,
+	w := newWaker(f.s.r, f.name, token, &f.s.c)
+	return wokenLoop(ctx, &f.s.c, f.m, w.wait,
 		func() (*Lease, error) { return f.poll(ctx, token) },
 		func(ctx context.Context) { _ = f.leave(ctx, token) })
 }
@@ -94,14 +99,15 @@ func (f *Fair) poll(ctx context.Context, token string) (*Lease, error) {
 // leave dequeues token and releases a grant to it whose reply was lost.
 func (f *Fair) leave(ctx context.Context, token string) error {
 	lock, queue, _, prefix := FairKeys(f.name)
-	_, err := runInt(ctx, f.s.r, fairLeaveScript, []string{lock, queue}, token, prefix)
+	_, err := runInt(ctx, f.s.r, fairLeaveScript, []string{lock, queue},
+		token, prefix, WakePrefix(f.name), f.s.c.wakeTTL())
 	return err
 }
 
-// Release deletes the lock if it still holds the lease's token; the next
-// waiter in the queue takes it on its next poll.
+// Release deletes the lock if it still holds the lease's token and wakes
+// the head of the queue, which takes the lock on the poll that follows.
 func (f *Fair) Release(ctx context.Context, l *Lease) error {
-	return ownedRelease(ctx, &f.s, f.m, l)
+	return f.release(ctx, l)
 }
 
 // Extend resets the TTL if the lease still holds the lock.

@@ -102,14 +102,14 @@ func TestFairFIFO(t *testing.T) {
 func TestFairAbandonedWaiterSkipped(t *testing.T) {
 	extTimeModes(t, func(t *testing.T, e *extEnv, clk *extClock) {
 		ctx, name := context.Background(), extName(t)
-		crashed := newFairT(t, e.client(t), name, extStepOpts(clk, "a", -1))
+		crashed := newFairT(t, pollOnly(e.client(t)), name, extStepOpts(clk, "a", -1))
 		if _, err := crashed.poll(ctx, "vanished"); err != nil {
 			t.Fatalf("first poll = %v, want a grant", err) // takes the lock, then holds it
 		}
 		if _, err := crashed.poll(ctx, "abandoned"); !errors.Is(err, ErrNotAcquired) {
 			t.Fatalf("poll while held = %v, want ErrNotAcquired", err)
 		}
-		b := newFairT(t, e.client(t), name, extStepOpts(clk, "b", 200))
+		b := newFairT(t, pollOnly(e.client(t)), name, extStepOpts(clk, "b", 200))
 		begin := clk.Now()
 		l, err := b.Acquire(ctx)
 		if err != nil {

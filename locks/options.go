@@ -269,6 +269,12 @@ func (c *config) counted(ctx context.Context, try func() (*Lease, error)) (*Leas
 // retry calls try until it succeeds, fails with an error that is not
 // retryable, the strategy gives up, or ctx is done.
 func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
+	return c.retryWith(ctx, try, c.Clock.Sleep)
+}
+
+// retryWith is retry spending each backoff in wait instead of a sleep (a
+// waiter that can be woken blocks until it is, or until the backoff).
+func (c *config) retryWith(ctx context.Context, try func() (*Lease, error), wait func(context.Context, time.Duration) error) (*Lease, error) {
 	var taken error // the last failure that found the lock taken
 	s := c.strategy()
 	for n := 1; ; n++ {
@@ -284,11 +290,11 @@ func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease,
 		if isTaken(err) {
 			taken = err
 		}
-		wait, again := s.Next(n, c.Rand)
+		d, again := s.Next(n, c.Rand)
 		if !again {
 			return nil, err
 		}
-		if serr := c.Clock.Sleep(ctx, max(wait, 0)); serr != nil {
+		if serr := wait(ctx, max(d, 0)); serr != nil {
 			return nil, gaveUp(serr, taken, err)
 		}
 	}

@@ -70,6 +70,7 @@ func Scripts() map[string]string {
 		"token_acquire":            tokenAcquireSrc,
 		"fair_acquire":             fairAcquireSrc,
 		"fair_leave":               fairLeaveSrc,
+		"fair_release":             fairReleaseSrc,
 		"rw_rlock":                 rwRLockSrc,
 		"rw_lock":                  rwLockSrc,
 		"rw_wleave":                rwWLeaveSrc,

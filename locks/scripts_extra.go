@@ -20,8 +20,12 @@ var (
 	libMembersSrc string
 	//go:embed scripts/fair_acquire.lua
 	fairAcquireBody string
+	//go:embed scripts/lib_wake.lua
+	libWakeSrc string
 	//go:embed scripts/fair_leave.lua
-	fairLeaveSrc string
+	fairLeaveBody string
+	//go:embed scripts/fair_release.lua
+	fairReleaseBody string
 	//go:embed scripts/rw_rlock.lua
 	rwRLockBody string
 	//go:embed scripts/rw_lock.lua
@@ -38,6 +42,8 @@ var (
 	inspectSrc string
 
 	fairAcquireSrc  = libMembersSrc + fairAcquireBody
+	fairLeaveSrc    = libMembersSrc + libWakeSrc + fairLeaveBody
+	fairReleaseSrc  = libMembersSrc + libWakeSrc + fairReleaseBody
 	rwRLockSrc      = libMembersSrc + rwRLockBody
 	rwLockSrc       = libMembersSrc + rwLockBody
 	memberExtendSrc = libMembersSrc + memberExtendBody
@@ -45,6 +51,7 @@ var (
 
 	fairAcquireScript   = redis.NewScript(fairAcquireSrc)
 	fairLeaveScript     = redis.NewScript(fairLeaveSrc)
+	fairReleaseScript   = redis.NewScript(fairReleaseSrc)
 	rwRLockScript       = redis.NewScript(rwRLockSrc)
 	rwLockScript        = redis.NewScript(rwLockSrc)
 	rwWLeaveScript      = redis.NewScript(rwWLeaveSrc)

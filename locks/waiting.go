@@ -18,11 +18,17 @@ import (
 // left in Redis (a queued waiter, a writer's intent, a grant whose reply was
 // lost) does not outlive the caller's interest.
 func waitLoop(ctx context.Context, c *config, m *Metrics, try func() (*Lease, error), leave func(context.Context)) (*Lease, error) {
+	return wokenLoop(ctx, c, m, c.Clock.Sleep, try, leave)
+}
+
+// wokenLoop is waitLoop spending each backoff in wait (a waker's, which
+// returns early when the waiter is woken).
+func wokenLoop(ctx context.Context, c *config, m *Metrics, wait func(context.Context, time.Duration) error, try func() (*Lease, error), leave func(context.Context)) (*Lease, error) {
 	begin := c.Clock.Now()
-	l, err := c.retry(ctx, func() (*Lease, error) {
+	l, err := c.retryWith(ctx, func() (*Lease, error) {
 		m.attempted()
 		return try()
-	})
+	}, wait)
 	if err != nil {
 		lctx, cancel := c.Clock.WithTimeout(context.WithoutCancel(ctx), c.TTL)
 		leave(lctx)

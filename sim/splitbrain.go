@@ -30,6 +30,13 @@ func (w *world) nodeEndpoint(i int, nd *node.Node) *network.Endpoint {
 		}
 		return handle(c, req)
 	}
+	block := ep.Defer // WAIT and BLPOP on the node; the old side's BLPOPs park on the old primary
+	ep.Defer = func(c int, req network.Message, reply func(network.Message, error)) bool {
+		if s := w.splits[i]; s != nil && s.clients[c] {
+			return network.Blpop(s.sp.Old, req, reply)
+		}
+		return block(c, req, reply)
+	}
 	return ep
 }
 

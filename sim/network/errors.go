@@ -18,6 +18,16 @@ func (e *TimeoutError) Timeout() bool { return true }
 // Temporary is true, as for a net timeout.
 func (e *TimeoutError) Temporary() bool { return true }
 
+// ClosedError is a call whose connection the endpoint closed before it
+// answered (a node that crashed under a blocked command).
+type ClosedError struct {
+	Client, Endpoint string
+}
+
+func (e *ClosedError) Error() string {
+	return fmt.Sprintf("read %s→%s: connection reset by peer", e.Client, e.Endpoint)
+}
+
 // RefusedError is a request that reached an endpoint that is down.
 type RefusedError struct {
 	Client, Endpoint string

@@ -135,6 +135,12 @@ type reply struct {
 // the reply arrives, ctx is done, or the client-side timeout passes. It must
 // be called from a G of client c.
 func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) {
+	return n.CallTimeout(ctx, c, e, req, n.Timeout)
+}
+
+// CallTimeout is Call with its own client-side timeout (a blocking command
+// extends the read deadline by how long it may block).
+func (n *Net) CallTimeout(ctx context.Context, c, e int, req Message, timeout time.Duration) (Message, error) {
 	g := n.caller(c)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -146,7 +152,7 @@ func (n *Net) Call(ctx context.Context, c, e int, req Message) (Message, error) 
 	n.stats.Calls++
 	w := g.Waker()
 	sched.Watch(ctx, w)
-	n.armTimeout(c, e, w)
+	n.armTimeout(c, e, w, timeout)
 	n.send(n.Link(c, e), req, w)
 	if n.Sent != nil {
 		n.Sent(c, e, g)
@@ -176,8 +182,8 @@ func (n *Net) caller(c int) *sched.G {
 
 // armTimeout fails the call with a TimeoutError after the client-side
 // timeout, measured on the client's clock.
-func (n *Net) armTimeout(c, e int, w sched.Waker) {
-	n.s.After(n.clients[c].Clock().TrueFor(n.Timeout), func() {
+func (n *Net) armTimeout(c, e int, w sched.Waker, timeout time.Duration) {
+	n.s.After(n.clients[c].Clock().TrueFor(timeout), func() {
 		if !w.Stale() {
 			n.stats.Timeouts++
 			w.Wake(nil, &TimeoutError{n.ClientName(c), n.EndpointName(e)})
@@ -238,8 +244,15 @@ func (n *Net) arrive(l *Link, req Message, w sched.Waker) {
 // deferred sends back the reply (or error) of a blocking command, naming
 // the client in a ResetError.
 func (n *Net) deferred(l *Link, m Message, err error, w sched.Waker) {
-	if re, ok := err.(*ResetError); ok && re.Client == "" {
-		re.Client = n.ClientName(l.Client)
+	switch e := err.(type) {
+	case *ResetError:
+		if e.Client == "" {
+			e.Client = n.ClientName(l.Client)
+		}
+	case *ClosedError:
+		if e.Client == "" {
+			e.Client = n.ClientName(l.Client)
+		}
 	}
 	n.reply(l, &reply{msg: m, err: err}, w)
 }

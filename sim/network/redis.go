@@ -66,7 +66,7 @@ func (r ReplyMsg) Describe() string { return r.String() }
 // connection to it, whose last write a WAIT waits for (see conns).
 func NodeEndpoint(nd *node.Node) *Endpoint {
 	cs := &conns{nd: nd, last: map[int]write{}}
-	return &Endpoint{Name: nd.Name(), Up: nd.Up, Handle: cs.handle, Defer: cs.wait}
+	return &Endpoint{Name: nd.Name(), Up: nd.Up, Handle: cs.handle, Defer: cs.block}
 }
 
 // RedisClient is one client's connection to one node: locks.Redis.
@@ -95,6 +95,11 @@ func (Error) RedisError() {}
 
 // do runs one command and returns the node's reply or the call's error.
 func (r *RedisClient) do(ctx context.Context, args []any) (node.Reply, error) {
+	return r.doFor(ctx, args, r.net.Timeout)
+}
+
+// doFor is do with its own client-side timeout.
+func (r *RedisClient) doFor(ctx context.Context, args []any, timeout time.Duration) (node.Reply, error) {
 	strs := make([]string, len(args))
 	for i, a := range args {
 		s, err := argString(a)
@@ -103,7 +108,7 @@ func (r *RedisClient) do(ctx context.Context, args []any) (node.Reply, error) {
 		}
 		strs[i] = s
 	}
-	m, err := r.net.Call(ctx, r.client, r.endpoint, Command{strs})
+	m, err := r.net.CallTimeout(ctx, r.client, r.endpoint, Command{strs}, timeout)
 	if err != nil {
 		return node.Reply{}, err
 	}

@@ -109,3 +109,28 @@ func (r *RedisClient) Wait(ctx context.Context, numSlaves int, timeout time.Dura
 	}
 	return cmd
 }
+
+// block takes the node's blocking commands: WAIT (see wait) and BLPOP,
+// parked on the node until a push or its timeout.
+func (cs *conns) block(c int, req Message, reply func(Message, error)) bool {
+	return cs.wait(c, req, reply) || Blpop(cs.nd, req, reply)
+}
+
+// Blpop hands a BLPOP request to nd, which answers at once when a list
+// has an element and otherwise parks it until a push, its timeout, or a
+// crash (the caller then gets a ClosedError, as when Redis drops the
+// connection). It reports false for any other command.
+func Blpop(nd *node.Node, req Message, reply func(Message, error)) bool {
+	args := req.(Command).Args
+	if len(args) == 0 || node.Upper(args[0]) != "BLPOP" {
+		return false
+	}
+	nd.Submit(args, func(r node.Reply, closed bool) {
+		if closed {
+			reply(nil, &ClosedError{Endpoint: nd.Name()}) // the network names the client
+			return
+		}
+		reply(ReplyMsg{r}, nil)
+	})
+	return true
+}

@@ -284,6 +284,8 @@ func realDump(ctx context.Context, c *redis.Client) []KeyState {
 			st.Fields = sortedPairs(st.Fields)
 		case "set":
 			st.Members = sortedUnique(c.SMembers(ctx, k).Val())
+		case "list":
+			st.Members = c.LRange(ctx, k, 0, -1).Val()
 		case "zset":
 			for _, z := range c.Do(ctx, "ZRANGE", k, "0", "-1", "WITHSCORES").Val().([]any) {
 				st.Members = append(st.Members, z.(string)) // member, score, ... as Native's Fields

@@ -8,6 +8,7 @@ func (n *Node) Crash() {
 	n.syncUpTo(n.tl.Now())
 	n.closeConns()
 	n.up = false
+	n.dropBlocked()
 }
 
 // Restart brings a crashed node back. The script cache is empty after any

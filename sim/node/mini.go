@@ -117,7 +117,11 @@ func (s *Mini) dumpKey(now int64, k string) KeyState {
 			st.Members = append(st.Members, m.Str)
 		}
 		st.Members = sortedUnique(st.Members)
-	default: // lists and streams are not used by lock patterns
+	case "list":
+		for _, m := range s.Do(now, []string{"LRANGE", k, "0", "-1"}).Arr {
+			st.Members = append(st.Members, m.Str)
+		}
+	default: // streams are not used by lock patterns
 		return KeyState{Key: k, Type: "none"}
 	}
 	if ttl := s.Do(now, []string{"PTTL", k}); ttl.Int >= 0 {
@@ -153,6 +157,8 @@ func (s *Mini) Load(now int64, ks []KeyState) {
 			}
 		case "set":
 			s.Do(now, append([]string{"SADD", st.Key}, st.Members...))
+		case "list":
+			s.Do(now, append([]string{"RPUSH", st.Key}, st.Members...))
 		default:
 			continue
 		}

@@ -14,11 +14,14 @@ type entry struct {
 	hash     map[string]string   // nil unless a hash key
 	set      map[string]struct{} // nil unless a set key
 	zset     map[string]float64  // nil unless a sorted-set key
+	list     []string            // nil unless a list key (never empty)
 	expireAt int64               // ms; 0 = none
 }
 
 // isString reports whether e is a string key (no hash, set or sorted set).
-func (e *entry) isString() bool { return e.hash == nil && e.set == nil && e.zset == nil }
+func (e *entry) isString() bool {
+	return e.hash == nil && e.set == nil && e.zset == nil && e.list == nil
+}
 
 var _ Store = (*Native)(nil)
 
@@ -103,6 +106,8 @@ func (n *Native) Dump(now int64, keys []string) []KeyState {
 			out = append(out, KeyState{Key: k, Type: "hash", Fields: sortedFields(e.hash), ExpireAt: e.expireAt})
 		case e.set != nil || e.zset != nil:
 			out = append(out, collectionState(k, e))
+		case e.list != nil:
+			out = append(out, listState(k, e))
 		default:
 			out = append(out, KeyState{Key: k, Type: "string", Str: e.str, ExpireAt: e.expireAt})
 		}
@@ -133,6 +138,8 @@ func (n *Native) Load(now int64, ks []KeyState) {
 			n.keys[s.Key] = &entry{hash: h, expireAt: s.ExpireAt}
 		case "set", "zset":
 			n.keys[s.Key] = collectionEntry(s)
+		case "list":
+			n.keys[s.Key] = &entry{list: append([]string(nil), s.Members...), expireAt: s.ExpireAt}
 		}
 	}
 }

@@ -40,6 +40,8 @@ func collectionSupported(args []string) bool {
 		}
 	case "ZRANGE":
 		return len(args) <= 4 || (len(args) == 5 && strings.EqualFold(args[4], "WITHSCORES"))
+	case "LRANGE":
+		return listSupported(args)
 	}
 	return true
 }
@@ -159,6 +161,8 @@ func cmdType(n *Native, now int64, args []string) Reply {
 		return Status("set")
 	case e.zset != nil:
 		return Status("zset")
+	case e.list != nil:
+		return Status("list")
 	}
 	return Status("string")
 }

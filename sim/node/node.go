@@ -69,6 +69,7 @@ type Node struct {
 	waits    []*waiter // parked WAITs (see Wait)
 	epoch    int       // crashes and failovers so far (see Epoch)
 	stats    Stats
+	blocked  []*parked // BLPOPs waiting for a push, in arrival order (blocking.go)
 }
 
 // New returns a running node.
@@ -131,9 +132,9 @@ func (n *Node) now() int64 { return n.clk.Wall(n.tl.Now()) }
 // Peek returns the current state of keys without counting a command.
 func (n *Node) Peek(keys []string) []KeyState { return n.store.Dump(n.now(), keys) }
 
-// Exec runs one command and returns its reply. The caller (the network)
+// exec runs one command and returns its reply. The caller (the network)
 // only delivers commands to a node that is up.
-func (n *Node) Exec(args []string) Reply {
+func (n *Node) exec(args []string) Reply {
 	if len(args) == 0 {
 		return Error("ERR empty command")
 	}
@@ -150,6 +151,14 @@ func (n *Node) Exec(args []string) Reply {
 		return Error("ERR WAIT blocks: it is served by Node.Wait, with the connection's last write")
 	}
 	return n.do(args)
+}
+
+// Exec runs one command and returns its reply, then serves the BLPOPs it
+// pushed for (see Submit).
+func (n *Node) Exec(args []string) Reply {
+	r := n.exec(args)
+	n.serveBlocked()
+	return r
 }
 
 func (n *Node) do(args []string) Reply {
@@ -170,7 +179,8 @@ func (n *Node) do(args []string) Reply {
 }
 
 var readOnly = map[string]bool{"GET": true, "EXISTS": true, "PTTL": true, "TTL": true,
-	"HEXISTS": true, "HGET": true, "HGETALL": true, "TYPE": true, "KEYS": true, "PING": true}
+	"HEXISTS": true, "HGET": true, "HGETALL": true, "TYPE": true, "KEYS": true, "PING": true,
+	"LLEN": true, "LRANGE": true}
 
 func commandKeys(args []string) []string {
 	switch Upper(args[0]) {

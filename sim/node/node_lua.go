@@ -70,6 +70,8 @@ func lookupCmdInfo(spelling string) *cmdInfo {
 		c.check = setSupported
 	case "ZADD", "ZRANGE":
 		c.check = collectionSupported
+	case "LRANGE":
+		c.check = listSupported
 	}
 	if len(cmdInfos) < 1024 { // scripts with generated command names do not grow it forever
 		cmdInfos[spelling] = c

@@ -83,7 +83,12 @@ var scriptSpecs = map[string]scriptSpec{
 	"fair_acquire": func(g *gen) ([]string, []string) { // a 4th key: the fence counter of Fencing
 		return g.keys(3 + g.r.IntN(2)), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
 	},
-	"fair_leave": func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok(), g.prefix()} },
+	"fair_leave": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
+	},
+	"fair_release": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
+	},
 	"rw_rlock": func(g *gen) ([]string, []string) {
 		return g.keys(3), []string{g.tok(), g.validTTL(), g.prefix()}
 	},
@@ -156,6 +161,7 @@ func (g *gen) command() []string {
 		{"SISMEMBER", k, m}, {"SCARD", k}, {"ZADD", k, score, m}, {"ZREM", k, m}, {"ZSCORE", k, m},
 		{"ZRANGE", k, "0", "-1"}, {"ZRANGE", k, "0", "-1", "WITHSCORES"}, {"ZRANK", k, m},
 		{"ZCARD", k}, {"TYPE", k}, {"GETRANGE", k, "0", g.pick("-1", "1", "-9")}, {"PTTL", k},
+		{"RPUSH", k, m}, {"LPUSH", k, m, m}, {"LPOP", k}, {"LLEN", k}, {"LRANGE", k, "0", "-1"},
 	}
 	return cmds[g.r.IntN(len(cmds))]
 }

@@ -28,10 +28,10 @@ type Store interface {
 // and what a backend migration copies.
 type KeyState struct {
 	Key      string
-	Type     string      // "string", "hash", "set", "zset" or "none"
+	Type     string      // "string", "hash", "set", "zset", "list" or "none"
 	Str      string      // for "string"
 	Fields   [][2]string // for "hash": field, value; for "zset": member, score; sorted
-	Members  []string    // for "set", sorted
+	Members  []string    // for "set", sorted; for "list", in order
 	ExpireAt int64       // node wall time in ms since vclock.Epoch; 0 = no TTL
 }
 
