@@ -54,6 +54,10 @@ type Caps struct {
 	Fenced    bool // every lease carries a strictly increasing fence
 	Redlock   bool // a quorum of Env.Nodes nodes; ErrQuorum when missed
 	Extender  bool // implements locks.Extender
+	// Resets: an extension sets a vanished key again (Redlock's), so a
+	// deleted key is no loss; WatchdogReportsLoss then plants another
+	// owner's key instead.
+	Resets bool
 }
 
 // Env is what Run needs: where the nodes are, how to build a locker, and
