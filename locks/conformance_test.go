@@ -35,9 +35,13 @@ var patterns = []pattern{
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewWatchdog(r, k, o)
 		})},
-	{"Redlock", redlockNodes, lockstest.Caps{Redlock: true, TTL: true},
+	{"Redlock", redlockNodes, lockstest.Caps{Redlock: true, Extender: true, TTL: true},
 		func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewRedlock(nodes, k, o)
+		}},
+	{"RedlockWatchdog", redlockNodes, lockstest.Caps{Redlock: true, Watchdog: true, Extender: true, Resets: true, TTL: true},
+		func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			return locks.NewRedlockWatchdog(nodes, k, o)
 		}},
 	{"Service", 1, lockstest.Caps{Reentrant: true, Watchdog: true, TTL: true},
 		single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })},

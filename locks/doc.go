@@ -6,7 +6,8 @@
 //     every re-entry and partial release.
 //   - Watchdog: renewed every TTL/3 while held; the holder learns of loss.
 //   - Redlock: N independent nodes, quorum N/2+1, parallel requests,
-//     validity = TTL − elapsed − drift allowance.
+//     validity = TTL − elapsed − drift allowance; Extend re-sets the key
+//     on nodes that lost it. NewRedlockWatchdog renews it like Watchdog.
 //   - Service: reentrant + watchdog + retry with backoff + context + metrics.
 //   - Fenced: SET NX PX and INCR of a never-expiring fence counter in one
 //     script; keys share a hash tag so it works on Redis Cluster.
@@ -57,7 +58,7 @@
 // simulator's do), let fair waiters block on a wake list instead of
 // sleeping; without it they poll. They observe or spend
 // time only through clock.Clock, including the goroutines they start (the
-// watchdog, Redlock's fan-out). Owner tokens and jitter come from Rand.
+// renewal loop, Redlock's fan-out). Owner tokens and jitter come from Rand.
 // The simulator supplies its own implementations of all three and runs this
 // same code; a test (lint_test.go) fails if lock code escapes the seams.
 //
@@ -76,11 +77,16 @@
 // # Leases
 //
 // Extend pushes a held lease's expiry out by Options.TTL; ExtendTTL
-// (TTLExtender: Basic, Reentrant, Fenced, Fair, MultiLock) to another TTL, with the
-// same owner check, refusing a TTL that leaves no validity after its drift
-// allowance. The watchdog patterns renew by themselves. TTL (TTLReader,
-// every pattern) reads the server's remaining TTL of a held lease in an
-// owner-checked script; ErrNotHeld once the lease no longer holds it.
+// (TTLExtender: Basic, Reentrant, Fenced, Redlock, Fair, MultiLock) to
+// another TTL, with the same owner check, refusing a TTL that leaves no
+// validity after its drift allowance. The watchdog patterns (Watchdog,
+// Service, a Redlock watchdog) renew by themselves, on one renewal
+// goroutine per Locker that renews all its holdings, each on its own
+// schedule; it starts with the Locker's first holding and ends once the
+// Locker has held nothing for 50ms (at most RenewEvery), so acquisitions
+// start no goroutine for it. TTL (TTLReader, every pattern) reads the
+// server's remaining TTL of a held lease in an owner-checked script;
+// ErrNotHeld once the lease no longer holds it.
 //
 // A lease is honoured only by the Locker that issued it, and only once:
 // Release and Extend of a nil, zero, hand-built (&Lease{...}) or altered

@@ -64,9 +64,11 @@ func TestReleaseStopsValidityTimer(t *testing.T) {
 type countingClock struct {
 	clock.Real
 	running atomic.Int64
+	started atomic.Int64 // every Go call
 }
 
 func (c *countingClock) Go(fn func()) {
+	c.started.Add(1)
 	c.running.Add(1)
 	go func() {
 		defer c.running.Add(-1)

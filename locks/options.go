@@ -38,7 +38,8 @@ type Options struct {
 	// 0 means the default, 0.01. Must be in [0, 0.5), and leave the TTL
 	// some validity: TTL > TTL × DriftFactor + 2ms.
 	DriftFactor float64
-	// RenewEvery is the watchdog's renewal period (Watchdog, Service).
+	// RenewEvery is the watchdog's renewal period (Watchdog, Service, a
+	// Redlock from NewRedlockWatchdog).
 	// Default TTL/3. Must be positive and less than the TTL; the patterns
 	// that do not renew ignore it.
 	RenewEvery time.Duration

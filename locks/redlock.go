@@ -16,6 +16,9 @@ import (
 // attempt (retries use backoff with jitter, so competing clients do not
 // livelock).
 //
+// A holder extends the lock with Extend or ExtendTTL (see redlock_extend.go),
+// or has it renewed in the background: NewRedlockWatchdog.
+//
 // Redlock assumes bounded clock drift and bounded pauses. It does not issue
 // fencing tokens: per-node counters would not be monotonic across quorums.
 type Redlock struct {
@@ -23,9 +26,13 @@ type Redlock struct {
 	key    string
 	c      config
 	quorum int
+	rn     *renewer // the renewal loop of a Redlock watchdog; nil otherwise
 }
 
-var _ Locker = (*Redlock)(nil)
+var (
+	_ Locker      = (*Redlock)(nil)
+	_ TTLExtender = (*Redlock)(nil)
+)
 
 // NewRedlock returns a Redlock over nodes (an odd number, at least 1).
 func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
@@ -56,9 +63,14 @@ func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 // Quorum is the number of nodes that must grant the lock.
 func (rl *Redlock) Quorum() int { return rl.quorum }
 
-// Acquire takes the lock on a majority of nodes.
+// Acquire takes the lock on a majority of nodes; a Redlock watchdog hands
+// the holding to its renewal loop.
 func (rl *Redlock) Acquire(ctx context.Context) (*Lease, error) {
-	return rl.c.counted(ctx, func() (*Lease, error) { return rl.try(ctx) })
+	l, err := rl.c.counted(ctx, func() (*Lease, error) { return rl.try(ctx) })
+	if err == nil && rl.rn != nil {
+		rl.rn.add(l, func(ctx context.Context) (bool, error) { return rl.renew(ctx, l) })
+	}
+	return l, err
 }
 
 func (rl *Redlock) try(ctx context.Context) (*Lease, error) {

@@ -42,6 +42,8 @@ var (
 	reentrantFencedAcquireSrc string
 	//go:embed scripts/token_acquire.lua
 	tokenAcquireSrc string
+	//go:embed scripts/redlock_extend.lua
+	redlockExtendSrc string
 
 	releaseScript          = redis.NewScript(releaseSrc)
 	extendScript           = redis.NewScript(extendSrc)
@@ -53,6 +55,7 @@ var (
 
 	reentrantFencedAcquireScript = redis.NewScript(reentrantFencedAcquireSrc)
 	tokenAcquireScript           = redis.NewScript(tokenAcquireSrc)
+	redlockExtendScript          = redis.NewScript(redlockExtendSrc)
 )
 
 // Scripts returns the Lua sources the patterns run, by name, so that a
@@ -68,6 +71,7 @@ func Scripts() map[string]string {
 		"probe":                    probeSrc,
 		"reentrant_fenced_acquire": reentrantFencedAcquireSrc,
 		"token_acquire":            tokenAcquireSrc,
+		"redlock_extend":           redlockExtendSrc,
 		"fair_acquire":             fairAcquireSrc,
 		"fair_leave":               fairLeaveSrc,
 		"fair_release":             fairReleaseSrc,

@@ -16,6 +16,7 @@ import "context"
 type Service struct {
 	re *Reentrant
 	m  *Metrics
+	rn *renewer // the Locker's one renewal loop
 }
 
 var _ Locker = (*Service)(nil)
@@ -33,7 +34,7 @@ func NewService(r Redis, key string, o Options) (*Service, error) {
 	if err := re.c.resolveRenew(); err != nil {
 		return nil, err
 	}
-	return &Service{re: re, m: o.Metrics}, nil
+	return &Service{re: re, m: o.Metrics, rn: newRenewer(&re.c, o.Metrics)}, nil
 }
 
 // Owner is the owner id written into the hash.
@@ -42,8 +43,8 @@ func (s *Service) Owner() string { return s.re.owner }
 // Metrics returns the counters this service writes to (nil if none).
 func (s *Service) Metrics() *Metrics { return s.m }
 
-// Acquire takes or re-enters the lock; a first acquisition starts the
-// watchdog.
+// Acquire takes or re-enters the lock; a first acquisition hands the
+// holding to the Locker's renewal loop (started if it is not running).
 func (s *Service) Acquire(ctx context.Context) (*Lease, error) {
 	return s.re.c.counted(ctx, func() (*Lease, error) { return s.try(ctx) })
 }
@@ -52,11 +53,11 @@ func (s *Service) try(ctx context.Context) (*Lease, error) {
 	l, fresh, err := s.re.try(ctx)
 	if err == nil && fresh {
 		re := s.re
-		startWatchdog(&re.c, l, func(ctx context.Context) (bool, error) { return re.extend(ctx, l) }, s.m)
+		s.rn.add(l, func(ctx context.Context) (bool, error) { return re.extend(ctx, l) })
 	}
 	return l, err
 }
 
-// Release drops one level of holding; the last one stops the watchdog and
-// frees the lock.
+// Release drops one level of holding; the last one ends the holding's
+// renewals and frees the lock.
 func (s *Service) Release(ctx context.Context, l *Lease) error { return s.re.Release(ctx, l) }

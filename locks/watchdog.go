@@ -2,14 +2,15 @@ package locks
 
 import (
 	"context"
-	"fmt"
 	"strconv"
-	"time"
 )
 
 // Watchdog is a single-node lock kept alive by a background renewal every
 // RenewEvery (default TTL/3) for as long as it is held. The renewal stops on
-// Release. Each renewal attempt is bounded by a third of the validity left,
+// Release. One renewal loop per Locker renews all its holdings (see
+// renewer): it starts with the first holding and ends once the Locker has
+// held nothing for a moment, so a busy Locker starts no goroutine per
+// acquisition and an idle one runs none. Each renewal attempt is bounded by a third of the validity left,
 // and a failed one is tried again while validity remains, so one lost
 // request does not cost the lease. A holder learns of a loss through its
 // lease: Done is closed and Err returns ErrLockLost when a renewal is
@@ -24,7 +25,8 @@ import (
 // that checks tokens rejects a holder that lost the lock without knowing.
 type Watchdog struct {
 	s     single
-	fence string // the fence counter's key, with Fencing; else ""
+	fence string   // the fence counter's key, with Fencing; else ""
+	rn    *renewer // the Locker's one renewal loop
 }
 
 var _ Locker = (*Watchdog)(nil)
@@ -51,7 +53,9 @@ func NewWatchdog(r Redis, key string, o Options) (*Watchdog, error) {
 	if err := s.c.resolveRenew(); err != nil {
 		return nil, err
 	}
-	return &Watchdog{s: s, fence: fence}, nil
+	w := &Watchdog{s: s, fence: fence}
+	w.rn = newRenewer(&w.s.c, w.s.c.Metrics)
+	return w, nil
 }
 
 // try makes one attempt: SET NX PX, or with Fencing the fenced script.
@@ -70,83 +74,11 @@ func (w *Watchdog) Acquire(ctx context.Context) (*Lease, error) {
 	if err != nil {
 		return nil, err
 	}
-	startWatchdog(&w.s.c, l, func(ctx context.Context) (bool, error) { return w.s.extend(ctx, l) }, w.s.c.Metrics)
+	w.rn.add(l, func(ctx context.Context) (bool, error) { return w.s.extend(ctx, l) })
 	return l, nil
 }
 
 // Release stops the renewal and deletes the key if it is still ours.
 func (w *Watchdog) Release(ctx context.Context, l *Lease) error {
 	return ownedRelease(ctx, &w.s, w.s.c.Metrics, l)
-}
-
-// renewFunc extends the lock once: (true, nil) extended, (false, nil)
-// refused because the lock is not ours, (_, err) outcome unknown.
-type renewFunc func(ctx context.Context) (bool, error)
-
-// startWatchdog renews l every c.RenewEvery until the holding ends. The
-// loop runs on the Clock, so a paused client's watchdog pauses too.
-func startWatchdog(c *config, l *Lease, renew renewFunc, m *Metrics) {
-	ctx, cancel := c.Clock.WithCancel(context.Background())
-	l.h.onEnd(cancel)
-	if ctx.Err() != nil {
-		return
-	}
-	c.Clock.Go(func() { watch(ctx, c, l, renew, m) })
-}
-
-func watch(ctx context.Context, c *config, l *Lease, renew renewFunc, m *Metrics) {
-	for {
-		if c.Clock.Sleep(ctx, c.RenewEvery) != nil {
-			return
-		}
-		if !renewWithin(ctx, c, l, renew, m) {
-			return
-		}
-	}
-}
-
-// renewWithin renews l, trying again after a failed attempt while its
-// validity lasts. Each attempt is bounded by a third of the validity left
-// (so one lost request leaves time for more) and at most RenewEvery. It
-// reports whether the lease is still held.
-func renewWithin(ctx context.Context, c *config, l *Lease, renew renewFunc, m *Metrics) bool {
-	for {
-		left := l.h.remaining()
-		if left <= 0 {
-			m.lost()
-			l.h.runOut()
-			return false
-		}
-		rctx, cancel := c.Clock.WithTimeout(ctx, attemptTimeout(c, left))
-		ok, err := renew(rctx)
-		cancel()
-		switch {
-		case ctx.Err() != nil:
-			return false
-		case err == nil && ok:
-			m.renewed()
-			return true
-		case err == nil:
-			m.lost()
-			l.h.end(fmt.Errorf("%w: renewal refused", ErrLockLost))
-			return false
-		}
-		m.renewFailed()
-		if c.Clock.Sleep(ctx, retryPause(c, l.h.remaining())) != nil {
-			return false
-		}
-	}
-}
-
-// attemptTimeout bounds one renewal attempt when left of the validity
-// remains: a third of it, at most RenewEvery, at least 1ms.
-func attemptTimeout(c *config, left time.Duration) time.Duration {
-	return max(min(left/3, c.RenewEvery), time.Millisecond)
-}
-
-// retryPause is the wait after a failed renewal attempt before the next,
-// so that an error that comes back at once (connection refused) does not
-// spin: an eighth of the validity left, at most RenewEvery/4.
-func retryPause(c *config, left time.Duration) time.Duration {
-	return max(min(left/8, c.RenewEvery/4), 0)
 }

@@ -211,4 +211,9 @@ func init() {
 		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewRedlock(nodes, k, o)
 		}})
+	Register(Pattern{Name: "redlock-watchdog", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
+		Summary: "redlock renewed every TTL/3 on every node while held; a node that lost the key gets it set again",
+		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			return locks.NewRedlockWatchdog(nodes, k, o)
+		}})
 }

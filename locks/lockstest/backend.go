@@ -55,6 +55,10 @@ type Caps struct {
 	Redlock   bool // a quorum of Env.Nodes nodes; ErrQuorum when missed
 	Extender  bool // implements locks.Extender
 	TTL       bool // implements locks.TTLReader: the owner-checked server TTL
+	// Resets: an extension sets a vanished key again (Redlock's), so a
+	// deleted key is no loss; WatchdogReportsLoss then plants another
+	// owner's key instead.
+	Resets bool
 }
 
 // Env is what Run needs: where the nodes are, how to build a locker, and

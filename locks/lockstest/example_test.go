@@ -27,6 +27,7 @@ func ExampleManualClock() {
 	defer rdb.Close()
 
 	clk := lockstest.NewManualClock(lockstest.Epoch, m.FastForward)
+	defer clk.Stop() // ends the background work: the renewal loop may outlive the release briefly
 	wd, err := locks.NewWatchdog(rdb, "job", locks.Options{TTL: 100 * time.Millisecond, Clock: clk})
 	if err != nil {
 		fmt.Println(err)

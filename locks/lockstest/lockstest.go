@@ -35,6 +35,8 @@ var properties = []property{
 	{"WatchdogReportsLoss", watchdog, checkWatchdogLoss},
 	{"RedlockMinorityDown", redlock, checkMinorityDown},
 	{"RedlockMajorityDown", redlock, checkMajorityDown},
+	{"RedlockExtendResets", redlockExtending, checkRedlockExtendResets},
+	{"RedlockExtendLost", redlockExtending, checkRedlockExtendLost},
 	{"FenceIncreases", fenced, checkFenceIncreases},
 	{"FenceAcrossExpiry", fencedExpiring, checkFenceAcrossExpiry},
 	{"CancelledContext", always, checkCancelled},
@@ -43,12 +45,15 @@ var properties = []property{
 	{"ServerTTL", ttlReader, checkServerTTL},
 }
 
-func always(Caps) bool           { return true }
-func expiring(c Caps) bool       { return !c.Watchdog }
-func extending(c Caps) bool      { return c.Extender && !c.Watchdog }
-func reentrant(c Caps) bool      { return c.Reentrant }
-func watchdog(c Caps) bool       { return c.Watchdog }
-func redlock(c Caps) bool        { return c.Redlock }
+func always(Caps) bool      { return true }
+func expiring(c Caps) bool  { return !c.Watchdog }
+func extending(c Caps) bool { return c.Extender && !c.Watchdog }
+func reentrant(c Caps) bool { return c.Reentrant }
+func watchdog(c Caps) bool  { return c.Watchdog }
+func redlock(c Caps) bool   { return c.Redlock }
+func redlockExtending(c Caps) bool {
+	return c.Redlock && c.Extender && !c.Watchdog
+}
 func fenced(c Caps) bool         { return c.Fenced }
 func fencedExpiring(c Caps) bool { return c.Fenced && !c.Watchdog }
 func ttlReader(c Caps) bool      { return c.TTL }

@@ -74,3 +74,81 @@ func (r *run) releaseDown(c *client, l *locks.Lease, down string) {
 		r.t.Errorf("after Release(client %d)%s, lease.Err() = %v, want ErrReleased", c.n, down, err)
 	}
 }
+
+// checkRedlockExtendResets: Extend re-sets the lease's key, with its token,
+// on nodes that lost it (a majority restarted without their data, one
+// after another), so the extension still makes its quorum and the lock
+// outlives its first TTL; a node where another owner holds the key is
+// left alone.
+func checkRedlockExtendResets(r *run) {
+	n := r.env.nodes()
+	c1, c2 := r.client(1), r.client(2)
+	ext, ok := c1.l.(locks.Extender)
+	if !ok {
+		r.t.Fatalf("%T does not implement locks.Extender", c1.l)
+	}
+	l1 := c1.acquire("")
+	for i := range n/2 + 1 { // a majority loses the key
+		if err := r.env.Backend.Admin(r.t, i).Del(r.ctx, l1.Key).Err(); err != nil {
+			r.t.Fatalf("DEL %q on node %d: %v", l1.Key, i, err)
+		}
+	}
+	const other = "another-owner"
+	if err := r.env.Backend.Admin(r.t, n-1).Set(r.ctx, l1.Key, other, 0).Err(); err != nil {
+		r.t.Fatalf("SET %q on node %d: %v", l1.Key, n-1, err)
+	}
+	r.advance(r.ttl() * 6 / 10)
+	if err := ext.Extend(r.ctx, l1); err != nil {
+		r.t.Fatalf("Extend(client 1) after nodes 0..%d lost the key = %v, want nil (the key set again there)", n/2, err)
+	}
+	for i := range n {
+		want := l1.Token
+		if i == n-1 {
+			want = other
+		}
+		if got, err := r.env.Backend.Admin(r.t, i).Get(r.ctx, l1.Key).Result(); got != want {
+			r.t.Errorf("GET %q on node %d after Extend = %q (%v), want %q", l1.Key, i, got, err, want)
+		}
+	}
+	r.advance(r.ttl() * 6 / 10)
+	c2.wantTaken(" at 1.2×TTL, 0.6×TTL after an Extend that re-set a majority")
+	if err := l1.Err(); err != nil {
+		r.t.Errorf("lease.Err() = %v 0.6×TTL after Extend, want nil", err)
+	}
+	c1.release(l1, "")
+}
+
+// checkRedlockExtendLost: an Extend that misses its quorum because other
+// owners hold a majority fails with ErrNotHeld and ErrQuorum, and the lease
+// is lost at once (Err ErrLockLost, Done closed).
+func checkRedlockExtendLost(r *run) {
+	n := r.env.nodes()
+	c1 := r.client(1)
+	ext, ok := c1.l.(locks.Extender)
+	if !ok {
+		r.t.Fatalf("%T does not implement locks.Extender", c1.l)
+	}
+	l1 := c1.acquire("")
+	for i := range n/2 + 1 {
+		if err := r.env.Backend.Admin(r.t, i).Set(r.ctx, l1.Key, "another-owner", 0).Err(); err != nil {
+			r.t.Fatalf("SET %q on node %d: %v", l1.Key, i, err)
+		}
+	}
+	err := ext.Extend(r.ctx, l1)
+	if !errors.Is(err, locks.ErrNotHeld) || !errors.Is(err, locks.ErrQuorum) {
+		r.t.Errorf("Extend(client 1) with a majority held by another owner = %v, want ErrNotHeld and ErrQuorum", err)
+	}
+	select {
+	case <-l1.Done():
+	default:
+		r.t.Errorf("lease.Done() open after a lost Extend")
+	}
+	if err := l1.Err(); !errors.Is(err, locks.ErrLockLost) {
+		r.t.Errorf("lease.Err() = %v after a lost Extend, want ErrLockLost", err)
+	}
+	for i := n/2 + 1; i < n; i++ {
+		if got, _ := r.env.Backend.Admin(r.t, i).Exists(r.ctx, l1.Key).Result(); got != 0 {
+			r.t.Errorf("node %d still holds client 1's key after a lost Extend, want it given back", i)
+		}
+	}
+}

@@ -28,8 +28,10 @@ func checkWatchdogOutlives(r *run) {
 	c2.release(l2, "")
 }
 
-// checkWatchdogStops: Release stops the renewal; its goroutine ends and
-// nothing renews or re-creates the key afterwards.
+// checkWatchdogStops: Release stops the renewal; its goroutine ends once
+// the Locker has been idle a moment (a renewal loop may linger, within a
+// TTL, for the Locker's next holding) and nothing renews or re-creates the
+// key afterwards.
 func checkWatchdogStops(r *run) {
 	c1, c2 := r.client(1), r.client(2)
 	before := locksGoroutines()
@@ -39,11 +41,12 @@ func checkWatchdogStops(r *run) {
 		r.t.Errorf("no goroutine of package locks started within 5s of Acquire: no watchdog runs")
 	}
 	c1.release(l1, "")
+	r.advance(r.ttl())
 	var left []string
 	if !clocktest.Eventually(10*time.Second, func() bool { left = stillRunning(started); return len(left) == 0 }) {
 		r.t.Errorf("%d goroutine(s) started by Acquire still run 10s after Release; the first:\n%s", len(left), left[0])
 	}
-	r.advance(2 * r.ttl())
+	r.advance(r.ttl())
 	if d := r.pttl(l1.Key); d != -2 {
 		r.t.Errorf("PTTL(%q) = %v 2×TTL after Release, want -2 (no key): something renewed or re-created it", l1.Key, d)
 	}
@@ -61,8 +64,15 @@ func checkWatchdogLoss(r *run) {
 			what = "key deleted, lock taken by client 2"
 		}
 		c1, c2, c3 := r.client(1), r.client(2), r.client(3)
+		if r.env.Caps.Resets && !takeover {
+			what = "key replaced by another owner's"
+		}
 		l1 := c1.acquire(" (" + what + ")")
-		r.deleteKey(l1.Key)
+		if r.env.Caps.Resets && !takeover {
+			r.plantForeign(l1.Key)
+		} else {
+			r.deleteKey(l1.Key)
+		}
 		var l2 *locks.Lease
 		if takeover {
 			l2 = c2.acquire(" after client 1's key was deleted")
@@ -80,6 +90,17 @@ func checkWatchdogLoss(r *run) {
 		if takeover {
 			c3.wantTaken(" while client 2 holds the lock")
 			c2.release(l2, "")
+		}
+	}
+}
+
+// plantForeign sets key to another owner's token on every node the pattern
+// uses, behind the lockers' backs.
+func (r *run) plantForeign(key string) {
+	r.t.Helper()
+	for i := range r.env.nodes() {
+		if err := r.env.Backend.Admin(r.t, i).Set(r.ctx, key, "another-owner", r.ttl()).Err(); err != nil {
+			r.t.Fatalf("SET %q on node %d: %v", key, i, err)
 		}
 	}
 }

@@ -1,0 +1,116 @@
+package locks
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// NewRedlockWatchdog returns a Redlock over nodes that renews its lock in
+// the background while it is held, as Watchdog does for one node: every
+// RenewEvery (default TTL/3) the Locker's renewal loop extends the lock on
+// every node in parallel (see Extend, re-setting it on nodes that lost it),
+// each attempt bounded by a third of the validity left and tried again
+// while validity remains. A renewal refused by so many nodes that no
+// quorum is possible (the lock is another owner's there) ends the holding
+// — Done closed, Err ErrLockLost — and gives the lease's token back on
+// every node; so does the validity of the last renewed quorum running out
+// on the holder's clock (a timer), unless a renewal landed first.
+func NewRedlockWatchdog(nodes []Redis, key string, o Options) (*Redlock, error) {
+	rl, err := NewRedlock(nodes, key, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := rl.c.resolveRenew(); err != nil {
+		return nil, err
+	}
+	rl.rn = newRenewer(&rl.c, rl.c.Metrics)
+	return rl, nil
+}
+
+// Extend pushes the lease's expiry out to Options.TTL (see ExtendTTL).
+func (rl *Redlock) Extend(ctx context.Context, l *Lease) error {
+	return rl.extendOrLose(ctx, l, rl.c.TTL)
+}
+
+// ExtendTTL extends the lease to ttl on every node in parallel, each
+// request bounded by NodeTimeout, with an owner-checked script
+// (scripts/redlock_extend.lua): a node whose key still holds the lease's
+// token gets the new TTL, and a node that has lost the key (restarted
+// without its data) gets it set again with the same token, if no other
+// owner took it there — so rolling restarts of in-memory nodes do not
+// shrink the quorum. It succeeds when a majority extended it and validity
+// is left, measured from the extension's start: the lease's validity is
+// then ttl − elapsed − drift allowance. Otherwise the lease is lost (Err
+// is ErrLockLost, Done closed), its token is given back on every node
+// that holds it, and the error matches ErrNotHeld and carries the
+// *QuorumError (ErrQuorum when other owners hold too many nodes,
+// ErrUnavailable when unanswered nodes cost the quorum). A ttl that leaves
+// no validity is refused with an *OptionError; a foreign, stale, nil or
+// hand-built lease gets ErrNotHeld; neither sends anything.
+func (rl *Redlock) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
+	ttl, err := rl.c.extendTTL(ttl)
+	if err != nil {
+		return wrap("extend", rl.key, err)
+	}
+	return rl.extendOrLose(ctx, l, ttl)
+}
+
+// extendOrLose is the owner-checked extension of l to ttl; a missed
+// quorum ends the holding and gives the token back.
+func (rl *Redlock) extendOrLose(ctx context.Context, l *Lease, ttl time.Duration) error {
+	if err := verify(l, rl, rl.key); err != nil {
+		return wrap("extend", rl.key, err)
+	}
+	qe := rl.extendTo(ctx, l, ttl)
+	if qe == nil {
+		rl.c.Metrics.renewed()
+		return nil
+	}
+	rl.c.Metrics.lost()
+	rl.lose(ctx, l, qe)
+	return wrap("extend", rl.key, fmt.Errorf("%w: %w", ErrNotHeld, qe))
+}
+
+// lose ends l's holding after an extension that missed its quorum and
+// gives its token back on every node (best effort; the keys expire
+// anyway).
+func (rl *Redlock) lose(ctx context.Context, l *Lease, qe *QuorumError) {
+	l.h.end(fmt.Errorf("%w: extension missed the quorum: %w", ErrLockLost, qe))
+	rl.releaseAll(context.WithoutCancel(ctx), l.id.token)
+}
+
+// renew is the watchdog's renewal of l: (true, nil) extended, (false, nil)
+// refused (the token is given back), (false, err) outcome unknown.
+func (rl *Redlock) renew(ctx context.Context, l *Lease) (bool, error) {
+	qe := rl.extendTo(ctx, l, rl.c.TTL)
+	switch {
+	case qe == nil:
+		return true, nil
+	case qe.taken() && !qe.Expired:
+		rl.releaseAll(context.WithoutCancel(ctx), l.id.token)
+		return false, nil
+	}
+	return false, qe
+}
+
+// extendTo runs the extension script on every node and, when a majority
+// extended in time, records the new validity on l; otherwise it returns
+// why not.
+func (rl *Redlock) extendTo(ctx context.Context, l *Lease, ttl time.Duration) *QuorumError {
+	start := rl.c.Clock.Now()
+	errs := rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
+		n, err := runInt(ctx, r, redlockExtendScript, []string{rl.key}, l.id.token, ttl.Milliseconds())
+		if err == nil && n == 0 {
+			return ErrNotHeld
+		}
+		return err
+	})
+	extended, qe := rl.tally(errs)
+	if extended >= rl.quorum && rl.c.validityFor(ttl, rl.c.Clock.Since(start)) > 0 {
+		l.h.extend(start, rl.c.validityFor(ttl, 0))
+		return nil
+	}
+	qe.Expired = extended >= rl.quorum
+	return qe
+}
