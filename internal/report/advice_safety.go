@@ -173,6 +173,8 @@ func adviseQuorum(m *Measurements) List {
 	return out
 }
 
+// anySingleClean reports whether some single-node pattern claiming mutex
+// broke it in no seed of scenario j.
 func (m *Measurements) anySingleClean(j int) bool {
 	for _, i := range m.exclusive() {
 		if m.Patterns[i].Nodes == 1 && m.Patterns[i].Claims.Has(pattern.ClaimMutex) && m.Cells[i][j].Violating == 0 {
