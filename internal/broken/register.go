@@ -53,24 +53,6 @@ func init() {
 		}})
 }
 
-// The variants of bug classes lock libraries shipped (see shipped.go).
-func init() {
-	pattern.Register(pattern.Pattern{Name: "basic-shared-token", Nodes: 1, Broken: true, Claims: claimsOf("basic"),
-		Pitfall: "one owner token shared by every client: a late holder's release deletes the next holder's key",
-		Summary: "basic SET NX PX + owner-checked release, every client writing the same token",
-		New:     pattern.Single(NewBasicSharedToken)})
-	pattern.Register(pattern.Pattern{Name: "redlock-shared-token", Nodes: 5, Broken: true, Claims: claimsOf("redlock"),
-		Pitfall: "one owner token shared by every client: a loser's release on every node deletes the winner's keys",
-		Summary: "Redlock, every client writing the same token",
-		New:     NewRedlockSharedToken})
-	pattern.Register(pattern.Pattern{Name: "watchdog-zombie-renewal", Nodes: 1, Broken: true, Claims: claimsOf("watchdog"),
-		Pitfall: "the renewal outlives the release and re-takes a free key: the lock stays held after its holder is gone",
-		Summary: "SET NX PX renewed every TTL/3 by a loop Release does not stop, which re-creates a missing key",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewWatchdogZombie(r, k, o)
-		})})
-}
-
 // claimsOf is the claims of the correct pattern named name, which a
 // variant of it is held to.
 func claimsOf(name string) pattern.Claims {
