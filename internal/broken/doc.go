@@ -13,8 +13,7 @@
 // must see those claims violated. The package is internal so that no user
 // imports one by accident; each registers itself in the public pattern
 // registry (in register.go, or in the file that builds it), where
-// importers of this package select it by
-// name.
+// importers of this package select it by name.
 //
 //	name                    pitfall
 //	basic-del               release by plain DEL, no owner check
