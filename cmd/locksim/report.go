@@ -17,8 +17,6 @@ import (
 	"github.com/locksim/locksim/sim/scenario"
 )
 
-func init() { commands = append(commands, newReportCmd) }
-
 type reportFlags struct {
 	out, bench, real     string
 	seeds, baselineSeeds int
