@@ -21,13 +21,10 @@ const SemaphorePermits = 2
 func init() {
 	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
-		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, k, o) })})
+		New:     Single(locks.NewFair)})
 	Register(Pattern{Name: "fair-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
 		Summary: "fair + a fencing token per grant from a never-expiring counter, incremented in the grant's script",
-		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			o.Fencing = true
-			return locks.NewFair(r, k, o)
-		})})
+		New:     Single(fencing(locks.NewFair))})
 	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs}, Shared: true,
 		Summary: "read-write lock, clients alternating write/read; owned, expiring readers; a waiting writer holds off new readers",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {

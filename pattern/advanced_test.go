@@ -129,3 +129,30 @@ func TestReadLeaseIsMarkedNotNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestFencingPatternsIssueFences: every one-node pattern that claims
+// fencing hands out a fencing token with its lease, and the plain ones
+// it is built from do not.
+func TestFencingPatternsIssueFences(t *testing.T) {
+	ctx := context.Background()
+	for _, p := range pattern.All() {
+		if p.Broken || p.Nodes != 1 || p.Claims.Has(pattern.ClaimMaxHolders) {
+			continue
+		}
+		m := miniredis.RunT(t)
+		l, err := p.New([]locks.Redis{advancedClient(t, m)}, "k", locks.Options{TTL: time.Second})
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		lease, err := l.Acquire(ctx)
+		if err != nil {
+			t.Fatalf("%s: Acquire: %v", p.Name, err)
+		}
+		if got, want := lease.Fence > 0, p.Claims.Has(pattern.ClaimFencing); got != want {
+			t.Errorf("%s: lease fence %d, claims fencing %v", p.Name, lease.Fence, want)
+		}
+		if err := l.Release(ctx, lease); err != nil {
+			t.Errorf("%s: Release: %v", p.Name, err)
+		}
+	}
+}

@@ -120,7 +120,5 @@ func init() {
 	pattern.Register(pattern.Pattern{Name: "fair-clock-queue", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
 		Pitfall: "queue ordered by client wall clocks (skew reorders it) and enqueued without an atomic expiry (an abandoned waiter blocks the queue)",
 		Summary: "the seed's fair lock: ZADD queue {token: client time}, EXPIRE in a second call, grant to the head",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewSeedFair(r, k, o)
-		})})
+		New:     pattern.Single(NewSeedFair)})
 }

@@ -164,7 +164,5 @@ func init() {
 	pattern.Register(pattern.Pattern{Name: "watchdog-zombie-renewal", Nodes: 1, Broken: true, Claims: claimsOf("watchdog"),
 		Pitfall: "the renewal outlives the release and re-takes a free key: the lock stays held after its holder is gone",
 		Summary: "SET NX PX renewed every TTL/3 by a loop Release does not stop, which re-creates a missing key",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewWatchdogZombie(r, k, o)
-		})})
+		New:     pattern.Single(NewWatchdogZombie)})
 }
