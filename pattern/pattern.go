@@ -164,48 +164,52 @@ func Lookup(name string) (Pattern, error) {
 }
 
 // Single adapts the constructor of a one-node pattern to New: it refuses
-// any other number of nodes.
-func Single(f func(r locks.Redis, key string, o locks.Options) (locks.Locker, error)) New {
+// any other number of nodes. A lock's own constructor (locks.NewBasic)
+// serves as it is; its error comes back with a nil Locker.
+func Single[L locks.Locker](f func(r locks.Redis, key string, o locks.Options) (L, error)) New {
 	return func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, error) {
 		if len(nodes) != 1 {
 			return nil, fmt.Errorf("pattern needs exactly 1 node, got %d", len(nodes))
 		}
-		return f(nodes[0], key, o)
+		l, err := f(nodes[0], key, o)
+		if err != nil {
+			return nil, err
+		}
+		return l, nil
+	}
+}
+
+// fencing makes a constructor's locks issue fencing tokens
+// (Options.Fencing), the fenced variant of its pattern.
+func fencing[L locks.Locker](f func(r locks.Redis, key string, o locks.Options) (L, error)) func(locks.Redis, string, locks.Options) (L, error) {
+	return func(r locks.Redis, key string, o locks.Options) (L, error) {
+		o.Fencing = true
+		return f(r, key, o)
 	}
 }
 
 func init() {
 	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "SET NX PX + owner-checked Lua release; safe while the holder finishes within its validity",
-		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewBasic(r, k, o) })})
+		New:     Single(locks.NewBasic)})
 	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "hash {owner: count}; the owner re-enters; TTL refreshed on re-entry and partial release",
-		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return locks.NewReentrant(r, k, o)
-		})})
+		New:     Single(locks.NewReentrant)})
 	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "SET NX PX renewed every TTL/3 while held; the holder learns of loss",
-		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return locks.NewWatchdog(r, k, o)
-		})})
+		New:     Single(locks.NewWatchdog)})
 	Register(Pattern{Name: "service", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "reentrant + watchdog + retry with backoff + context + metrics",
-		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) })})
+		New:     Single(locks.NewService)})
 	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "SET NX PX + INCR of a never-expiring fence counter in one script; a checking store rejects stale holders",
-		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) })})
+		New:     Single(locks.NewFenced)})
 	Register(Pattern{Name: "watchdog-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
 		Summary: "watchdog + a fencing token from a never-expiring counter, issued in the grant's script",
-		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			o.Fencing = true
-			return locks.NewWatchdog(r, k, o)
-		})})
+		New:     Single(fencing(locks.NewWatchdog))})
 	Register(Pattern{Name: "service-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
 		Summary: "service + a fencing token per holding (a re-entry keeps it), issued in the grant's script",
-		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			o.Fencing = true
-			return locks.NewService(r, k, o)
-		})})
+		New:     Single(fencing(locks.NewService))})
 	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "quorum of N independent nodes in parallel; validity = TTL - elapsed - drift",
 		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {

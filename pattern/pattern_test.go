@@ -73,3 +73,20 @@ func TestLookupUnknown(t *testing.T) {
 		t.Fatalf("Lookup(unknown) = %v, want an error listing basic", err)
 	}
 }
+
+// TestSingleTakesAConstructor: Single takes a lock's own constructor, a
+// one-node New that refuses other node counts, and a constructor's error
+// comes back with a nil Locker (no typed nil hidden in the interface).
+func TestSingleTakesAConstructor(t *testing.T) {
+	n := pattern.Single(locks.NewBasic)
+	if _, err := n(nil, "k", locks.Options{}); err == nil {
+		t.Error("Single: no nodes accepted, want a refusal")
+	}
+	l, err := n([]locks.Redis{nil}, "k", locks.Options{TTL: -1})
+	if err == nil {
+		t.Fatal("NewBasic with TTL -1: no error")
+	}
+	if l != nil {
+		t.Errorf("the failed constructor's Locker = %#v, want nil", l)
+	}
+}

@@ -6,8 +6,6 @@ import (
 	"github.com/locksim/locksim/bench/benchcmd"
 )
 
-func init() { commands = append(commands, newBenchCmd) }
-
 // newBenchCmd is `locksim bench`. This binary links the patterns and the
 // hand-written references only; the library references (bsm/redislock,
 // go-redsync/redsync) live in the bench/refs module, whose command is the

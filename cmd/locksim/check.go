@@ -13,8 +13,6 @@ import (
 	"github.com/locksim/locksim/internal/gate"
 )
 
-func init() { commands = append(commands, newCheckCmd) }
-
 // defaultCheckSeeds is the seed budget of a cell whose line gives none;
 // the whole check fits in CI's time on a 2-core machine (docs/ci.md).
 const defaultCheckSeeds = 40

@@ -14,8 +14,6 @@ import (
 	"github.com/locksim/locksim/locks"
 )
 
-func init() { commands = append(commands, newDemoCmd) }
-
 func newDemoCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo",

@@ -16,8 +16,6 @@ import (
 	"github.com/locksim/locksim/internal/safefile"
 )
 
-func init() { commands = append(commands, newExploreCmd) }
-
 type exploreFlags struct {
 	pattern, scenario string
 	seeds             int

@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
 )
-
-func init() { commands = append(commands, newListCmd) }
 
 // listing is what `locksim list --json` prints.
 type listing struct {
@@ -36,13 +36,32 @@ type namedInfo struct {
 	Summary string `json:"summary"`
 }
 
-// scenarioList, faultList and triggerList are filled by the simulator's
-// command files.
-var (
-	scenarioList func() []namedInfo
-	faultList    func() []namedInfo
-	triggerList  func() []namedInfo
-)
+// scenarioInfos lists the simulator's built-in scenarios.
+func scenarioInfos() []namedInfo {
+	var out []namedInfo
+	for _, b := range scenario.Builtins() {
+		out = append(out, namedInfo{Name: b.Name, Summary: b.Summary})
+	}
+	return out
+}
+
+// faultInfos lists the simulator's fault kinds.
+func faultInfos() []namedInfo {
+	var out []namedInfo
+	for _, k := range fault.Kinds {
+		out = append(out, namedInfo{Name: string(k.Kind), Summary: k.Summary})
+	}
+	return out
+}
+
+// triggerInfos lists the simulator's fault triggers.
+func triggerInfos() []namedInfo {
+	var out []namedInfo
+	for _, t := range fault.Triggers {
+		out = append(out, namedInfo{Name: t.Name, Summary: t.Summary})
+	}
+	return out
+}
 
 func newListCmd() *cobra.Command {
 	var asJSON bool
@@ -74,15 +93,9 @@ func buildListing() listing {
 			l.Patterns = append(l.Patterns, info)
 		}
 	}
-	if scenarioList != nil {
-		l.Scenarios = scenarioList()
-	}
-	if faultList != nil {
-		l.Faults = faultList()
-	}
-	if triggerList != nil {
-		l.Triggers = triggerList()
-	}
+	l.Scenarios = scenarioInfos()
+	l.Faults = faultInfos()
+	l.Triggers = triggerInfos()
 	return l
 }
 

@@ -55,8 +55,14 @@ type violationError struct{ msg string }
 
 func (e violationError) Error() string { return e.msg }
 
-// commands registers each subcommand; files add theirs in init.
-var commands []func() *cobra.Command
+// subcommands builds every subcommand of the root, in the order of their
+// files (help sorts them by name).
+func subcommands() []*cobra.Command {
+	return []*cobra.Command{
+		newBenchCmd(), newCheckCmd(), newDemoCmd(), newExploreCmd(), newListCmd(), newMergeCmd(),
+		newRealCmd(), newRealClientCmd(), newReportCmd(), newRunCmd(), newSweepCmd(), newVersionCmd(),
+	}
+}
 
 // exitCodesHelp ends every command's --help.
 const exitCodesHelp = `
@@ -84,9 +90,7 @@ func newRoot() *cobra.Command {
 	cobra.AddTemplateFunc("buildinfo", buildinfo.String) // asked only when --version is given
 	root.SetVersionTemplate("{{buildinfo}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	for _, mk := range commands {
-		root.AddCommand(mk())
-	}
+	root.AddCommand(subcommands()...)
 	for _, c := range root.Commands() {
 		usageArgs(c)
 	}

@@ -11,8 +11,6 @@ import (
 	"github.com/locksim/locksim/internal/safefile"
 )
 
-func init() { commands = append(commands, newMergeCmd) }
-
 func newMergeCmd() *cobra.Command {
 	var asJSON bool
 	var out string

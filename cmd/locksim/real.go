@@ -16,8 +16,6 @@ import (
 	"github.com/locksim/locksim/realmode"
 )
 
-func init() { commands = append(commands, newRealCmd, newRealClientCmd) }
-
 type realFlags struct {
 	pattern, scenario string
 	runs, parallel    int

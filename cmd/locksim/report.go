@@ -17,8 +17,6 @@ import (
 	"github.com/locksim/locksim/sim/scenario"
 )
 
-func init() { commands = append(commands, newReportCmd) }
-
 type reportFlags struct {
 	out, bench, real     string
 	seeds, baselineSeeds int
@@ -46,7 +44,8 @@ steady, with --baseline-seeds), and writes into --out:
                            safety against cost, and the safety curves
                            (locksim sweep, --sweep-seeds seeds per point)
   viz/*.html               porcupine's visualisation of the first violating
-                           seed of every cell with a violation
+                           seed of every cell with a violation, sharing
+                           viz/porcupine.js and viz/porcupine.css
   manifest.txt             the files above that this report wrote
 
 The benchmark comes from --bench (results.json, else results.csv, as

@@ -13,35 +13,9 @@ import (
 	"github.com/locksim/locksim/internal/safefile"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
-	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/node"
 	"github.com/locksim/locksim/sim/scenario"
 )
-
-func init() {
-	commands = append(commands, newRunCmd)
-	scenarioList = func() []namedInfo {
-		var out []namedInfo
-		for _, b := range scenario.Builtins() {
-			out = append(out, namedInfo{Name: b.Name, Summary: b.Summary})
-		}
-		return out
-	}
-	faultList = func() []namedInfo {
-		var out []namedInfo
-		for _, k := range fault.Kinds {
-			out = append(out, namedInfo{Name: string(k.Kind), Summary: k.Summary})
-		}
-		return out
-	}
-	triggerList = func() []namedInfo {
-		var out []namedInfo
-		for _, t := range fault.Triggers {
-			out = append(out, namedInfo{Name: t.Name, Summary: t.Summary})
-		}
-		return out
-	}
-}
 
 type runFlags struct {
 	pattern, scenario  string

@@ -17,8 +17,6 @@ import (
 	"github.com/locksim/locksim/sim/scenario"
 )
 
-func init() { commands = append(commands, newSweepCmd) }
-
 type sweepFlags struct {
 	dimension, patterns, base, points, out string
 	seeds, parallel                        int

@@ -8,8 +8,6 @@ import (
 	"github.com/locksim/locksim/internal/buildinfo"
 )
 
-func init() { commands = append(commands, newVersionCmd) }
-
 // newVersionCmd is `locksim version`, the same line as `locksim --version`.
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{

@@ -12,8 +12,8 @@
 // each of them against the claims of the correct pattern it imitates and
 // must see those claims violated. The package is internal so that no user
 // imports one by accident; each registers itself in the public pattern
-// registry (register.go), where importers of this package select it by
-// name.
+// registry (in register.go, or in the file that builds it), where
+// importers of this package select it by name.
 //
 //	name                    pitfall
 //	basic-del               release by plain DEL, no owner check

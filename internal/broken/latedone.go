@@ -96,7 +96,5 @@ func init() {
 	pattern.Register(pattern.Pattern{Name: "watchdog-late-done", Nodes: 1, Broken: true, Claims: claimsOf("watchdog"),
 		Pitfall: "loss learnt only from a renewal's outcome, each renewal waiting out the read timeout: on a black-holed connection Done stays open long after the key expired",
 		Summary: "SET NX PX renewed every TTL/3, the lease trusted until a renewal fails, with no validity timer",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewWatchdogLateDone(r, k, o)
-		})})
+		New:     pattern.Single(NewWatchdogLateDone)})
 }

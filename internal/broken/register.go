@@ -11,33 +11,23 @@ func init() {
 	pattern.Register(pattern.Pattern{Name: "basic-del", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
 		Pitfall: "release by plain DEL with no owner check: deletes the next holder's lock after yours expired",
 		Summary: "basic SET NX PX, released by DEL",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewBasicDel(r, k, o)
-		})})
+		New:     pattern.Single(NewBasicDel)})
 	pattern.Register(pattern.Pattern{Name: "reentrant-nocount", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
 		Pitfall: "re-entry without a count: the inner release frees the lock while the outer section still runs",
 		Summary: "owner may re-enter (key holds the owner id), every release is an owner-checked DEL",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewReentrantNoCount(r, k, o)
-		})})
+		New:     pattern.Single(NewReentrantNoCount)})
 	pattern.Register(pattern.Pattern{Name: "watchdog-renew-ttl", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
 		Pitfall: "renewal interval equal to the TTL: the lock lapses between renewals",
 		Summary: "SET NX PX renewed every TTL instead of TTL/3",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewWatchdogRenewTTL(r, k, o)
-		})})
+		New:     pattern.Single(NewWatchdogRenewTTL)})
 	pattern.Register(pattern.Pattern{Name: "service-seconds", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
 		Pitfall: "TTL sent as int(timeout.Seconds()): a sub-second TTL becomes EXPIRE 0, which deletes the key at once",
 		Summary: "the seed's lock service: reentrant hash + watchdog, TTL and renewal cadence in whole seconds",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewServiceSeconds(r, k, o)
-		})})
+		New:     pattern.Single(NewServiceSeconds)})
 	pattern.Register(pattern.Pattern{Name: "fenced-volatile", Nodes: 1, Broken: true, Claims: pattern.Claims{SafeStore: true, Fencing: true},
 		Pitfall: "fence counter lost with the lock (it has the lock's TTL): tokens restart at 1 and repeat",
 		Summary: "SET NX PX + INCR of a fence counter that expires",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewFencedVolatile(r, k, o)
-		})})
+		New:     pattern.Single(NewFencedVolatile)})
 	pattern.Register(pattern.Pattern{Name: "redlock-novalidity", Nodes: 5, Broken: true, Claims: pattern.Claims{Mutex: true},
 		Pitfall: "Redlock without the validity check: takes the quorum however late, lease valid for the full TTL",
 		Summary: "quorum of N nodes, no validity = TTL - elapsed - drift",
@@ -51,24 +41,6 @@ func init() {
 		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return NewRedlockFencedPerNode(nodes, k, o)
 		}})
-}
-
-// The variants of bug classes lock libraries shipped (see shipped.go).
-func init() {
-	pattern.Register(pattern.Pattern{Name: "basic-shared-token", Nodes: 1, Broken: true, Claims: claimsOf("basic"),
-		Pitfall: "one owner token shared by every client: a late holder's release deletes the next holder's key",
-		Summary: "basic SET NX PX + owner-checked release, every client writing the same token",
-		New:     pattern.Single(NewBasicSharedToken)})
-	pattern.Register(pattern.Pattern{Name: "redlock-shared-token", Nodes: 5, Broken: true, Claims: claimsOf("redlock"),
-		Pitfall: "one owner token shared by every client: a loser's release on every node deletes the winner's keys",
-		Summary: "Redlock, every client writing the same token",
-		New:     NewRedlockSharedToken})
-	pattern.Register(pattern.Pattern{Name: "watchdog-zombie-renewal", Nodes: 1, Broken: true, Claims: claimsOf("watchdog"),
-		Pitfall: "the renewal outlives the release and re-takes a free key: the lock stays held after its holder is gone",
-		Summary: "SET NX PX renewed every TTL/3 by a loop Release does not stop, which re-creates a missing key",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewWatchdogZombie(r, k, o)
-		})})
 }
 
 // claimsOf is the claims of the correct pattern named name, which a

@@ -7,6 +7,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 )
 
 // SeedFair is the seed article's fair lock (RedisFairLock), ported
@@ -111,4 +112,13 @@ func (f *SeedFair) Release(ctx context.Context, l *locks.Lease) error {
 	}
 	n, err := releaseScript.Run(ctx, f.r, []string{f.lock}, l.Token).Int64()
 	return f.hs.released(l, f.lock, n, err)
+}
+
+// The seed's fair lock, kept to prove the checks catch it. It carries
+// the Claims of the correct pattern it imitates.
+func init() {
+	pattern.Register(pattern.Pattern{Name: "fair-clock-queue", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
+		Pitfall: "queue ordered by client wall clocks (skew reorders it) and enqueued without an atomic expiry (an abandoned waiter blocks the queue)",
+		Summary: "the seed's fair lock: ZADD queue {token: client time}, EXPIRE in a second call, grant to the head",
+		New:     pattern.Single(NewSeedFair)})
 }

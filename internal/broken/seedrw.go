@@ -7,6 +7,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 )
 
 // SeedRW is the seed article's read-write lock (RedisReadWriteLock),
@@ -168,4 +169,19 @@ func (s seedRWSide) Release(ctx context.Context, l *locks.Lease) error {
 		return s.rw.RUnlock(ctx, l)
 	}
 	return s.rw.Unlock(ctx, l)
+}
+
+// The seed's read-write lock, kept to prove the checks catch it. It
+// carries the Claims of the correct pattern it imitates.
+func init() {
+	pattern.Register(pattern.Pattern{Name: "rwlock-shared-count", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true}, Shared: true,
+		Pitfall: "readers share one counter with no owner (any client can release a read, letting a writer in beside a reader) and nothing holds readers off for a waiting writer (writers starve)",
+		Summary: "the seed's read-write lock, clients alternating write/read like rwlock",
+		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			rw, err := NewSeedRW(r, k, o)
+			if err != nil {
+				return nil, err
+			}
+			return pattern.Alternating(rw.Writer(), rw.Reader()), nil
+		})})
 }

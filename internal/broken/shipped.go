@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 )
 
 // Variants of bug classes that lock libraries have shipped and later
@@ -148,4 +149,20 @@ func (w *WatchdogZombie) Release(ctx context.Context, l *locks.Lease) error {
 	}
 	n, err := runInt(ctx, w.r, releaseScript, []string{w.b.key}, l.Token)
 	return w.hs.released(l, w.b.key, n, err)
+}
+
+// The variants of bug classes lock libraries shipped.
+func init() {
+	pattern.Register(pattern.Pattern{Name: "basic-shared-token", Nodes: 1, Broken: true, Claims: claimsOf("basic"),
+		Pitfall: "one owner token shared by every client: a late holder's release deletes the next holder's key",
+		Summary: "basic SET NX PX + owner-checked release, every client writing the same token",
+		New:     pattern.Single(NewBasicSharedToken)})
+	pattern.Register(pattern.Pattern{Name: "redlock-shared-token", Nodes: 5, Broken: true, Claims: claimsOf("redlock"),
+		Pitfall: "one owner token shared by every client: a loser's release on every node deletes the winner's keys",
+		Summary: "Redlock, every client writing the same token",
+		New:     NewRedlockSharedToken})
+	pattern.Register(pattern.Pattern{Name: "watchdog-zombie-renewal", Nodes: 1, Broken: true, Claims: claimsOf("watchdog"),
+		Pitfall: "the renewal outlives the release and re-takes a free key: the lock stays held after its holder is gone",
+		Summary: "SET NX PX renewed every TTL/3 by a loop Release does not stop, which re-creates a missing key",
+		New:     pattern.Single(NewWatchdogZombie)})
 }

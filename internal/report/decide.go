@@ -63,7 +63,7 @@ func situations() []situation {
 		{name: "Pauses of the order of the TTL (GC, VM steal)", scenarios: []string{"gc-pause"}, metric: asDesigned},
 		{name: "Clients' clocks drift or jump", scenarios: []string{"client-clock-drift", "client-clock-jump"}, metric: asDesigned},
 		{name: "Need FIFO order (grants in arrival order)", family: FIFO, metric: brokeClaim},
-		{name: "Readers and writers (readers share)", family: ReadWrite, metric: brokeClaim},
+		{name: "Readers and writers (readers share)", family: ReadWrite(), metric: brokeClaim},
 	}
 }
 

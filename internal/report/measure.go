@@ -186,7 +186,7 @@ func newMeasurements(cfg Config) (*Measurements, [][]scenario.Scenario, error) {
 }
 
 func patternInfo(p pattern.Pattern) PatternInfo {
-	return PatternInfo{Name: p.Name, Summary: p.Summary, Pitfall: p.Pitfall, Broken: p.Broken, Nodes: p.Nodes, Claims: p.Claims, Tokens: p.Claims.Fencing, Shared: SharedHolders(p)}
+	return PatternInfo{Name: p.Name, Summary: p.Summary, Pitfall: p.Pitfall, Broken: p.Broken, Nodes: p.Nodes, Claims: p.Claims, Tokens: p.Claims.Has(pattern.ClaimFencing), Shared: SharedHolders(p)}
 }
 
 // plan lists the runs, the baseline's first: they are the longest, and

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -148,17 +149,20 @@ func TestPlanPutsTheBaselineFirst(t *testing.T) {
 	}
 }
 
-// TestSharedHoldersNamesExist keeps ReadWrite in step with the catalog.
-func TestSharedHoldersNamesExist(t *testing.T) {
-	for _, name := range ReadWrite {
-		p, err := pattern.Lookup(name)
-		if err != nil {
-			t.Errorf("ReadWrite names %s: %v", name, err)
-			continue
-		}
-		if !SharedHolders(p) {
+// TestSharedHoldersFromTheRegistry: the read-write family is what the
+// registry marks Shared, and SharedHolders follows the pattern's own
+// record (a pattern marked Shared needs no list edited to count).
+func TestSharedHoldersFromTheRegistry(t *testing.T) {
+	if got, want := ReadWrite(), []string{"rwlock", "rwlock-shared-count"}; !slices.Equal(got, want) {
+		t.Errorf("ReadWrite() = %v, want %v", got, want)
+	}
+	for _, name := range ReadWrite() {
+		if p, _ := pattern.Lookup(name); !SharedHolders(p) {
 			t.Errorf("SharedHolders(%s) = false", name)
 		}
+	}
+	if !SharedHolders(pattern.Pattern{Name: "unlisted-rw", Shared: true}) {
+		t.Error("SharedHolders of a pattern marked Shared = false, want true: the registry's record decides")
 	}
 	for _, name := range []string{"basic", "fenced", "rwlock-write"} {
 		if p, _ := pattern.Lookup(name); SharedHolders(p) {

@@ -69,7 +69,8 @@ func vizName(c *Cell) string {
 // writeVizzes writes, for every cell with a violation, the visualisation
 // of its first violating seed into dir/viz, after removing the HTML files
 // an earlier report left there, and records each file in its cell. The
-// pages share porcupine's script, written once as dir/viz/porcupine.js.
+// pages share porcupine's script and style sheet, written once as
+// dir/viz/porcupine.js and dir/viz/porcupine.css.
 func writeVizzes(dir string, m *Measurements, timeout time.Duration) error {
 	vdir := filepath.Join(dir, VizDir)
 	if err := os.MkdirAll(vdir, 0o755); err != nil {
@@ -81,49 +82,54 @@ func writeVizzes(dir string, m *Measurements, timeout time.Duration) error {
 			return err
 		}
 	}
-	var script []byte
+	var shared *splitPage
 	for _, row := range m.Cells {
 		for _, c := range row {
 			if c.first == nil {
 				continue
 			}
-			s, err := writeCellViz(dir, c, timeout)
+			p, err := writeCellViz(dir, c, timeout)
 			if err != nil {
 				return fmt.Errorf("report: %s under %s, seed %d: %w", c.Pattern, c.Scenario, c.FirstSeed, err)
 			}
-			if script != nil && !bytes.Equal(script, s) {
-				return fmt.Errorf("report: %s under %s: porcupine's script differs from the other pages'", c.Pattern, c.Scenario)
+			if shared != nil && (!bytes.Equal(shared.script, p.script) || !bytes.Equal(shared.style, p.style)) {
+				return fmt.Errorf("report: %s under %s: porcupine's script or style differs from the other pages'", c.Pattern, c.Scenario)
 			}
-			script = s
+			shared = &p
 		}
 	}
-	if script == nil {
+	if shared == nil {
 		return nil
 	}
-	return os.WriteFile(filepath.Join(vdir, VizScript), script, 0o644)
+	if shared.style != nil {
+		if err := os.WriteFile(filepath.Join(vdir, VizStyle), shared.style, 0o644); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(vdir, VizScript), shared.script, 0o644)
 }
 
 // writeCellViz writes the page of c's first violating seed and returns
-// the script it shares.
-func writeCellViz(dir string, c *Cell, timeout time.Duration) ([]byte, error) {
+// it cut, for the script and style it shares.
+func writeCellViz(dir string, c *Cell, timeout time.Duration) (splitPage, error) {
 	rep, page, err := vizPage(c.first, timeout)
 	if err != nil {
-		return nil, err
+		return splitPage{}, err
 	}
 	p, err := cutPage(page)
 	if err != nil {
-		return nil, err
+		return splitPage{}, err
 	}
 	data, err := labelSections(p.data)
 	if err != nil {
-		return nil, err
+		return splitPage{}, err
 	}
 	verdict := Verdict(rep)
 	info := pageInfo{Pattern: c.Pattern, Scenario: c.Scenario, Seed: c.FirstSeed, Violated: c.Violated, Verdict: verdict, Replay: replay(c),
 		Back: "../" + FileHTML + "#counterexamples"}
 	if err := os.WriteFile(filepath.Join(dir, vizName(c)), sharedPage(p, data, info), 0o644); err != nil {
-		return nil, err
+		return splitPage{}, err
 	}
 	c.Viz, c.VizVerdict = vizName(c), verdict
-	return p.script, nil
+	return p, nil
 }

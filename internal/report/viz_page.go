@@ -14,13 +14,16 @@ import (
 
 // A report carries a counterexample page for every red cell. Porcupine
 // writes each as one self-contained file with its 900-line script inline;
-// the report's pages share that script as viz/porcupine.js instead, and
-// each page keeps only its data, a header saying what it shows (pattern,
+// the report's pages share that script as viz/porcupine.js and its style
+// sheet as viz/porcupine.css instead, and each page keeps only its data, a header saying what it shows (pattern,
 // scenario, seed, the claims broken, the replay command, a link back to
 // the report) and labels on the sections that overlap another client's.
 
 // VizScript is the shared script's file, inside VizDir.
 const VizScript = "porcupine.js"
+
+// VizStyle is the shared style sheet's file, inside VizDir.
+const VizStyle = "porcupine.css"
 
 // pageInfo is what a counterexample page's header says.
 type pageInfo struct {
@@ -35,8 +38,9 @@ type pageInfo struct {
 // splitPage cuts porcupine's page into the script it inlines (everything
 // before the data line), the data, and what surrounds them.
 type splitPage struct {
-	head, beforeScript []byte // up to <body>, and from <body> up to <script>
+	head, beforeScript []byte // up to <body> (its style linked), and from <body> up to <script>
 	script             []byte // the shared part of the inline script
+	style              []byte // the inline style sheet, shared; nil if the page has none
 	data               []byte // the JSON of `const data = …`
 }
 
@@ -44,6 +48,9 @@ var (
 	scriptOpen  = []byte("<script>")
 	scriptClose = []byte("</script>")
 	bodyOpen    = []byte("<body>")
+	styleOpen   = []byte("<style>")
+	styleClose  = []byte("</style>")
+	styleLink   = []byte(`<link rel="stylesheet" href="` + VizStyle + `" />`)
 	titleTag    = regexp.MustCompile(`<title>[^<]*</title>`)
 )
 
@@ -64,10 +71,23 @@ func cutPage(page []byte) (splitPage, error) {
 	if strings.TrimSpace(string(tail[e+len(scriptClose):])) != "</body>\n</html>" && !bytes.Contains(tail[e:], []byte("</html>")) {
 		return p, errors.New("report: porcupine's page has something after its script")
 	}
-	p.head, p.beforeScript = page[:b+len(bodyOpen)], page[b+len(bodyOpen):s]
+	p.head, p.style = linkStyle(page[:b+len(bodyOpen)])
+	p.beforeScript = page[b+len(bodyOpen) : s]
 	p.script = page[s+len(scriptOpen) : m[0]]
 	p.data = page[m[2]:m[3]]
 	return p, nil
+}
+
+// linkStyle cuts the inline style sheet out of a page's head and links
+// the shared file in its place; a head without one is kept as it is.
+func linkStyle(head []byte) (linked, style []byte) {
+	o := bytes.Index(head, styleOpen)
+	c := bytes.Index(head, styleClose)
+	if o < 0 || c < o {
+		return head, nil
+	}
+	linked = slices.Concat(head[:o], styleLink, head[c+len(styleClose):])
+	return linked, head[o+len(styleOpen) : c]
 }
 
 // sharedPage is the page rebuilt around the shared script, with a header

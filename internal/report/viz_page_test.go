@@ -55,6 +55,16 @@ func TestVizPagesShareTheScript(t *testing.T) {
 	if strings.Contains(p, "function render") || len(page) > len(script) {
 		t.Errorf("%s still inlines porcupine's script (%d bytes, script %d)", c.Viz, len(page), len(script))
 	}
+	style, err := os.ReadFile(filepath.Join(dir, VizDir, VizStyle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(style), "#legend") || strings.Contains(string(style), "<style") {
+		t.Errorf("%s lacks porcupine's style (#legend) or keeps its tag", VizStyle)
+	}
+	if !strings.Contains(p, `<link rel="stylesheet" href="porcupine.css" />`) || strings.Contains(p, "<style") || strings.Contains(p, "#legend") {
+		t.Errorf("%s inlines porcupine's style instead of linking %s", c.Viz, VizStyle)
+	}
 	if _, err := os.Stat(filepath.Join(dir, FileHTML)); err != nil {
 		t.Errorf("the back link's target: %v", err)
 	}

@@ -1,11 +1,6 @@
 package pattern
 
-import (
-	"context"
-	"sync"
-
-	"github.com/locksim/locksim/locks"
-)
+import "github.com/locksim/locksim/locks"
 
 // The advanced patterns of the seed articles, done right: the fair lock
 // (also fenced), the read-write lock and the semaphore.
@@ -26,13 +21,10 @@ const SemaphorePermits = 2
 func init() {
 	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
-		New:     Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFair(r, k, o) })})
+		New:     Single(locks.NewFair)})
 	Register(Pattern{Name: "fair-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
 		Summary: "fair + a fencing token per grant from a never-expiring counter, incremented in the grant's script",
-		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			o.Fencing = true
-			return locks.NewFair(r, k, o)
-		})})
+		New:     Single(fencing(locks.NewFair))})
 	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs}, Shared: true,
 		Summary: "read-write lock, clients alternating write/read; owned, expiring readers; a waiting writer holds off new readers",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
@@ -56,40 +48,4 @@ func init() {
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewSemaphore(r, k, SemaphorePermits, o)
 		})})
-}
-
-// ReadLease reports whether l is a read (shared) holding: one its Locker
-// marked Shared (locks.IsReadLease), as the read-write lock and the seed's
-// broken version of it do.
-func ReadLease(l *locks.Lease) bool { return locks.IsReadLease(l) }
-
-// Alternating returns a Locker that takes write on a client's odd-numbered
-// acquisitions (1st, 3rd, ...) and read on the even-numbered ones, and
-// releases each lease through the side that issued it.
-func Alternating(write, read locks.Locker) locks.Locker {
-	return &alternating{write: write, read: read}
-}
-
-type alternating struct {
-	write, read locks.Locker
-	mu          sync.Mutex
-	n           int
-}
-
-func (a *alternating) Acquire(ctx context.Context) (*locks.Lease, error) {
-	a.mu.Lock()
-	a.n++
-	side := a.write
-	if a.n%2 == 0 {
-		side = a.read
-	}
-	a.mu.Unlock()
-	return side.Acquire(ctx)
-}
-
-func (a *alternating) Release(ctx context.Context, l *locks.Lease) error {
-	if ReadLease(l) {
-		return a.read.Release(ctx, l)
-	}
-	return a.write.Release(ctx, l)
 }

@@ -14,16 +14,16 @@ import (
 	"github.com/locksim/locksim/pattern"
 )
 
-func extrasClient(t *testing.T, m *miniredis.Miniredis) locks.Redis {
+func advancedClient(t *testing.T, m *miniredis.Miniredis) locks.Redis {
 	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
 	t.Cleanup(func() { c.Close() })
 	return c
 }
 
-// TestExtrasRegistered: every advanced pattern and its seed version is
+// TestAdvancedRegistered: every advanced pattern and its seed version is
 // registered and its clients can take and give back the lock; with one
 // client holding, a second is refused exactly when the claims say so.
-func TestExtrasRegistered(t *testing.T) {
+func TestAdvancedRegistered(t *testing.T) {
 	tests := []struct {
 		name       string
 		broken     bool
@@ -43,11 +43,11 @@ func TestExtrasRegistered(t *testing.T) {
 			}
 			m := miniredis.RunT(t)
 			ctx, o := context.Background(), locks.Options{TTL: time.Second}
-			a, err := p.New([]locks.Redis{extrasClient(t, m)}, "k", o)
+			a, err := p.New([]locks.Redis{advancedClient(t, m)}, "k", o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, _ := p.New([]locks.Redis{extrasClient(t, m)}, "k", o)
+			b, _ := p.New([]locks.Redis{advancedClient(t, m)}, "k", o)
 			la, err := a.Acquire(ctx)
 			if err != nil {
 				t.Fatalf("first client: Acquire = %v", err)
@@ -70,7 +70,7 @@ func TestSemaphoreClaim(t *testing.T) {
 	ctx := context.Background()
 	var granted int
 	for range p.Claims.MaxHolders + 1 {
-		l, err := p.New([]locks.Redis{extrasClient(t, m)}, "k", locks.Options{TTL: time.Second})
+		l, err := p.New([]locks.Redis{advancedClient(t, m)}, "k", locks.Options{TTL: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func TestSemaphoreClaim(t *testing.T) {
 func TestAlternating(t *testing.T) {
 	m := miniredis.RunT(t)
 	ctx := context.Background()
-	rw, err := locks.NewRWLock(extrasClient(t, m), "k", locks.Options{TTL: time.Second})
+	rw, err := locks.NewRWLock(advancedClient(t, m), "k", locks.Options{TTL: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +126,33 @@ func TestReadLeaseIsMarkedNotNamed(t *testing.T) {
 	for _, c := range cases {
 		if got := pattern.ReadLease(c.l); got != c.want {
 			t.Errorf("%s: ReadLease = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestFencingPatternsIssueFences: every one-node pattern that claims
+// fencing hands out a fencing token with its lease, and the plain ones
+// it is built from do not.
+func TestFencingPatternsIssueFences(t *testing.T) {
+	ctx := context.Background()
+	for _, p := range pattern.All() {
+		if p.Broken || p.Nodes != 1 || p.Claims.Has(pattern.ClaimMaxHolders) {
+			continue
+		}
+		m := miniredis.RunT(t)
+		l, err := p.New([]locks.Redis{advancedClient(t, m)}, "k", locks.Options{TTL: time.Second})
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		lease, err := l.Acquire(ctx)
+		if err != nil {
+			t.Fatalf("%s: Acquire: %v", p.Name, err)
+		}
+		if got, want := lease.Fence > 0, p.Claims.Has(pattern.ClaimFencing); got != want {
+			t.Errorf("%s: lease fence %d, claims fencing %v", p.Name, lease.Fence, want)
+		}
+		if err := l.Release(ctx, lease); err != nil {
+			t.Errorf("%s: Release: %v", p.Name, err)
 		}
 	}
 }
