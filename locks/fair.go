@@ -126,3 +126,53 @@ func (f *Fair) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error
 	}
 	return ownedExtendTo(ctx, &f.s, f.m, l, ttl)
 }
+
+// release is the fair lock's owner-checked release, which also wakes the
+// head of the queue (fair_release.lua), counted into the metrics.
+func (f *Fair) release(ctx context.Context, l *Lease) error {
+	lock, queue, _, prefix := FairKeys(f.name)
+	if err := verifyRelease(l, &f.s, lock); err != nil {
+		return wrap("release", lock, err)
+	}
+	n, err := runInt(ctx, f.s.r, fairReleaseScript, []string{lock, queue},
+		l.id.token, prefix, WakePrefix(f.name), f.s.c.wakeTTL())
+	switch {
+	case err != nil:
+		return wrap("release", lock, err)
+	case n == 0:
+		f.m.lost()
+		l.h.end(ErrLockLost)
+		return wrap("release", lock, ErrNotHeld)
+	}
+	f.m.released()
+	l.spend()
+	l.h.end(ErrReleased)
+	return nil
+}
+
+// Fencing on the fair lock: with Options.Fencing, each grant also
+// increments a never-expiring counter in the lock's hash slot, in the
+// grant's own script (scripts/fair_acquire.lua), and the lease carries the
+// new value as its Fence, as Fenced's do.
+
+// FairFenceKey is the fence counter of the fair lock named name, used with
+// Options.Fencing; it never expires.
+func FairFenceKey(name string) string { return "{" + name + "}:fence" }
+
+// fairFence is the fence counter's key of the fair lock named name when
+// fencing, else "".
+func fairFence(name string, fencing bool) string {
+	if !fencing {
+		return ""
+	}
+	return FairFenceKey(name)
+}
+
+// pollKeys are the keys of one fair_acquire call: the lock, the queue, the
+// ticket counter and, when fencing, the fence counter.
+func (f *Fair) pollKeys(lock, queue, seq string) []string {
+	if f.fence == "" {
+		return []string{lock, queue, seq}
+	}
+	return []string{lock, queue, seq, f.fence}
+}

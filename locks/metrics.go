@@ -1,6 +1,9 @@
 package locks
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Metrics counts what the patterns given it (Options.Metrics) did. The zero
 // value is ready; a nil *Metrics records nothing. Safe for concurrent use.
@@ -32,6 +35,32 @@ func (m *Metrics) Snapshot() Snapshot {
 	}
 }
 
+// The counters' nil-safe increments (a nil *Metrics records nothing).
+
+func (m *Metrics) attempted() {
+	if m != nil {
+		m.Attempts.Add(1)
+	}
+}
+
+func (m *Metrics) failed() {
+	if m != nil {
+		m.Failed.Add(1)
+	}
+}
+
+func (m *Metrics) acquired() {
+	if m != nil {
+		m.Acquired.Add(1)
+	}
+}
+
+func (m *Metrics) released() {
+	if m != nil {
+		m.Released.Add(1)
+	}
+}
+
 func (m *Metrics) renewed() {
 	if m != nil {
 		m.Renewals.Add(1)
@@ -47,5 +76,12 @@ func (m *Metrics) renewFailed() {
 func (m *Metrics) lost() {
 	if m != nil {
 		m.Lost.Add(1)
+	}
+}
+
+// waited records the time an Acquire spent, from its call to a grant.
+func (m *Metrics) waited(d time.Duration) {
+	if m != nil {
+		m.Waits.Observe(d)
 	}
 }

@@ -2,7 +2,6 @@ package locks
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"slices"
 	"strconv"
@@ -40,22 +39,6 @@ var (
 )
 
 // The multi-key scripts.
-var (
-	//go:embed scripts/multi_acquire.lua
-	multiAcquireSrc string
-	//go:embed scripts/multi_release.lua
-	multiReleaseSrc string
-	//go:embed scripts/multi_extend.lua
-	multiExtendSrc string
-	//go:embed scripts/multi_ttl.lua
-	multiTTLSrc string
-
-	multiAcquireScript = redis.NewScript(multiAcquireSrc)
-	multiReleaseScript = redis.NewScript(multiReleaseSrc)
-	multiExtendScript  = redis.NewScript(multiExtendSrc)
-	multiTTLScript     = redis.NewScript(multiTTLSrc)
-)
-
 // NewMultiLock returns a lock on every one of keys (at least one, none
 // empty, none twice). On a *redis.ClusterClient the keys must share a hash
 // slot. Owner and Token are refused: each acquisition writes a fresh token.

@@ -2,70 +2,12 @@ package locks
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
 )
-
-// Locker is the interface every pattern implements.
-type Locker interface {
-	// Acquire takes the lock, retrying as the pattern's Retry policy says,
-	// and honours ctx (deadline and cancellation). It returns ErrNotAcquired
-	// (or, for Redlock, ErrQuorum) when the lock stayed taken.
-	Acquire(ctx context.Context) (*Lease, error)
-	// Release gives the lock back. It is owner-checked: it returns
-	// ErrNotHeld if the lease no longer holds the lock (it expired, or it
-	// was taken over) and never deletes another owner's lock.
-	Release(ctx context.Context, l *Lease) error
-}
-
-// Extender is implemented by patterns whose holder can push the expiry out
-// by hand (the watchdog patterns do it by themselves).
-type Extender interface {
-	// Extend resets the lease's TTL if it still holds the lock; ErrNotHeld
-	// otherwise.
-	Extend(ctx context.Context, l *Lease) error
-}
-
-// TTLExtender is implemented by the patterns whose holder can extend a
-// lease to a TTL other than Options.TTL (Basic, Reentrant, Fenced, Fair,
-// MultiLock).
-type TTLExtender interface {
-	Extender
-	// ExtendTTL sets the lease's TTL to ttl (whole milliseconds) if it
-	// still holds the lock, and its validity to ttl less the drift
-	// allowance; ErrNotHeld otherwise. A ttl that leaves no validity after
-	// its drift allowance (ttl × DriftFactor + 2ms) is refused with an
-	// *OptionError naming ttl, before Redis is asked. A later Extend or
-	// re-entry sets Options.TTL again.
-	ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error
-}
-
-func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }
-
-// isNil reports whether r is nil, or a typed nil (a nil *redis.Client in
-// the interface), which would panic on its first call.
-func isNil(r Redis) bool {
-	if r == nil {
-		return true
-	}
-	v := reflect.ValueOf(r)
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
-		return v.IsNil()
-	}
-	return false
-}
-
-// nilName names a nil r for an OptionError: "nil" or "*redis.Client(nil)".
-func nilName(r Redis) string {
-	if r == nil {
-		return "nil"
-	}
-	return fmt.Sprintf("%T(nil)", r)
-}
 
 // single is the single-key machinery shared by Basic, Watchdog and Fenced:
 // take a key with a token, release and extend it owner-checked.
@@ -242,4 +184,47 @@ func (s *single) extendOrLose(ctx context.Context, l *Lease, ttl time.Duration) 
 		return wrap("extend", s.key, ErrNotHeld)
 	}
 	return nil
+}
+
+// ownedRelease is the owner-checked release of a single-key holding (the
+// fair lock, the writer), counted into m.
+func ownedRelease(ctx context.Context, s *single, m *Metrics, l *Lease) error {
+	if err := verifyRelease(l, s, s.key); err != nil {
+		return wrap("release", s.key, err)
+	}
+	err := s.release(ctx, l)
+	switch {
+	case err == nil:
+		m.released()
+	case errors.Is(err, ErrNotHeld):
+		m.lost()
+	}
+	return err
+}
+
+// ownedExtend is the owner-checked extension of a single-key holding,
+// counted into m.
+func ownedExtend(ctx context.Context, s *single, m *Metrics, l *Lease) error {
+	return ownedExtendTo(ctx, s, m, l, s.c.TTL)
+}
+
+// ownedExtendTo is ownedExtend to another TTL, checked first: a ttl that
+// leaves no validity after its drift allowance is refused with an
+// *OptionError and touches nothing.
+func ownedExtendTo(ctx context.Context, s *single, m *Metrics, l *Lease, ttl time.Duration) error {
+	ttl, err := s.c.extendTTL(ttl)
+	if err != nil {
+		return wrap("extend", s.key, err)
+	}
+	if err := verify(l, s, s.key); err != nil {
+		return wrap("extend", s.key, err)
+	}
+	err = s.extendOrLose(ctx, l, ttl)
+	switch {
+	case err == nil:
+		m.renewed()
+	case errors.Is(err, ErrNotHeld):
+		m.lost()
+	}
+	return err
 }
