@@ -64,9 +64,8 @@ func (ms *members) extend(ctx context.Context, l *Lease) error {
 // granted makes the lease for a membership granted to a request sent at
 // start, or gives the membership back if no validity is left.
 func (ms *members) granted(ctx context.Context, token string, start time.Time) (*Lease, error) {
-	if l, ok := ms.c.lease(ms, ms.key, token, start); ok {
-		return l, nil
+	if err := ms.c.inTime(ctx, start, func(ctx context.Context) { _, _ = ms.drop(ctx, token) }); err != nil {
+		return nil, wrap("acquire", ms.key, err)
 	}
-	_, _ = ms.drop(context.WithoutCancel(ctx), token)
-	return nil, wrap("acquire", ms.key, errLate)
+	return ms.c.lease(ms, ms.key, token, 0, start), nil
 }

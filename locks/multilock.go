@@ -112,11 +112,12 @@ func (ml *MultiLock) try(ctx context.Context) (*Lease, error) {
 	if n != 0 {
 		return nil, wrap("acquire", ml.keys[0], fmt.Errorf("%w: %q is held", ErrNotAcquired, ml.keys[min(max(n, 1), int64(len(ml.keys)))-1]))
 	}
-	if ml.c.validity(ml.c.Clock.Since(start)) <= 0 {
-		_, _ = runInt(context.WithoutCancel(ctx), ml.r, multiReleaseScript, ml.keys, token)
-		return nil, wrap("acquire", ml.keys[0], fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
+	if err := ml.c.inTime(ctx, start, func(ctx context.Context) {
+		_, _ = runInt(ctx, ml.r, multiReleaseScript, ml.keys, token)
+	}); err != nil {
+		return nil, wrap("acquire", ml.keys[0], err)
 	}
-	return issued(ml, ml.keys[0], token, 0, 1, newHold(ml.c.Clock, start, ml.c.validity(0))), nil
+	return ml.c.lease(ml, ml.keys[0], token, 0, start), nil
 }
 
 // Release deletes every key that still holds the lease's token. It returns

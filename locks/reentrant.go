@@ -120,9 +120,8 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 	if n == 0 {
 		return nil, false, wrap("acquire", re.key, ErrNotAcquired)
 	}
-	if re.c.validity(re.c.Clock.Since(start)) <= 0 {
-		re.undo(ctx, entry) // too late to rely on
-		return nil, false, wrap("acquire", re.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
+	if err := re.c.inTime(ctx, start, func(ctx context.Context) { re.undo(ctx, entry) }); err != nil {
+		return nil, false, wrap("acquire", re.key, err)
 	}
 	if err := re.confirmed(ctx, func() time.Duration { return re.c.validity(re.c.Clock.Since(start)) }); err != nil {
 		re.undo(ctx, entry) // too few replicas have it: give this acquisition back

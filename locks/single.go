@@ -66,11 +66,12 @@ func newSingle(r Redis, key string, o Options) (single, error) {
 // grant turns a successful request sent at start into a lease, or, when the
 // reply came too late to leave any validity, gives the lock back and fails.
 func (s *single) grant(ctx context.Context, start time.Time, token string, fence int64) (*Lease, error) {
-	if s.c.validity(s.c.Clock.Since(start)) <= 0 {
-		_, _ = runInt(context.WithoutCancel(ctx), s.r, releaseScript, []string{s.key}, token)
-		return nil, wrap("acquire", s.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
+	if err := s.c.inTime(ctx, start, func(ctx context.Context) {
+		_, _ = runInt(ctx, s.r, releaseScript, []string{s.key}, token)
+	}); err != nil {
+		return nil, wrap("acquire", s.key, err)
 	}
-	return issued(s, s.key, token, fence, 1, newHold(s.c.Clock, start, s.c.validity(0))), nil
+	return s.c.lease(s, s.key, token, fence, start), nil
 }
 
 // probe checks, once per Locker before its first SET NX, that the lock

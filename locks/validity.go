@@ -1,6 +1,7 @@
 package locks
 
 import (
+	"context"
 	"fmt"
 	"time"
 )
@@ -34,13 +35,24 @@ func (c *config) extendTTL(ttl time.Duration) (time.Duration, error) {
 	return t, nil
 }
 
-// lease turns a grant for a request sent at start into a lease, or reports
-// that the reply came too late to leave any validity.
-func (c *config) lease(by any, key, token string, start time.Time) (*Lease, bool) {
-	if c.validity(c.Clock.Since(start)) <= 0 {
-		return nil, false
+// errLate is why a grant whose reply came too late to leave any validity
+// failed.
+var errLate = fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired)
+
+// inTime checks that a grant to a request sent at start leaves the holder
+// some validity. If the reply came too late, it gives the grant back
+// (giveBack runs whatever ctx says: the caller is still there) and returns
+// errLate.
+func (c *config) inTime(ctx context.Context, start time.Time, giveBack func(context.Context)) error {
+	if c.validity(c.Clock.Since(start)) > 0 {
+		return nil
 	}
-	return issued(by, key, token, 0, 1, newHold(c.Clock, start, c.validity(0))), true
+	giveBack(context.WithoutCancel(ctx))
+	return errLate
 }
 
-var errLate = fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired)
+// lease is the lease of a new holding granted to a request sent at start,
+// valid for the TTL less the drift allowance from start.
+func (c *config) lease(by any, key, token string, fence int64, start time.Time) *Lease {
+	return issued(by, key, token, fence, 1, newHold(c.Clock, start, c.validity(0)))
+}
