@@ -115,7 +115,7 @@ func (f *Fair) Extend(ctx context.Context, l *Lease) error {
 	if l == nil {
 		return wrap("extend", f.s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
 	}
-	return ownedExtend(ctx, &f.s, f.m, l)
+	return f.s.extendHeld(ctx, f.m, l, f.s.c.TTL)
 }
 
 // ExtendTTL sets the lease's TTL to ttl if it still holds the lock (see
@@ -124,7 +124,7 @@ func (f *Fair) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error
 	if l == nil {
 		return wrap("extend", f.s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
 	}
-	return ownedExtendTo(ctx, &f.s, f.m, l, ttl)
+	return f.s.extendHeld(ctx, f.m, l, ttl)
 }
 
 // release is the fair lock's owner-checked release, which also wakes the
@@ -140,13 +140,9 @@ func (f *Fair) release(ctx context.Context, l *Lease) error {
 	case err != nil:
 		return wrap("release", lock, err)
 	case n == 0:
-		f.m.lost()
-		l.h.end(ErrLockLost)
-		return wrap("release", lock, ErrNotHeld)
+		return lostBy(f.m, l, "release", lock, ErrNotHeld)
 	}
-	f.m.released()
-	l.spend()
-	l.h.end(ErrReleased)
+	freed(f.m, l)
 	return nil
 }
 

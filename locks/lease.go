@@ -279,3 +279,19 @@ func (l *Lease) Done() <-chan struct{} {
 }
 
 func (h *hold) ended() bool { return h.check() != nil }
+
+// freed ends l's holding after its owner-checked release, counted into m.
+func freed(m *Metrics, l *Lease) {
+	m.released()
+	l.spend()
+	l.h.end(ErrReleased)
+}
+
+// lostBy ends l's holding when the server says it no longer held the lock
+// (an owner-checked release or extension found another token, or none),
+// counted into m, and returns why as the error of op on key.
+func lostBy(m *Metrics, l *Lease, op, key string, why error) error {
+	m.lost()
+	l.h.end(ErrLockLost)
+	return wrap(op, key, why)
+}

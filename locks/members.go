@@ -31,13 +31,9 @@ func (ms *members) release(ctx context.Context, l *Lease) error {
 		return wrap("release", ms.key, err)
 	}
 	if !held {
-		ms.m.lost()
-		l.h.end(ErrLockLost)
-		return wrap("release", ms.key, ErrNotHeld)
+		return lostBy(ms.m, l, "release", ms.key, ErrNotHeld)
 	}
-	ms.m.released()
-	l.spend()
-	l.h.end(ErrReleased)
+	freed(ms.m, l)
 	return nil
 }
 
@@ -52,9 +48,7 @@ func (ms *members) extend(ctx context.Context, l *Lease) error {
 		return wrap("extend", ms.key, err)
 	}
 	if n == 0 {
-		ms.m.lost()
-		l.h.end(ErrLockLost)
-		return wrap("extend", ms.key, ErrNotHeld)
+		return lostBy(ms.m, l, "extend", ms.key, ErrNotHeld)
 	}
 	ms.m.renewed()
 	l.h.extend(start, ms.c.validity(0))

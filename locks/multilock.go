@@ -132,13 +132,9 @@ func (ml *MultiLock) Release(ctx context.Context, l *Lease) error {
 		return wrap("release", ml.keys[0], err)
 	}
 	if int(n) != len(ml.keys) {
-		ml.c.Metrics.lost()
-		l.h.end(ErrLockLost)
-		return wrap("release", ml.keys[0], fmt.Errorf("%w: %d of %d keys still held the lease", ErrNotHeld, n, len(ml.keys)))
+		return lostBy(ml.c.Metrics, l, "release", ml.keys[0], fmt.Errorf("%w: %d of %d keys still held the lease", ErrNotHeld, n, len(ml.keys)))
 	}
-	ml.c.Metrics.released()
-	l.spend()
-	l.h.end(ErrReleased)
+	freed(ml.c.Metrics, l)
 	return nil
 }
 
@@ -164,9 +160,7 @@ func (ml *MultiLock) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration)
 		return wrap("extend", ml.keys[0], err)
 	}
 	if n == 0 {
-		ml.c.Metrics.lost()
-		l.h.end(ErrLockLost)
-		return wrap("extend", ml.keys[0], ErrNotHeld)
+		return lostBy(ml.c.Metrics, l, "extend", ml.keys[0], ErrNotHeld)
 	}
 	ml.c.Metrics.renewed()
 	l.h.extend(start, ml.c.validityFor(ttl, 0))

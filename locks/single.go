@@ -2,7 +2,6 @@ package locks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -127,9 +126,9 @@ func (s *single) tryToken(ctx context.Context) (*Lease, error) {
 	return l, err
 }
 
-// release is the owner-checked release of a lease s issued; any other
-// lease gets ErrNotHeld and touches nothing.
-func (s *single) release(ctx context.Context, l *Lease) error {
+// release is the owner-checked release of a lease s issued, counted into
+// m; any other lease gets ErrNotHeld and touches nothing.
+func (s *single) release(ctx context.Context, m *Metrics, l *Lease) error {
 	if err := verifyRelease(l, s, s.key); err != nil {
 		return wrap("release", s.key, err)
 	}
@@ -138,11 +137,9 @@ func (s *single) release(ctx context.Context, l *Lease) error {
 		return wrap("release", s.key, err)
 	}
 	if n == 0 {
-		l.h.end(ErrLockLost)
-		return wrap("release", s.key, ErrNotHeld)
+		return lostBy(m, l, "release", s.key, ErrNotHeld)
 	}
-	l.spend()
-	l.h.end(ErrReleased)
+	freed(m, l)
 	return nil
 }
 
@@ -171,8 +168,15 @@ func (s *single) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (boo
 	return true, nil
 }
 
-// extendOrLose is the owner-checked extension to ttl of a lease s issued.
-func (s *single) extendOrLose(ctx context.Context, l *Lease, ttl time.Duration) error {
+// extendHeld is the owner-checked extension to ttl of a lease s issued,
+// counted into m. The ttl is checked first: one that leaves no validity
+// after its drift allowance is refused with an *OptionError and touches
+// nothing.
+func (s *single) extendHeld(ctx context.Context, m *Metrics, l *Lease, ttl time.Duration) error {
+	ttl, err := s.c.extendTTL(ttl)
+	if err != nil {
+		return wrap("extend", s.key, err)
+	}
 	if err := verify(l, s, s.key); err != nil {
 		return wrap("extend", s.key, err)
 	}
@@ -181,51 +185,8 @@ func (s *single) extendOrLose(ctx context.Context, l *Lease, ttl time.Duration) 
 		return wrap("extend", s.key, err)
 	}
 	if !ok {
-		l.h.end(ErrLockLost)
-		return wrap("extend", s.key, ErrNotHeld)
+		return lostBy(m, l, "extend", s.key, ErrNotHeld)
 	}
+	m.renewed()
 	return nil
-}
-
-// ownedRelease is the owner-checked release of a single-key holding (the
-// fair lock, the writer), counted into m.
-func ownedRelease(ctx context.Context, s *single, m *Metrics, l *Lease) error {
-	if err := verifyRelease(l, s, s.key); err != nil {
-		return wrap("release", s.key, err)
-	}
-	err := s.release(ctx, l)
-	switch {
-	case err == nil:
-		m.released()
-	case errors.Is(err, ErrNotHeld):
-		m.lost()
-	}
-	return err
-}
-
-// ownedExtend is the owner-checked extension of a single-key holding,
-// counted into m.
-func ownedExtend(ctx context.Context, s *single, m *Metrics, l *Lease) error {
-	return ownedExtendTo(ctx, s, m, l, s.c.TTL)
-}
-
-// ownedExtendTo is ownedExtend to another TTL, checked first: a ttl that
-// leaves no validity after its drift allowance is refused with an
-// *OptionError and touches nothing.
-func ownedExtendTo(ctx context.Context, s *single, m *Metrics, l *Lease, ttl time.Duration) error {
-	ttl, err := s.c.extendTTL(ttl)
-	if err != nil {
-		return wrap("extend", s.key, err)
-	}
-	if err := verify(l, s, s.key); err != nil {
-		return wrap("extend", s.key, err)
-	}
-	err = s.extendOrLose(ctx, l, ttl)
-	switch {
-	case err == nil:
-		m.renewed()
-	case errors.Is(err, ErrNotHeld):
-		m.lost()
-	}
-	return err
 }
