@@ -147,24 +147,21 @@ func (ml *MultiLock) Extend(ctx context.Context, l *Lease) error {
 // token (see TTLExtender); if any does not, it changes nothing and returns
 // ErrNotHeld.
 func (ml *MultiLock) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
-	ttl, err := ml.c.extendTTL(ttl)
-	if err != nil {
-		return wrap("extend", ml.keys[0], err)
-	}
-	if err := verify(l, ml, ml.keys[0]); err != nil {
-		return wrap("extend", ml.keys[0], err)
-	}
+	return extendOwned(ctx, &ml.c, ml.c.Metrics, l, ml, ml.keys[0], ttl,
+		func(ctx context.Context, ttl time.Duration) (bool, error) { return ml.extendTo(ctx, l, ttl) },
+		func() { l.h.end(ErrLockLost) })
+}
+
+// extendTo sets every key's TTL to ttl (whole ms) if all still hold l's
+// token; it reports (false, nil) when they do not.
+func (ml *MultiLock) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (bool, error) {
 	start := ml.c.Clock.Now()
 	n, err := runInt(ctx, ml.r, multiExtendScript, ml.keys, l.id.token, ttl.Milliseconds())
-	if err != nil {
-		return wrap("extend", ml.keys[0], err)
+	if err != nil || n == 0 {
+		return false, err
 	}
-	if n == 0 {
-		return lostBy(ml.c.Metrics, l, "extend", ml.keys[0], ErrNotHeld)
-	}
-	ml.c.Metrics.renewed()
 	l.h.extend(start, ml.c.validityFor(ttl, 0))
-	return nil
+	return true, nil
 }
 
 // TTL returns the shortest remaining TTL on the server among the keys if

@@ -269,24 +269,9 @@ func (re *Reentrant) Extend(ctx context.Context, l *Lease) error {
 // TTLExtender); the next re-entry or partial release sets Options.TTL
 // again.
 func (re *Reentrant) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
-	ttl, err := re.c.extendTTL(ttl)
-	if err != nil {
-		return wrap("extend", re.key, err)
-	}
-	if err := verify(l, re, re.key); err != nil {
-		return wrap("extend", re.key, err)
-	}
-	ok, err := re.extendTo(ctx, l, ttl)
-	if err != nil {
-		return wrap("extend", re.key, err)
-	}
-	if !ok {
-		re.c.Metrics.lost()
-		re.finish(l.h, ErrLockLost)
-		return wrap("extend", re.key, ErrNotHeld)
-	}
-	re.c.Metrics.renewed()
-	return nil
+	return extendOwned(ctx, &re.c, re.c.Metrics, l, re, re.key, ttl,
+		func(ctx context.Context, ttl time.Duration) (bool, error) { return re.extendTo(ctx, l, ttl) },
+		func() { re.finish(l.h, ErrLockLost) })
 }
 
 func (re *Reentrant) extend(ctx context.Context, l *Lease) (bool, error) {

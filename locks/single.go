@@ -169,23 +169,37 @@ func (s *single) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (boo
 }
 
 // extendHeld is the owner-checked extension to ttl of a lease s issued,
-// counted into m. The ttl is checked first: one that leaves no validity
-// after its drift allowance is refused with an *OptionError and touches
-// nothing.
+// counted into m (see extendOwned).
 func (s *single) extendHeld(ctx context.Context, m *Metrics, l *Lease, ttl time.Duration) error {
-	ttl, err := s.c.extendTTL(ttl)
+	return extendOwned(ctx, &s.c, m, l, s, s.key, ttl,
+		func(ctx context.Context, ttl time.Duration) (bool, error) { return s.extendTo(ctx, l, ttl) },
+		func() { l.h.end(ErrLockLost) })
+}
+
+// extendOwned is the owner-checked extension to ttl of a lease that by
+// issued for key, counted into m. The ttl is checked first: one that
+// leaves no validity after its drift allowance is refused with an
+// *OptionError and touches nothing; so does a lease that verify refuses.
+// extendTo asks the server, reporting whether the lease still held the
+// lock; when it did not, lose ends the holding and the error is
+// ErrNotHeld.
+func extendOwned(ctx context.Context, c *config, m *Metrics, l *Lease, by any, key string, ttl time.Duration,
+	extendTo func(context.Context, time.Duration) (bool, error), lose func()) error {
+	ttl, err := c.extendTTL(ttl)
 	if err != nil {
-		return wrap("extend", s.key, err)
+		return wrap("extend", key, err)
 	}
-	if err := verify(l, s, s.key); err != nil {
-		return wrap("extend", s.key, err)
+	if err := verify(l, by, key); err != nil {
+		return wrap("extend", key, err)
 	}
-	ok, err := s.extendTo(ctx, l, ttl)
+	ok, err := extendTo(ctx, ttl)
 	if err != nil {
-		return wrap("extend", s.key, err)
+		return wrap("extend", key, err)
 	}
 	if !ok {
-		return lostBy(m, l, "extend", s.key, ErrNotHeld)
+		m.lost()
+		lose()
+		return wrap("extend", key, ErrNotHeld)
 	}
 	m.renewed()
 	return nil
