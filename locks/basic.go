@@ -35,16 +35,16 @@ func (b *Basic) Acquire(ctx context.Context) (*Lease, error) {
 
 // Release deletes the key if it still holds the lease's token.
 func (b *Basic) Release(ctx context.Context, l *Lease) error {
-	return ownedRelease(ctx, &b.s, b.s.c.Metrics, l)
+	return b.s.release(ctx, b.s.c.Metrics, l)
 }
 
 // Extend resets the TTL if the lease still holds the lock.
 func (b *Basic) Extend(ctx context.Context, l *Lease) error {
-	return ownedExtend(ctx, &b.s, b.s.c.Metrics, l)
+	return b.s.extendHeld(ctx, b.s.c.Metrics, l, b.s.c.TTL)
 }
 
 // ExtendTTL sets the lease's TTL to ttl if it still holds the lock (see
 // TTLExtender).
 func (b *Basic) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
-	return ownedExtendTo(ctx, &b.s, b.s.c.Metrics, l, ttl)
+	return b.s.extendHeld(ctx, b.s.c.Metrics, l, ttl)
 }

@@ -7,15 +7,25 @@
 //   - Watchdog: renewed every TTL/3 while held; the holder learns of loss.
 //   - Redlock: N independent nodes, quorum N/2+1, parallel requests,
 //     validity = TTL − elapsed − drift allowance; Extend re-sets the key
-//     on nodes that lost it. NewRedlockWatchdog renews it like Watchdog.
+//     on nodes that lost it.
+//   - Redlock watchdog (NewRedlockWatchdog): a Redlock renewed like
+//     Watchdog, each renewal a quorum Extend.
 //   - Service: reentrant + watchdog + retry with backoff + context + metrics.
 //   - Fenced: SET NX PX and INCR of a never-expiring fence counter in one
 //     script; keys share a hash tag so it works on Redis Cluster.
-//   - Fair, RWLock, Semaphore: a FIFO lock, a read-write lock and an
-//     N-holder semaphore, each holder owned and expiring on its own.
+//   - Fair: granted in arrival order (a server-side ticket and queue), each
+//     waiter's entry expiring on its own; waiters block on a wake list
+//     where the seam can block, and poll otherwise.
+//   - RWLock: readers share it, a writer holds it alone; every reader is an
+//     owner with its own expiring key, and a waiting writer's intent holds
+//     new readers back.
+//   - Semaphore: at most N holders at once, each permit owned and expiring
+//     on its own.
 //   - MultiLock: several keys on one node taken all or none in one script
 //     (no deadlock from a circular wait); on a *redis.ClusterClient the keys
 //     must share a hash slot.
+//   - The fencing options: Fenced always fences; Options.Fencing makes
+//     Watchdog, Reentrant, Service and Fair fence too (below).
 //
 // Options.Fencing gives Watchdog and Service (and Reentrant) the fencing
 // tokens of Fenced: the key becomes a name, the lock lives at
@@ -96,8 +106,8 @@
 // other lease. Reentrant and Service record one entry per acquisition in
 // their hash, so a duplicate or late release request can only remove its
 // own acquisition. Lease.Done closes when the validity runs out on the
-// holder's clock (a timer), when a watchdog learns of a loss, or on
-// Release; the watchdog bounds each renewal attempt by a third of the
+// holder's clock (a timer), when the lock is found lost (by a renewal,
+// Extend, TTL or Release), or on Release; the watchdog bounds each renewal attempt by a third of the
 // validity left and retries while validity remains.
 //
 // # Errors

@@ -115,7 +115,7 @@ func (f *Fair) Extend(ctx context.Context, l *Lease) error {
 	if l == nil {
 		return wrap("extend", f.s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
 	}
-	return ownedExtend(ctx, &f.s, f.m, l)
+	return f.s.extendHeld(ctx, f.m, l, f.s.c.TTL)
 }
 
 // ExtendTTL sets the lease's TTL to ttl if it still holds the lock (see
@@ -124,5 +124,51 @@ func (f *Fair) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error
 	if l == nil {
 		return wrap("extend", f.s.key, fmt.Errorf("%w: nil lease", ErrNotHeld))
 	}
-	return ownedExtendTo(ctx, &f.s, f.m, l, ttl)
+	return f.s.extendHeld(ctx, f.m, l, ttl)
+}
+
+// release is the fair lock's owner-checked release, which also wakes the
+// head of the queue (fair_release.lua), counted into the metrics.
+func (f *Fair) release(ctx context.Context, l *Lease) error {
+	lock, queue, _, prefix := FairKeys(f.name)
+	if err := verifyRelease(l, &f.s, lock); err != nil {
+		return wrap("release", lock, err)
+	}
+	n, err := runInt(ctx, f.s.r, fairReleaseScript, []string{lock, queue},
+		l.id.token, prefix, WakePrefix(f.name), f.s.c.wakeTTL())
+	switch {
+	case err != nil:
+		return wrap("release", lock, err)
+	case n == 0:
+		return lostBy(f.m, l, "release", lock, ErrNotHeld)
+	}
+	freed(f.m, l)
+	return nil
+}
+
+// Fencing on the fair lock: with Options.Fencing, each grant also
+// increments a never-expiring counter in the lock's hash slot, in the
+// grant's own script (scripts/fair_acquire.lua), and the lease carries the
+// new value as its Fence, as Fenced's do.
+
+// FairFenceKey is the fence counter of the fair lock named name, used with
+// Options.Fencing; it never expires.
+func FairFenceKey(name string) string { return "{" + name + "}:fence" }
+
+// fairFence is the fence counter's key of the fair lock named name when
+// fencing, else "".
+func fairFence(name string, fencing bool) string {
+	if !fencing {
+		return ""
+	}
+	return FairFenceKey(name)
+}
+
+// pollKeys are the keys of one fair_acquire call: the lock, the queue, the
+// ticket counter and, when fencing, the fence counter.
+func (f *Fair) pollKeys(lock, queue, seq string) []string {
+	if f.fence == "" {
+		return []string{lock, queue, seq}
+	}
+	return []string{lock, queue, seq, f.fence}
 }

@@ -75,16 +75,16 @@ func (s *single) tryFenced(ctx context.Context, fenceKey string) (*Lease, error)
 // Release deletes the lock key if it still holds the lease's token. The
 // fence counter stays.
 func (f *Fenced) Release(ctx context.Context, l *Lease) error {
-	return ownedRelease(ctx, &f.s, f.s.c.Metrics, l)
+	return f.s.release(ctx, f.s.c.Metrics, l)
 }
 
 // Extend resets the TTL if the lease still holds the lock.
 func (f *Fenced) Extend(ctx context.Context, l *Lease) error {
-	return ownedExtend(ctx, &f.s, f.s.c.Metrics, l)
+	return f.s.extendHeld(ctx, f.s.c.Metrics, l, f.s.c.TTL)
 }
 
 // ExtendTTL sets the lease's TTL to ttl if it still holds the lock (see
 // TTLExtender).
 func (f *Fenced) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
-	return ownedExtendTo(ctx, &f.s, f.s.c.Metrics, l, ttl)
+	return f.s.extendHeld(ctx, f.s.c.Metrics, l, ttl)
 }

@@ -12,10 +12,10 @@ import (
 // Lease is the proof of one successful Acquire.
 //
 // A holder may rely on the lock only while Err() is nil: Err turns non-nil
-// when the validity runs out on the holder's own clock, when a watchdog
-// learns the lock was lost, or after Release. Done is closed at the same
-// moments: a timer on the holder's clock closes it when the validity runs
-// out, whether or not anyone calls Err.
+// when the validity runs out on the holder's own clock, when the lock is
+// found lost (by a renewal, Extend, TTL or Release), or after Release. Done
+// is closed at the same moments: a timer on the holder's clock closes it
+// when the validity runs out, whether or not anyone calls Err.
 //
 // A lease is honoured only by the Locker that issued it, and only once: a
 // lease of another Locker (another key, or another client on the same
@@ -268,9 +268,13 @@ func (l *Lease) Validity() time.Duration {
 // closed is the Done of a lease that holds nothing.
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-// Done is closed when the holding ends: on Release, when a watchdog detects
-// the lock was lost, or when the validity runs out on the holder's clock.
-// It is closed already for a nil or hand-built lease.
+// Done is closed when the holding ends: when the validity runs out on the
+// holder's clock (a timer on that clock closes it then, whether or not
+// anyone calls Err; renewals and extensions move the timer on), when the
+// lock is found lost (a renewal, Extend, TTL or Release told by the server
+// that the lease no longer holds it, or a holding taken back by a later
+// Acquire with the same Token), or on Release. It is closed already for a
+// nil or hand-built lease.
 func (l *Lease) Done() <-chan struct{} {
 	if l == nil || l.h == nil {
 		return closed
@@ -279,3 +283,19 @@ func (l *Lease) Done() <-chan struct{} {
 }
 
 func (h *hold) ended() bool { return h.check() != nil }
+
+// freed ends l's holding after its owner-checked release, counted into m.
+func freed(m *Metrics, l *Lease) {
+	m.released()
+	l.spend()
+	l.h.end(ErrReleased)
+}
+
+// lostBy ends l's holding when the server says it no longer held the lock
+// (an owner-checked release or extension found another token, or none),
+// counted into m, and returns why as the error of op on key.
+func lostBy(m *Metrics, l *Lease, op, key string, why error) error {
+	m.lost()
+	l.h.end(ErrLockLost)
+	return wrap(op, key, why)
+}

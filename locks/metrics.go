@@ -1,6 +1,9 @@
 package locks
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Metrics counts what the patterns given it (Options.Metrics) did. The zero
 // value is ready; a nil *Metrics records nothing. Safe for concurrent use.
@@ -32,20 +35,29 @@ func (m *Metrics) Snapshot() Snapshot {
 	}
 }
 
-func (m *Metrics) renewed() {
+// counter picks one of the counters of a Metrics.
+type counter func(*Metrics) *atomic.Int64
+
+// add counts one into the counter c picks; a nil *Metrics records nothing.
+func (m *Metrics) add(c counter) {
 	if m != nil {
-		m.Renewals.Add(1)
+		c(m).Add(1)
 	}
 }
 
-func (m *Metrics) renewFailed() {
-	if m != nil {
-		m.RenewErrors.Add(1)
-	}
-}
+// The counters' increments, one per event the patterns count.
 
-func (m *Metrics) lost() {
+func (m *Metrics) attempted()   { m.add(func(m *Metrics) *atomic.Int64 { return &m.Attempts }) }
+func (m *Metrics) failed()      { m.add(func(m *Metrics) *atomic.Int64 { return &m.Failed }) }
+func (m *Metrics) acquired()    { m.add(func(m *Metrics) *atomic.Int64 { return &m.Acquired }) }
+func (m *Metrics) released()    { m.add(func(m *Metrics) *atomic.Int64 { return &m.Released }) }
+func (m *Metrics) renewed()     { m.add(func(m *Metrics) *atomic.Int64 { return &m.Renewals }) }
+func (m *Metrics) renewFailed() { m.add(func(m *Metrics) *atomic.Int64 { return &m.RenewErrors }) }
+func (m *Metrics) lost()        { m.add(func(m *Metrics) *atomic.Int64 { return &m.Lost }) }
+
+// waited records the time an Acquire spent, from its call to a grant.
+func (m *Metrics) waited(d time.Duration) {
 	if m != nil {
-		m.Lost.Add(1)
+		m.Waits.Observe(d)
 	}
 }

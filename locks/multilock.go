@@ -2,7 +2,6 @@ package locks
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"slices"
 	"strconv"
@@ -40,22 +39,6 @@ var (
 )
 
 // The multi-key scripts.
-var (
-	//go:embed scripts/multi_acquire.lua
-	multiAcquireSrc string
-	//go:embed scripts/multi_release.lua
-	multiReleaseSrc string
-	//go:embed scripts/multi_extend.lua
-	multiExtendSrc string
-	//go:embed scripts/multi_ttl.lua
-	multiTTLSrc string
-
-	multiAcquireScript = redis.NewScript(multiAcquireSrc)
-	multiReleaseScript = redis.NewScript(multiReleaseSrc)
-	multiExtendScript  = redis.NewScript(multiExtendSrc)
-	multiTTLScript     = redis.NewScript(multiTTLSrc)
-)
-
 // NewMultiLock returns a lock on every one of keys (at least one, none
 // empty, none twice). On a *redis.ClusterClient the keys must share a hash
 // slot. Owner and Token are refused: each acquisition writes a fresh token.
@@ -129,11 +112,12 @@ func (ml *MultiLock) try(ctx context.Context) (*Lease, error) {
 	if n != 0 {
 		return nil, wrap("acquire", ml.keys[0], fmt.Errorf("%w: %q is held", ErrNotAcquired, ml.keys[min(max(n, 1), int64(len(ml.keys)))-1]))
 	}
-	if ml.c.validity(ml.c.Clock.Since(start)) <= 0 {
-		_, _ = runInt(context.WithoutCancel(ctx), ml.r, multiReleaseScript, ml.keys, token)
-		return nil, wrap("acquire", ml.keys[0], fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
+	if err := ml.c.inTime(ctx, start, func(ctx context.Context) {
+		_, _ = runInt(ctx, ml.r, multiReleaseScript, ml.keys, token)
+	}); err != nil {
+		return nil, wrap("acquire", ml.keys[0], err)
 	}
-	return issued(ml, ml.keys[0], token, 0, 1, newHold(ml.c.Clock, start, ml.c.validity(0))), nil
+	return ml.c.lease(ml, ml.keys[0], token, 0, start), nil
 }
 
 // Release deletes every key that still holds the lease's token. It returns
@@ -148,13 +132,9 @@ func (ml *MultiLock) Release(ctx context.Context, l *Lease) error {
 		return wrap("release", ml.keys[0], err)
 	}
 	if int(n) != len(ml.keys) {
-		ml.c.Metrics.lost()
-		l.h.end(ErrLockLost)
-		return wrap("release", ml.keys[0], fmt.Errorf("%w: %d of %d keys still held the lease", ErrNotHeld, n, len(ml.keys)))
+		return lostBy(ml.c.Metrics, l, "release", ml.keys[0], fmt.Errorf("%w: %d of %d keys still held the lease", ErrNotHeld, n, len(ml.keys)))
 	}
-	ml.c.Metrics.released()
-	l.spend()
-	l.h.end(ErrReleased)
+	freed(ml.c.Metrics, l)
 	return nil
 }
 
@@ -167,26 +147,21 @@ func (ml *MultiLock) Extend(ctx context.Context, l *Lease) error {
 // token (see TTLExtender); if any does not, it changes nothing and returns
 // ErrNotHeld.
 func (ml *MultiLock) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
-	ttl, err := ml.c.extendTTL(ttl)
-	if err != nil {
-		return wrap("extend", ml.keys[0], err)
-	}
-	if err := verify(l, ml, ml.keys[0]); err != nil {
-		return wrap("extend", ml.keys[0], err)
-	}
+	return extendOwned(ctx, &ml.c, ml.c.Metrics, l, ml, ml.keys[0], ttl,
+		func(ctx context.Context, ttl time.Duration) (bool, error) { return ml.extendTo(ctx, l, ttl) },
+		func() { l.h.end(ErrLockLost) })
+}
+
+// extendTo sets every key's TTL to ttl (whole ms) if all still hold l's
+// token; it reports (false, nil) when they do not.
+func (ml *MultiLock) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (bool, error) {
 	start := ml.c.Clock.Now()
 	n, err := runInt(ctx, ml.r, multiExtendScript, ml.keys, l.id.token, ttl.Milliseconds())
-	if err != nil {
-		return wrap("extend", ml.keys[0], err)
+	if err != nil || n == 0 {
+		return false, err
 	}
-	if n == 0 {
-		ml.c.Metrics.lost()
-		l.h.end(ErrLockLost)
-		return wrap("extend", ml.keys[0], ErrNotHeld)
-	}
-	ml.c.Metrics.renewed()
 	l.h.extend(start, ml.c.validityFor(ttl, 0))
-	return nil
+	return true, nil
 }
 
 // TTL returns the shortest remaining TTL on the server among the keys if

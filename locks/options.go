@@ -1,8 +1,6 @@
 package locks
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -98,9 +96,6 @@ type Retry struct {
 	// MaxDelay caps the backoff; default 16 × Delay.
 	MaxDelay time.Duration
 }
-
-// minDrift is the constant part of the drift allowance.
-const minDrift = 2 * time.Millisecond
 
 type config struct {
 	Options
@@ -221,108 +216,4 @@ func (o Options) noToken(pattern string) error {
 		return &OptionError{"Token", strconv.Quote(o.Token), "is not used by " + pattern + ": only Basic and Watchdog take a caller-chosen token (Reentrant and Service have Owner)"}
 	}
 	return nil
-}
-
-// validity is what a grant obtained after elapsed leaves the holder.
-func (c *config) validity(elapsed time.Duration) time.Duration {
-	return c.validityFor(c.TTL, elapsed)
-}
-
-// validityFor is what a grant or extension to ttl, obtained after elapsed,
-// leaves the holder.
-func (c *config) validityFor(ttl, elapsed time.Duration) time.Duration {
-	return ttl - elapsed - c.drift(ttl)
-}
-
-// drift is the drift allowance of a TTL: ttl × DriftFactor + 2ms.
-func (c *config) drift(ttl time.Duration) time.Duration {
-	return time.Duration(float64(ttl)*c.DriftFactor) + minDrift
-}
-
-// extendTTL checks the TTL an ExtendTTL asks for and returns it truncated
-// to whole milliseconds: it must leave validity after its drift allowance.
-func (c *config) extendTTL(ttl time.Duration) (time.Duration, error) {
-	t := ttl.Truncate(time.Millisecond)
-	if d := c.drift(t); t <= d {
-		return 0, &OptionError{"ttl", ttl, fmt.Sprintf("must exceed its drift allowance (ttl × DriftFactor + %v = %v): the holder would get no validity", minDrift, d)}
-	}
-	return t, nil
-}
-
-// counted is retry, counting into Metrics: each attempt, then the grant
-// and the time it took, or the failure.
-func (c *config) counted(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
-	m := c.Metrics
-	begin := c.Clock.Now()
-	l, err := c.retry(ctx, func() (*Lease, error) {
-		m.attempted()
-		return try()
-	})
-	if err != nil {
-		m.failed()
-		return nil, err
-	}
-	m.acquired()
-	m.waited(c.Clock.Since(begin))
-	return l, nil
-}
-
-// retry calls try until it succeeds, fails with an error that is not
-// retryable, the strategy gives up, or ctx is done.
-func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
-	return c.retryWith(ctx, try, c.Clock.Sleep)
-}
-
-// retryWith is retry spending each backoff in wait instead of a sleep (a
-// waiter that can be woken blocks until it is, or until the backoff).
-func (c *config) retryWith(ctx context.Context, try func() (*Lease, error), wait func(context.Context, time.Duration) error) (*Lease, error) {
-	var taken error // the last failure that found the lock taken
-	s := c.strategy()
-	for n := 1; ; n++ {
-		l, err := try()
-		switch {
-		case err == nil:
-			return l, nil
-		case ctx.Err() != nil:
-			return nil, gaveUp(ctx.Err(), taken, err)
-		case !retryable(ctx, err):
-			return nil, err
-		}
-		if isTaken(err) {
-			taken = err
-		}
-		d, again := s.Next(n, c.Rand)
-		if !again {
-			return nil, err
-		}
-		if serr := wait(ctx, max(d, 0)); serr != nil {
-			return nil, gaveUp(serr, taken, err)
-		}
-	}
-}
-
-// gaveUp is the error of an Acquire that the context ended (cause) after an
-// attempt failed with err. It matches cause, and ErrNotAcquired (ErrQuorum)
-// if any attempt found the lock taken, even when the last one was cut short
-// or failed otherwise (a client's i/o timeout can beat the context's own).
-func gaveUp(cause, taken, err error) error {
-	if !errors.Is(err, cause) {
-		err = joinSleep(err, cause)
-	}
-	if taken == nil || isTaken(err) {
-		return err
-	}
-	return joinSleep(taken, err)
-}
-
-func isTaken(err error) bool { return errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrQuorum) }
-
-// retryable reports whether another attempt may succeed after err: not
-// after an option error or a permanent Redis error, nor once ctx is done.
-func retryable(ctx context.Context, err error) bool {
-	if ctx.Err() != nil || errors.Is(err, ErrPermanent) {
-		return false
-	}
-	var oe *OptionError
-	return !errors.As(err, &oe)
 }

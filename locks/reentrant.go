@@ -120,9 +120,8 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 	if n == 0 {
 		return nil, false, wrap("acquire", re.key, ErrNotAcquired)
 	}
-	if re.c.validity(re.c.Clock.Since(start)) <= 0 {
-		re.undo(ctx, entry) // too late to rely on
-		return nil, false, wrap("acquire", re.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
+	if err := re.c.inTime(ctx, start, func(ctx context.Context) { re.undo(ctx, entry) }); err != nil {
+		return nil, false, wrap("acquire", re.key, err)
 	}
 	if err := re.confirmed(ctx, func() time.Duration { return re.c.validity(re.c.Clock.Since(start)) }); err != nil {
 		re.undo(ctx, entry) // too few replicas have it: give this acquisition back
@@ -270,24 +269,9 @@ func (re *Reentrant) Extend(ctx context.Context, l *Lease) error {
 // TTLExtender); the next re-entry or partial release sets Options.TTL
 // again.
 func (re *Reentrant) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
-	ttl, err := re.c.extendTTL(ttl)
-	if err != nil {
-		return wrap("extend", re.key, err)
-	}
-	if err := verify(l, re, re.key); err != nil {
-		return wrap("extend", re.key, err)
-	}
-	ok, err := re.extendTo(ctx, l, ttl)
-	if err != nil {
-		return wrap("extend", re.key, err)
-	}
-	if !ok {
-		re.c.Metrics.lost()
-		re.finish(l.h, ErrLockLost)
-		return wrap("extend", re.key, ErrNotHeld)
-	}
-	re.c.Metrics.renewed()
-	return nil
+	return extendOwned(ctx, &re.c, re.c.Metrics, l, re, re.key, ttl,
+		func(ctx context.Context, ttl time.Duration) (bool, error) { return re.extendTo(ctx, l, ttl) },
+		func() { re.finish(l.h, ErrLockLost) })
 }
 
 func (re *Reentrant) extend(ctx context.Context, l *Lease) (bool, error) {

@@ -132,7 +132,7 @@ func (rw *RWLock) leaveWrite(ctx context.Context, token string) {
 
 // Unlock releases the write holding if the lease still holds it.
 func (rw *RWLock) Unlock(ctx context.Context, l *Lease) error {
-	return ownedRelease(ctx, &rw.w, rw.m, l)
+	return rw.w.release(ctx, rw.m, l)
 }
 
 // Extend renews a read or a write holding (whichever l is) if it still
@@ -144,7 +144,7 @@ func (rw *RWLock) Extend(ctx context.Context, l *Lease) error {
 	case IsReadLease(l):
 		return rw.readers.extend(ctx, l)
 	default:
-		return ownedExtend(ctx, &rw.w, rw.m, l)
+		return rw.w.extendHeld(ctx, rw.m, l, rw.w.c.TTL)
 	}
 }
 

@@ -1,97 +1,137 @@
 package locks
 
 import (
-	"context"
-	_ "embed"
-	"time"
+	"embed"
+	"fmt"
+	"maps"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// Redis is the narrow Redis seam the patterns use: scripts, plus SET NX PX.
-// *redis.Client, *redis.ClusterClient and *redis.Ring satisfy it, and so does
-// the simulator's client.
-type Redis interface {
-	redis.Scripter
-	SetNX(ctx context.Context, key string, value any, expiration time.Duration) *redis.BoolCmd
+// scriptFiles are the Lua sources of scripts/: one file per script, plus
+// the libraries (lib_*.lua) some of them run with.
+//
+//go:embed scripts/*.lua
+var scriptFiles embed.FS
+
+// scriptSpec is one row of scriptTable: a script's name (its file is
+// scripts/<name>.lua) and the libraries prepended to it, in order.
+type scriptSpec struct {
+	name string
+	libs []string
 }
 
+// The libraries. lib_members.lua holds the helpers of the scripts that keep
+// a set of expiring members (queued waiters, readers, permits): each member
+// has its own key, prefix .. token, with a PX TTL, and a member whose key
+// has expired is pruned before any decision. Expiry therefore follows the
+// server's key TTLs only (no TIME, no client clock). Member keys are
+// derived inside the scripts from a prefix that shares the lock's hash tag,
+// so on Redis Cluster they live in the lock's slot. lib_wake.lua pushes the
+// wake-up of the queue's head (see wake.go).
 var (
-	_ Redis = (*redis.Client)(nil)
-	_ Redis = (*redis.ClusterClient)(nil)
+	withMembers = []string{"lib_members"}
+	withWake    = []string{"lib_members", "lib_wake"}
 )
 
-// The Lua scripts, loaded once per process and run by SHA with a fallback to
-// EVAL (redis.Script.Run).
-var (
-	//go:embed scripts/release.lua
-	releaseSrc string
-	//go:embed scripts/extend.lua
-	extendSrc string
-	//go:embed scripts/reentrant_acquire.lua
-	reentrantAcquireSrc string
-	//go:embed scripts/reentrant_release.lua
-	reentrantReleaseSrc string
-	//go:embed scripts/reentrant_extend.lua
-	reentrantExtendSrc string
-	//go:embed scripts/fenced_acquire.lua
-	fencedAcquireSrc string
-	//go:embed scripts/probe.lua
-	probeSrc string
-	//go:embed scripts/reentrant_fenced_acquire.lua
-	reentrantFencedAcquireSrc string
-	//go:embed scripts/token_acquire.lua
-	tokenAcquireSrc string
-	//go:embed scripts/redlock_extend.lua
-	redlockExtendSrc string
+// scriptTable is every script the patterns run. Scripts, the *redis.Script
+// values below and the simulator's copy all derive from it.
+var scriptTable = []scriptSpec{
+	{"release", nil},
+	{"extend", nil},
+	{"reentrant_acquire", nil},
+	{"reentrant_release", nil},
+	{"reentrant_extend", nil},
+	{"fenced_acquire", nil},
+	{"probe", nil},
+	{"reentrant_fenced_acquire", nil},
+	{"token_acquire", nil},
+	{"redlock_extend", nil},
+	{"fair_acquire", withMembers},
+	{"fair_leave", withWake},
+	{"fair_release", withWake},
+	{"rw_rlock", withMembers},
+	{"rw_lock", withMembers},
+	{"rw_wleave", nil},
+	{"member_release", nil},
+	{"member_extend", withMembers},
+	{"sem_acquire", withMembers},
+	{"inspect", nil},
+	{"ttl", nil},
+	{"reentrant_ttl", nil},
+	{"member_ttl", nil},
+	{"multi_acquire", nil},
+	{"multi_release", nil},
+	{"multi_extend", nil},
+	{"multi_ttl", nil},
+}
 
-	releaseScript          = redis.NewScript(releaseSrc)
-	extendScript           = redis.NewScript(extendSrc)
-	reentrantAcquireScript = redis.NewScript(reentrantAcquireSrc)
-	reentrantReleaseScript = redis.NewScript(reentrantReleaseSrc)
-	reentrantExtendScript  = redis.NewScript(reentrantExtendSrc)
-	fencedAcquireScript    = redis.NewScript(fencedAcquireSrc)
-	probeScript            = redis.NewScript(probeSrc)
-
-	reentrantFencedAcquireScript = redis.NewScript(reentrantFencedAcquireSrc)
-	tokenAcquireScript           = redis.NewScript(tokenAcquireSrc)
-	redlockExtendScript          = redis.NewScript(redlockExtendSrc)
-)
-
-// Scripts returns the Lua sources the patterns run, by name, so that a
-// simulated node or a differential test can execute exactly these.
-func Scripts() map[string]string {
-	return map[string]string{
-		"release":                  releaseSrc,
-		"extend":                   extendSrc,
-		"reentrant_acquire":        reentrantAcquireSrc,
-		"reentrant_release":        reentrantReleaseSrc,
-		"reentrant_extend":         reentrantExtendSrc,
-		"fenced_acquire":           fencedAcquireSrc,
-		"probe":                    probeSrc,
-		"reentrant_fenced_acquire": reentrantFencedAcquireSrc,
-		"token_acquire":            tokenAcquireSrc,
-		"redlock_extend":           redlockExtendSrc,
-		"fair_acquire":             fairAcquireSrc,
-		"fair_leave":               fairLeaveSrc,
-		"fair_release":             fairReleaseSrc,
-		"rw_rlock":                 rwRLockSrc,
-		"rw_lock":                  rwLockSrc,
-		"rw_wleave":                rwWLeaveSrc,
-		"member_release":           memberReleaseSrc,
-		"member_extend":            memberExtendSrc,
-		"sem_acquire":              semAcquireSrc,
-		"inspect":                  inspectSrc,
-		"ttl":                      ttlSrc,
-		"reentrant_ttl":            reentrantTTLSrc,
-		"member_ttl":               memberTTLSrc,
-		"multi_acquire":            multiAcquireSrc,
-		"multi_release":            multiReleaseSrc,
-		"multi_extend":             multiExtendSrc,
-		"multi_ttl":                multiTTLSrc,
+// scriptSources maps each script of scriptTable to its full source, its
+// libraries first.
+var scriptSources = func() map[string]string {
+	out := make(map[string]string, len(scriptTable))
+	for _, s := range scriptTable {
+		var src string
+		for _, lib := range s.libs {
+			src += scriptFile(lib)
+		}
+		out[s.name] = src + scriptFile(s.name)
 	}
+	return out
+}()
+
+// scriptFile reads scripts/<name>.lua; the files are embedded, so a missing
+// one is a build mistake.
+func scriptFile(name string) string {
+	b, err := scriptFiles.ReadFile("scripts/" + name + ".lua")
+	if err != nil {
+		panic(fmt.Sprintf("locks: script %q: %v", name, err))
+	}
+	return string(b)
 }
 
-func runInt(ctx context.Context, r Redis, s *redis.Script, keys []string, args ...any) (int64, error) {
-	return s.Run(ctx, r, keys, args...).Int64()
+// script is the *redis.Script of the named row of scriptTable, loaded once
+// per process and run by SHA with a fallback to EVAL (redis.Script.Run).
+func script(name string) *redis.Script {
+	src, ok := scriptSources[name]
+	if !ok {
+		panic(fmt.Sprintf("locks: script %q is not in scriptTable", name))
+	}
+	return redis.NewScript(src)
 }
+
+// The scripts the patterns run.
+var (
+	releaseScript                = script("release")
+	extendScript                 = script("extend")
+	reentrantAcquireScript       = script("reentrant_acquire")
+	reentrantReleaseScript       = script("reentrant_release")
+	reentrantExtendScript        = script("reentrant_extend")
+	fencedAcquireScript          = script("fenced_acquire")
+	probeScript                  = script("probe")
+	reentrantFencedAcquireScript = script("reentrant_fenced_acquire")
+	tokenAcquireScript           = script("token_acquire")
+	redlockExtendScript          = script("redlock_extend")
+	fairAcquireScript            = script("fair_acquire")
+	fairLeaveScript              = script("fair_leave")
+	fairReleaseScript            = script("fair_release")
+	rwRLockScript                = script("rw_rlock")
+	rwLockScript                 = script("rw_lock")
+	rwWLeaveScript               = script("rw_wleave")
+	memberReleaseScript          = script("member_release")
+	memberExtendScript           = script("member_extend")
+	semAcquireScript             = script("sem_acquire")
+	inspectScript                = script("inspect")
+	ttlScript                    = script("ttl")
+	reentrantTTLScript           = script("reentrant_ttl")
+	memberTTLScript              = script("member_ttl")
+	multiAcquireScript           = script("multi_acquire")
+	multiReleaseScript           = script("multi_release")
+	multiExtendScript            = script("multi_extend")
+	multiTTLScript               = script("multi_ttl")
+)
+
+// Scripts returns the Lua sources the patterns run, by name (each with its
+// libraries prepended), so that a simulated node or a differential test can
+// execute exactly these.
+func Scripts() map[string]string { return maps.Clone(scriptSources) }

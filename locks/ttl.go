@@ -2,63 +2,10 @@ package locks
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"slices"
 	"time"
-
-	"github.com/redis/go-redis/v9"
-)
-
-// TTLReader is implemented by every pattern (and by the Lockers of
-// RWLock.Reader and RWLock.Writer): it reads how long the server still
-// keeps a held lock.
-type TTLReader interface {
-	// TTL returns the lock's remaining time to live on the server (its
-	// PTTL, in whole milliseconds) if the lease still holds it, read in one
-	// script that checks the holding first: the token for Basic, Watchdog,
-	// Fenced, Fair and an RWLock's writer; the lease's own entry in the hash
-	// for Reentrant and Service; the member's own key for a reader or a
-	// permit. A lock that holds the lease but has no expiry (a PERSIST
-	// behind its back) reports -1ns, as go-redis's PTTL does.
-	//
-	// The lease is checked as Extend checks it: a lease of another Locker,
-	// a released one, one whose validity ran out, a nil or hand-built one
-	// get ErrNotHeld and nothing is sent. When the server says the lease
-	// no longer holds the lock, TTL returns ErrNotHeld and ends the lease
-	// (Done closes, Err returns ErrLockLost).
-	//
-	// The server's TTL is not the holder's validity: it does not allow for
-	// the request's round trip nor for clock drift. Rely on Lease.Validity.
-	TTL(ctx context.Context, l *Lease) (time.Duration, error)
-}
-
-var (
-	_ TTLReader = (*Basic)(nil)
-	_ TTLReader = (*Watchdog)(nil)
-	_ TTLReader = (*Fenced)(nil)
-	_ TTLReader = (*Reentrant)(nil)
-	_ TTLReader = (*Service)(nil)
-	_ TTLReader = (*Redlock)(nil)
-	_ TTLReader = (*Fair)(nil)
-	_ TTLReader = (*RWLock)(nil)
-	_ TTLReader = (*Semaphore)(nil)
-	_ TTLReader = rwSide{}
-)
-
-// The owner-checked TTL scripts.
-var (
-	//go:embed scripts/ttl.lua
-	ttlSrc string
-	//go:embed scripts/reentrant_ttl.lua
-	reentrantTTLSrc string
-	//go:embed scripts/member_ttl.lua
-	memberTTLSrc string
-
-	ttlScript          = redis.NewScript(ttlSrc)
-	reentrantTTLScript = redis.NewScript(reentrantTTLSrc)
-	memberTTLScript    = redis.NewScript(memberTTLSrc)
 )
 
 // notHeldTTL is what the TTL scripts return when the lease does not hold

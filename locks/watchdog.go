@@ -80,5 +80,5 @@ func (w *Watchdog) Acquire(ctx context.Context) (*Lease, error) {
 
 // Release stops the renewal and deletes the key if it is still ours.
 func (w *Watchdog) Release(ctx context.Context, l *Lease) error {
-	return ownedRelease(ctx, &w.s, w.s.c.Metrics, l)
+	return w.s.release(ctx, w.s.c.Metrics, l)
 }

@@ -3,69 +3,10 @@ package locks
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
 )
-
-// Locker is the interface every pattern implements.
-type Locker interface {
-	// Acquire takes the lock, retrying as the pattern's Retry policy says,
-	// and honours ctx (deadline and cancellation). It returns ErrNotAcquired
-	// (or, for Redlock, ErrQuorum) when the lock stayed taken.
-	Acquire(ctx context.Context) (*Lease, error)
-	// Release gives the lock back. It is owner-checked: it returns
-	// ErrNotHeld if the lease no longer holds the lock (it expired, or it
-	// was taken over) and never deletes another owner's lock.
-	Release(ctx context.Context, l *Lease) error
-}
-
-// Extender is implemented by patterns whose holder can push the expiry out
-// by hand (the watchdog patterns do it by themselves).
-type Extender interface {
-	// Extend resets the lease's TTL if it still holds the lock; ErrNotHeld
-	// otherwise.
-	Extend(ctx context.Context, l *Lease) error
-}
-
-// TTLExtender is implemented by the patterns whose holder can extend a
-// lease to a TTL other than Options.TTL (Basic, Reentrant, Fenced, Fair,
-// MultiLock).
-type TTLExtender interface {
-	Extender
-	// ExtendTTL sets the lease's TTL to ttl (whole milliseconds) if it
-	// still holds the lock, and its validity to ttl less the drift
-	// allowance; ErrNotHeld otherwise. A ttl that leaves no validity after
-	// its drift allowance (ttl × DriftFactor + 2ms) is refused with an
-	// *OptionError naming ttl, before Redis is asked. A later Extend or
-	// re-entry sets Options.TTL again.
-	ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error
-}
-
-func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }
-
-// isNil reports whether r is nil, or a typed nil (a nil *redis.Client in
-// the interface), which would panic on its first call.
-func isNil(r Redis) bool {
-	if r == nil {
-		return true
-	}
-	v := reflect.ValueOf(r)
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
-		return v.IsNil()
-	}
-	return false
-}
-
-// nilName names a nil r for an OptionError: "nil" or "*redis.Client(nil)".
-func nilName(r Redis) string {
-	if r == nil {
-		return "nil"
-	}
-	return fmt.Sprintf("%T(nil)", r)
-}
 
 // single is the single-key machinery shared by Basic, Watchdog and Fenced:
 // take a key with a token, release and extend it owner-checked.
@@ -124,11 +65,12 @@ func newSingle(r Redis, key string, o Options) (single, error) {
 // grant turns a successful request sent at start into a lease, or, when the
 // reply came too late to leave any validity, gives the lock back and fails.
 func (s *single) grant(ctx context.Context, start time.Time, token string, fence int64) (*Lease, error) {
-	if s.c.validity(s.c.Clock.Since(start)) <= 0 {
-		_, _ = runInt(context.WithoutCancel(ctx), s.r, releaseScript, []string{s.key}, token)
-		return nil, wrap("acquire", s.key, fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquired))
+	if err := s.c.inTime(ctx, start, func(ctx context.Context) {
+		_, _ = runInt(ctx, s.r, releaseScript, []string{s.key}, token)
+	}); err != nil {
+		return nil, wrap("acquire", s.key, err)
 	}
-	return issued(s, s.key, token, fence, 1, newHold(s.c.Clock, start, s.c.validity(0))), nil
+	return s.c.lease(s, s.key, token, fence, start), nil
 }
 
 // probe checks, once per Locker before its first SET NX, that the lock
@@ -184,9 +126,9 @@ func (s *single) tryToken(ctx context.Context) (*Lease, error) {
 	return l, err
 }
 
-// release is the owner-checked release of a lease s issued; any other
-// lease gets ErrNotHeld and touches nothing.
-func (s *single) release(ctx context.Context, l *Lease) error {
+// release is the owner-checked release of a lease s issued, counted into
+// m; any other lease gets ErrNotHeld and touches nothing.
+func (s *single) release(ctx context.Context, m *Metrics, l *Lease) error {
 	if err := verifyRelease(l, s, s.key); err != nil {
 		return wrap("release", s.key, err)
 	}
@@ -195,11 +137,9 @@ func (s *single) release(ctx context.Context, l *Lease) error {
 		return wrap("release", s.key, err)
 	}
 	if n == 0 {
-		l.h.end(ErrLockLost)
-		return wrap("release", s.key, ErrNotHeld)
+		return lostBy(m, l, "release", s.key, ErrNotHeld)
 	}
-	l.spend()
-	l.h.end(ErrReleased)
+	freed(m, l)
 	return nil
 }
 
@@ -228,18 +168,39 @@ func (s *single) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (boo
 	return true, nil
 }
 
-// extendOrLose is the owner-checked extension to ttl of a lease s issued.
-func (s *single) extendOrLose(ctx context.Context, l *Lease, ttl time.Duration) error {
-	if err := verify(l, s, s.key); err != nil {
-		return wrap("extend", s.key, err)
-	}
-	ok, err := s.extendTo(ctx, l, ttl)
+// extendHeld is the owner-checked extension to ttl of a lease s issued,
+// counted into m (see extendOwned).
+func (s *single) extendHeld(ctx context.Context, m *Metrics, l *Lease, ttl time.Duration) error {
+	return extendOwned(ctx, &s.c, m, l, s, s.key, ttl,
+		func(ctx context.Context, ttl time.Duration) (bool, error) { return s.extendTo(ctx, l, ttl) },
+		func() { l.h.end(ErrLockLost) })
+}
+
+// extendOwned is the owner-checked extension to ttl of a lease that by
+// issued for key, counted into m. The ttl is checked first: one that
+// leaves no validity after its drift allowance is refused with an
+// *OptionError and touches nothing; so does a lease that verify refuses.
+// extendTo asks the server, reporting whether the lease still held the
+// lock; when it did not, lose ends the holding and the error is
+// ErrNotHeld.
+func extendOwned(ctx context.Context, c *config, m *Metrics, l *Lease, by any, key string, ttl time.Duration,
+	extendTo func(context.Context, time.Duration) (bool, error), lose func()) error {
+	ttl, err := c.extendTTL(ttl)
 	if err != nil {
-		return wrap("extend", s.key, err)
+		return wrap("extend", key, err)
+	}
+	if err := verify(l, by, key); err != nil {
+		return wrap("extend", key, err)
+	}
+	ok, err := extendTo(ctx, ttl)
+	if err != nil {
+		return wrap("extend", key, err)
 	}
 	if !ok {
-		l.h.end(ErrLockLost)
-		return wrap("extend", s.key, ErrNotHeld)
+		m.lost()
+		lose()
+		return wrap("extend", key, ErrNotHeld)
 	}
+	m.renewed()
 	return nil
 }

@@ -66,36 +66,3 @@ func (s HistogramSnapshot) Cumulative() []int64 {
 	}
 	return out
 }
-
-// waited records the time an Acquire spent, from its call to a grant.
-func (m *Metrics) waited(d time.Duration) {
-	if m != nil {
-		m.Waits.Observe(d)
-	}
-}
-
-// The counters' nil-safe increments (a nil *Metrics records nothing).
-
-func (m *Metrics) attempted() {
-	if m != nil {
-		m.Attempts.Add(1)
-	}
-}
-
-func (m *Metrics) failed() {
-	if m != nil {
-		m.Failed.Add(1)
-	}
-}
-
-func (m *Metrics) acquired() {
-	if m != nil {
-		m.Acquired.Add(1)
-	}
-}
-
-func (m *Metrics) released() {
-	if m != nil {
-		m.Released.Add(1)
-	}
-}

@@ -1,6 +1,8 @@
 package locks
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -150,3 +152,112 @@ func (c *config) strategy() RetryStrategy {
 	}
 	return LimitRetry(s, c.Retry.Attempts)
 }
+
+// counted is retry, counting into Metrics: each attempt, then the grant
+// and the time it took, or the failure.
+func (c *config) counted(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
+	m := c.Metrics
+	begin := c.Clock.Now()
+	l, err := c.retry(ctx, func() (*Lease, error) {
+		m.attempted()
+		return try()
+	})
+	if err != nil {
+		m.failed()
+		return nil, err
+	}
+	m.acquired()
+	m.waited(c.Clock.Since(begin))
+	return l, nil
+}
+
+// retry calls try until it succeeds, fails with an error that is not
+// retryable, the strategy gives up, or ctx is done.
+func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease, error) {
+	return c.retryWith(ctx, try, c.Clock.Sleep)
+}
+
+// retryWith is retry spending each backoff in wait instead of a sleep (a
+// waiter that can be woken blocks until it is, or until the backoff).
+func (c *config) retryWith(ctx context.Context, try func() (*Lease, error), wait func(context.Context, time.Duration) error) (*Lease, error) {
+	var taken error // the last failure that found the lock taken
+	s := c.strategy()
+	for n := 1; ; n++ {
+		l, err := try()
+		switch {
+		case err == nil:
+			return l, nil
+		case ctx.Err() != nil:
+			return nil, gaveUp(ctx.Err(), taken, err)
+		case !retryable(ctx, err):
+			return nil, err
+		}
+		if isTaken(err) {
+			taken = err
+		}
+		d, again := s.Next(n, c.Rand)
+		if !again {
+			return nil, err
+		}
+		if serr := wait(ctx, max(d, 0)); serr != nil {
+			return nil, gaveUp(serr, taken, err)
+		}
+	}
+}
+
+// gaveUp is the error of an Acquire that the context ended (cause) after an
+// attempt failed with err. It matches cause, and ErrNotAcquired (ErrQuorum)
+// if any attempt found the lock taken, even when the last one was cut short
+// or failed otherwise (a client's i/o timeout can beat the context's own).
+func gaveUp(cause, taken, err error) error {
+	if !errors.Is(err, cause) {
+		err = joinSleep(err, cause)
+	}
+	if taken == nil || isTaken(err) {
+		return err
+	}
+	return joinSleep(taken, err)
+}
+
+func isTaken(err error) bool { return errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrQuorum) }
+
+// retryable reports whether another attempt may succeed after err: not
+// after an option error or a permanent Redis error, nor once ctx is done.
+func retryable(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || errors.Is(err, ErrPermanent) {
+		return false
+	}
+	var oe *OptionError
+	return !errors.As(err, &oe)
+}
+
+// waitLoop polls try under c's retry policy (bounded exponential backoff
+// with jitter, through the Clock). When it gives up — attempts spent,
+// context done, or an error — it calls leave, so that what the attempts
+// left in Redis (a queued waiter, a writer's intent, a grant whose reply was
+// lost) does not outlive the caller's interest.
+func waitLoop(ctx context.Context, c *config, m *Metrics, try func() (*Lease, error), leave func(context.Context)) (*Lease, error) {
+	return wokenLoop(ctx, c, m, c.Clock.Sleep, try, leave)
+}
+
+// wokenLoop is waitLoop spending each backoff in wait (a waker's, which
+// returns early when the waiter is woken).
+func wokenLoop(ctx context.Context, c *config, m *Metrics, wait func(context.Context, time.Duration) error, try func() (*Lease, error), leave func(context.Context)) (*Lease, error) {
+	begin := c.Clock.Now()
+	l, err := c.retryWith(ctx, func() (*Lease, error) {
+		m.attempted()
+		return try()
+	}, wait)
+	if err != nil {
+		lctx, cancel := c.Clock.WithTimeout(context.WithoutCancel(ctx), c.TTL)
+		leave(lctx)
+		cancel()
+		m.failed()
+		return nil, err
+	}
+	m.acquired()
+	m.waited(c.Clock.Since(begin))
+	return l, nil
+}
+
+func joinSleep(err, serr error) error { return fmt.Errorf("%w (gave up: %w)", err, serr) }

@@ -1,0 +1,65 @@
+package locks
+
+import (
+	"context"
+	"time"
+)
+
+// members is a set of owned holders (readers, permits): the SET at key holds
+// their tokens and prefix+token is each one's own expiring key.
+type members struct {
+	r      Redis
+	key    string
+	prefix string
+	c      *config
+	m      *Metrics
+}
+
+// drop removes token's membership; it reports whether it was still held.
+func (ms *members) drop(ctx context.Context, token string) (bool, error) {
+	n, err := runInt(ctx, ms.r, memberReleaseScript, []string{ms.key}, token, ms.prefix)
+	return n == 1, err
+}
+
+// release is the owner-checked release of l's membership.
+func (ms *members) release(ctx context.Context, l *Lease) error {
+	if err := verifyRelease(l, ms, ms.key); err != nil {
+		return wrap("release", ms.key, err)
+	}
+	held, err := ms.drop(ctx, l.id.token)
+	if err != nil {
+		return wrap("release", ms.key, err)
+	}
+	if !held {
+		return lostBy(ms.m, l, "release", ms.key, ErrNotHeld)
+	}
+	freed(ms.m, l)
+	return nil
+}
+
+// extend resets the TTL of l's membership if it still holds.
+func (ms *members) extend(ctx context.Context, l *Lease) error {
+	if err := verify(l, ms, ms.key); err != nil {
+		return wrap("extend", ms.key, err)
+	}
+	start := ms.c.Clock.Now()
+	n, err := runInt(ctx, ms.r, memberExtendScript, []string{ms.key}, l.id.token, ms.c.ttlMS, ms.prefix)
+	if err != nil {
+		return wrap("extend", ms.key, err)
+	}
+	if n == 0 {
+		return lostBy(ms.m, l, "extend", ms.key, ErrNotHeld)
+	}
+	ms.m.renewed()
+	l.h.extend(start, ms.c.validity(0))
+	return nil
+}
+
+// granted makes the lease for a membership granted to a request sent at
+// start, or gives the membership back if no validity is left.
+func (ms *members) granted(ctx context.Context, token string, start time.Time) (*Lease, error) {
+	if err := ms.c.inTime(ctx, start, func(ctx context.Context) { _, _ = ms.drop(ctx, token) }); err != nil {
+		return nil, wrap("acquire", ms.key, err)
+	}
+	return ms.c.lease(ms, ms.key, token, 0, start), nil
+}
