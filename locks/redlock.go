@@ -2,10 +2,24 @@ package locks
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
+
+// redlockAcquireSrc is the per-node acquisition: SET NX PX in a script
+// (scripts/redlock_acquire.lua), so that a node where the user may not run
+// scripts, or where the lock key has another type, fails the attempt with
+// a permanent error in the same round trip instead of granting a lock that
+// cannot be released there.
+//
+//go:embed scripts/redlock_acquire.lua
+var redlockAcquireSrc string
+
+var redlockAcquireScript = redis.NewScript(redlockAcquireSrc)
 
 // Redlock locks the same key on N independent Redis nodes (N odd) and holds
 // the lock when a majority (N/2+1) granted it in time. The requests go to
@@ -77,8 +91,8 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	token := rl.c.Rand.Token()
 	start := rl.c.Clock.Now()
 	errs := rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
-		ok, err := r.SetNX(ctx, rl.key, token, rl.c.TTL).Result()
-		if err == nil && !ok {
+		n, err := runInt(ctx, r, redlockAcquireScript, []string{rl.key}, token, rl.c.ttlMS)
+		if err == nil && n == 0 {
 			return ErrNotAcquired
 		}
 		return err

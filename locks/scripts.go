@@ -72,6 +72,7 @@ func Scripts() map[string]string {
 		"reentrant_fenced_acquire": reentrantFencedAcquireSrc,
 		"token_acquire":            tokenAcquireSrc,
 		"redlock_extend":           redlockExtendSrc,
+		"redlock_acquire":          redlockAcquireSrc,
 		"fair_acquire":             fairAcquireSrc,
 		"fair_leave":               fairLeaveSrc,
 		"fair_release":             fairReleaseSrc,
