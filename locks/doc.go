@@ -122,10 +122,13 @@
 // SET NX, run a probe script once per Locker before their first write, so
 // that a user who may not run scripts (and could never release) gets
 // NOPERM, and a lock key of another type WRONGTYPE, instead of a lock taken
-// forever; Redlock does not probe its nodes. A lock
-// that stayed taken is ErrNotAcquired; for Redlock ErrQuorum, while a
-// quorum missed because nodes did not answer is ErrUnavailable (with a
-// *NodeError per node in the *QuorumError). A failed Fenced acquisition,
+// forever. Redlock takes each node by a script (SET NX PX after a GET, one
+// round trip, scripts/redlock_acquire.lua), which fails the same ways on
+// that node; once so many nodes failed permanently that no majority is
+// possible, Acquire ends with ErrPermanent. A lock that stayed taken is
+// ErrNotAcquired; for Redlock ErrQuorum, while a quorum missed because
+// nodes did not answer is ErrUnavailable (with a *NodeError per node in
+// the *QuorumError). A failed Fenced acquisition,
 // or one with Options.Fencing, leaves no lock key behind: a fence counter
 // that cannot be incremented fails it with ErrPermanent.
 package locks

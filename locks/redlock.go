@@ -77,8 +77,8 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	token := rl.c.Rand.Token()
 	start := rl.c.Clock.Now()
 	errs := rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
-		ok, err := r.SetNX(ctx, rl.key, token, rl.c.TTL).Result()
-		if err == nil && !ok {
+		n, err := runInt(ctx, r, redlockAcquireScript, []string{rl.key}, token, rl.c.ttlMS)
+		if err == nil && n == 0 {
 			return ErrNotAcquired
 		}
 		return err

@@ -47,6 +47,7 @@ var scriptTable = []scriptSpec{
 	{"reentrant_fenced_acquire", nil},
 	{"token_acquire", nil},
 	{"redlock_extend", nil},
+	{"redlock_acquire", nil},
 	{"fair_acquire", withMembers},
 	{"fair_leave", withWake},
 	{"fair_release", withWake},
@@ -102,13 +103,18 @@ func script(name string) *redis.Script {
 
 // The scripts the patterns run.
 var (
-	releaseScript                = script("release")
-	extendScript                 = script("extend")
-	reentrantAcquireScript       = script("reentrant_acquire")
-	reentrantReleaseScript       = script("reentrant_release")
-	reentrantExtendScript        = script("reentrant_extend")
-	fencedAcquireScript          = script("fenced_acquire")
-	probeScript                  = script("probe")
+	releaseScript          = script("release")
+	extendScript           = script("extend")
+	reentrantAcquireScript = script("reentrant_acquire")
+	reentrantReleaseScript = script("reentrant_release")
+	reentrantExtendScript  = script("reentrant_extend")
+	fencedAcquireScript    = script("fenced_acquire")
+	probeScript            = script("probe")
+	// redlockAcquireScript is Redlock's per-node acquisition: SET NX PX in a
+	// script, so that a node where the user may not run scripts, or where the
+	// lock key has another type, fails the attempt with a permanent error in
+	// the same round trip instead of granting a lock it cannot release there.
+	redlockAcquireScript         = script("redlock_acquire")
 	reentrantFencedAcquireScript = script("reentrant_fenced_acquire")
 	tokenAcquireScript           = script("token_acquire")
 	redlockExtendScript          = script("redlock_extend")

@@ -170,6 +170,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	var lease *locks.Lease
 	var err error
 	c.tries.begin()
+	c.w.pr.want(c.i)
 	c.during(phaseAcquire, func() { lease, err = c.locker.Acquire(ctx) })
 	cancel()
 	if err == nil && lease == nil {

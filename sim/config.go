@@ -81,7 +81,7 @@ type Liveness struct {
 	WaitMax      time.Duration `json:"wait_max_ns"`
 	Stuck        []string      `json:"stuck"` // clients with no acquisition in the last stretch
 	// Stalls counts the stretches longer than the progress bound in which
-	// no client held the lock; LongestStall is the longest such stretch
+	// some client wanted the lock and none held it; LongestStall is the longest such stretch
 	// of the run, long or not.
 	Stalls       int           `json:"stalls"`
 	LongestStall time.Duration `json:"longest_stall_ns"`

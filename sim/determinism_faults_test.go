@@ -29,6 +29,7 @@ func TestSameSeedSameBytesNewTriggers(t *testing.T) {
 		{"watchdog", "start clients=2 duration=1s\nworkload work=250ms jitter=0s\nblackhole c1|n1 on=c1:renew-sent for=300ms\n"},
 		{"watchdog-late-done", "start clients=2 duration=1s\nworkload work=250ms jitter=0s\nblackhole c1|n1 on=c1:renew-sent for=300ms\n"},
 		{"redlock", "start clients=3 duration=1s\npause c2 on=acquire-attempt n=3 for=50ms\nblackhole c1|n1,n2 at=200ms for=100ms\n"},
+		{"watchdog", "start clients=3 duration=1s\nreplicas n=2 delay=5ms\npattern wait-replicas=1 wait-timeout=50ms\nsplitbrain n1 at=300ms for=300ms old=c1\n"},
 	} {
 		p := lookupPattern(t, tc.pattern)
 		s := parseScenario(t, tc.text)

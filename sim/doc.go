@@ -105,12 +105,14 @@
 // Acquire, and stuck clients: those that acquired nothing in the last
 // max(20×TTL, 1s) of the run (in a shorter run: nothing at all).
 //
-// Progress. Every client of the workload wants the lock whenever it does
-// not hold it, so the lock must not stay free for long: a stall is a
-// stretch of true time in which no client holds a lease (from Acquire's
-// return to the call of Release), and one longer than ProgressBound (the
-// pattern's Claims.Progress TTLs, DefaultProgressTTLs if it claims none)
-// is a "stall" violation, also when it is still open at the end of the
+// Progress. A client wants the lock from its call of Acquire to its grant
+// (a refused attempt goes on wanting: the client tries again), and the
+// lock must not stay free for long while one does: a stall is a stretch of
+// true time in which some client wants the lock and no client holds a
+// lease (from Acquire's return to the call of Release); time in which
+// every client is thinking between sections is none. A stall longer than
+// ProgressBound (the pattern's Claims.Progress TTLs, DefaultProgressTTLs
+// if it claims none) is a "stall" violation, also when it is still open at the end of the
 // run. It catches a lock held on after its holder is gone (a renewal that
 // outlives the release) and a queue that serves nobody; a single client
 // starving while others take turns is Liveness.Stuck, not a stall.

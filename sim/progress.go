@@ -15,26 +15,36 @@ const DefaultProgressTTLs = pattern.ProgressTTLs
 
 // progress is the liveness oracle. It watches, in true time, whether any
 // client holds the lock as the clients see it (from Acquire's return to
-// the call of Release): a stretch in which none does is a stall. Every
-// client of the workload wants the lock whenever it does not hold it, so
-// a stall longer than the bound means the lock stayed taken after its
-// holder was gone (a renewal that outlived its release, a key nobody
-// owns) or free while every waiter was refused (a queue that serves
-// nobody). A single client that starves while others take turns is not a
-// stall: Liveness.Stuck counts it.
+// the call of Release) while some client wants it (from its call of
+// Acquire to its grant; a refused or timed-out Acquire goes on wanting,
+// since the client tries again): a stretch in which some client wants the
+// lock and none holds it is a stall. Time in which nobody wants the lock
+// (every client thinking between sections) is no stall. A stall longer
+// than the bound means the lock stayed taken after its holder was gone (a
+// renewal that outlived its release, a key nobody owns) or free while
+// every waiter was refused (a queue that serves nobody). A single client
+// that starves while others take turns is not a stall: Liveness.Stuck
+// counts it.
 type progress struct {
 	w       *world
 	bound   int64 // the longest stall allowed
 	held    []int // per client: the leases it holds now
 	holders int   // clients with a lease now
-	since   int64 // the start of the current stall, when holders == 0
+	wants   []bool
+	wanters int   // clients waiting for a grant now
+	since   int64 // the start of the current stall (see stalled)
 	stalls  int
 	longest int64
 }
 
 func newProgress(w *world, c pattern.Claims) *progress {
-	return &progress{w: w, bound: int64(ProgressBound(c, w.sc.TTL)), held: make([]int, w.sc.Clients)}
+	n := w.sc.Clients
+	return &progress{w: w, bound: int64(ProgressBound(c, w.sc.TTL)), held: make([]int, n), wants: make([]bool, n)}
 }
+
+// stalled says whether a stall is open: some client wants the lock and
+// none holds it.
+func (p *progress) stalled() bool { return p.holders == 0 && p.wanters > 0 }
 
 // ProgressBound is the longest stretch of true time for which no client
 // may hold the lock, under claims c and a scenario's TTL: c.Progress TTLs,
@@ -47,13 +57,32 @@ func ProgressBound(c pattern.Claims, ttl time.Duration) time.Duration {
 	return time.Duration(n) * ttl
 }
 
+// want notes that client c calls Acquire now. A client that holds a
+// lease already (a nested entry) or still waits from a refused attempt
+// changes nothing.
+func (p *progress) want(c int) {
+	if p.held[c] > 0 || p.wants[c] {
+		return
+	}
+	p.wants[c] = true
+	p.wanters++
+	if p.stalled() && p.wanters == 1 {
+		p.since = p.w.s.Now()
+	}
+}
+
 // hold notes that client c was granted a lease now.
 func (p *progress) hold(c int) {
+	open := p.stalled()
+	if p.wants[c] {
+		p.wants[c] = false
+		p.wanters--
+	}
 	p.held[c]++
 	if p.held[c] > 1 {
 		return
 	}
-	if p.holders == 0 {
+	if open {
 		p.end(p.w.s.Now(), "")
 	}
 	p.holders++
@@ -69,7 +98,7 @@ func (p *progress) free(c int) {
 		return
 	}
 	p.holders--
-	if p.holders == 0 {
+	if p.stalled() {
 		p.since = p.w.s.Now()
 	}
 }
@@ -102,7 +131,7 @@ func (p *progress) waiting() []int {
 
 // finish judges a stall still open at the end of the run.
 func (p *progress) finish() {
-	if p.holders == 0 {
+	if p.stalled() {
 		p.end(int64(p.w.sc.Duration), " and still at the end of the run")
 	}
 }

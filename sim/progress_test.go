@@ -87,3 +87,26 @@ func firstOf(r *Result, kind string) *Violation {
 	}
 	return nil
 }
+
+// TestIdleLockIsNoStall: with think=2s each client takes the lock once and
+// then wants nothing for two seconds; the lock is free meanwhile, but no
+// client waits for it, so no stall is judged. The same clients cut off
+// from the node while they want the lock are stalled: the oracle still
+// counts the time in which some client waits.
+func TestIdleLockIsNoStall(t *testing.T) {
+	idle := parsed(t, "start clients=2 ttl=100ms duration=3s\nworkload think=2s work=20ms jitter=0s\n")
+	for seed := uint64(1); seed <= 3; seed++ {
+		r := run(t, lookupPattern(t, "basic"), idle, seed)
+		if r.Liveness.Stalls != 0 || slices.Contains(r.Violated, "progress") {
+			t.Errorf("seed %d: %s: stalls %d (longest %v), want none: no client wanted the lock", seed, r.Summary(), r.Liveness.Stalls, r.Liveness.LongestStall)
+		}
+		if r.Liveness.LongestStall >= time.Second {
+			t.Errorf("seed %d: LongestStall = %v, want the idle think time left out", seed, r.Liveness.LongestStall)
+		}
+	}
+	cut := parsed(t, "start clients=2 ttl=100ms duration=3s\nworkload think=2s work=20ms jitter=0s\npartition c1,c2|n1 at=0s for=1s\n")
+	r := run(t, lookupPattern(t, "basic"), cut, 1)
+	if r.Liveness.Stalls == 0 || !slices.Contains(r.Violated, "progress") {
+		t.Errorf("%s: stalls %d, want the cut-off wait judged a stall", r.Summary(), r.Liveness.Stalls)
+	}
+}

@@ -97,7 +97,11 @@ func TestRedlockSurvivesAMinorityOfNodesCrashing(t *testing.T) {
 		if r.Safety.Overlaps != 0 || r.Safety.LostUpdates != 0 || len(r.Violated) != 0 {
 			t.Errorf("seed %d: %s\nwant no violation with 2 of 5 nodes down", seed, r.Summary())
 		}
-		if r.Liveness.Acquisitions < 100 || len(r.Liveness.Stuck) != 0 {
+		// About 30 acquisitions a simulated second; each node's
+		// acquisition is a script, whose first call on a node (and on a
+		// restarted one, which lost its script cache) costs a second
+		// round trip (NOSCRIPT, then EVAL).
+		if r.Liveness.Acquisitions < 90 || len(r.Liveness.Stuck) != 0 {
 			t.Errorf("seed %d: %d acquisitions, stuck %v; want the lock to stay usable", seed, r.Liveness.Acquisitions, r.Liveness.Stuck)
 		}
 	}
@@ -127,17 +131,19 @@ func TestFailoverBreaksTheSingleNodeLock(t *testing.T) {
 }
 
 // TestRedlockBreaksWhenABareQuorumLosesANode: one node of five losing its
-// data is enough when the holder locked exactly three (seed 2: c1 holds
-// n1, n4 and n5; n1 comes back empty and c2 locks n1, n2 and n3). Seed 1,
-// where c1 locked all five, stays safe. This is why Redlock asks for
-// delayed restarts.
+// data is enough when the holder locked exactly three (seed 2: the node
+// that comes back empty was one of the holder's three, and another client
+// locks it and the two the holder lacked). Seed 3, where the lost node
+// did not cost the holder its majority, stays safe (found by search over
+// seeds 1..10 once each node's acquisition became a script; 1 no longer
+// shows the safe case). This is why Redlock asks for delayed restarts.
 func TestRedlockBreaksWhenABareQuorumLosesANode(t *testing.T) {
 	for _, scen := range []string{"node-restart-without-persistence", "failover-async-replication"} {
 		if r := runBuiltin(t, "redlock", scen, 2); !slices.Contains(r.Violated, "mutex") {
 			t.Errorf("%s seed 2: %s\nwant a mutual exclusion violation", scen, r.Summary())
 		}
-		if r := runBuiltin(t, "redlock", scen, 1); len(r.Violated) != 0 {
-			t.Errorf("%s seed 1: %s\nwant no violation", scen, r.Summary())
+		if r := runBuiltin(t, "redlock", scen, 3); len(r.Violated) != 0 {
+			t.Errorf("%s seed 3: %s\nwant no violation", scen, r.Summary())
 		}
 	}
 }

@@ -30,10 +30,13 @@ func (w *world) nodeEndpoint(i int, nd *node.Node) *network.Endpoint {
 		}
 		return handle(c, req)
 	}
-	block := ep.Defer // WAIT and BLPOP on the node; the old side's BLPOPs park on the old primary
+	// WAIT and BLPOP on the node; the old side's block on the old primary,
+	// whose WAITs count no replica (it has lost them) and so answer 0 at
+	// their timeout.
+	block := ep.Defer
 	ep.Defer = func(c int, req network.Message, reply func(network.Message, error)) bool {
 		if s := w.splits[i]; s != nil && s.clients[c] {
-			return network.Blpop(s.sp.Old, req, reply)
+			return network.WaitOn(s.sp.Old, req, reply) || network.Blpop(s.sp.Old, req, reply)
 		}
 		return block(c, req, reply)
 	}

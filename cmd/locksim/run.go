@@ -41,9 +41,9 @@ the pattern's node count.
 
 It exits 1 when something the pattern claims was violated (the seed and a
 replay command are printed). Progress is a claim like the others: a run in
-which no client held the lock for longer than the pattern's bound (5 TTL
-for the built-ins: a lock held on after its holder was gone, a queue that
-serves nobody) is a "stall" violation and exits 1. The verdict goes to
+which some client wanted the lock and none held it for longer than the
+pattern's bound (5 TTL for the built-ins: a lock held on after its holder
+was gone, a queue that serves nobody) is a "stall" violation and exits 1. The verdict goes to
 stdout (--json for machines); --trace writes the readable trace (- for
 stdout, not with --json: the two would interleave), --history the history
 for porcupine,

@@ -10,8 +10,8 @@ import (
 
 // Progress and NoStarvation are the liveness properties each cell counts
 // beside the claims, whether or not the pattern claims them. A run breaks
-// Progress (pattern.Claims.Progress) when no client held the lock for
-// longer than the bound, sim.ProgressBound (sim.Liveness.Stalled); it
+// Progress (pattern.Claims.Progress) when some client wanted the lock and
+// none held it for longer than the bound, sim.ProgressBound (sim.Liveness.Stalled); it
 // breaks NoStarvation, which no pattern claims but the gate can expect,
 // when some client acquired nothing in the last stretch of the run
 // (sim.Liveness.Starved).

@@ -134,3 +134,22 @@ func Blpop(nd *node.Node, req Message, reply func(Message, error)) bool {
 	})
 	return true
 }
+
+// WaitOn takes WAIT numreplicas timeout for a node reached outside its own
+// endpoint (the old primary of a split brain, whose clients' connections
+// it does not track): it counts the replicas that have everything written
+// to nd so far, and answers when enough do or at the timeout. It reports
+// false for any other command.
+func WaitOn(nd *node.Node, req Message, reply func(Message, error)) bool {
+	args := req.(Command).Args
+	if len(args) == 0 || node.Upper(args[0]) != "WAIT" {
+		return false
+	}
+	want, timeout, err := parseWait(args)
+	if err != nil {
+		reply(ReplyMsg{node.Error(err.Error())}, nil)
+		return true
+	}
+	nd.Wait(nd.Offset(), want, timeout, func(r node.Reply) { reply(ReplyMsg{r}, nil) })
+	return true
+}

@@ -22,9 +22,9 @@
 //     the reference libraries use (SET with NX/XX/PX/EX/KEEPTTL, GET,
 //     GETRANGE, DEL, EXISTS, TYPE, PEXPIRE, PTTL, INCR, HEXISTS, HGET,
 //     HINCRBY, HGETALL, SADD, SREM, SMEMBERS, SISMEMBER, SCARD, ZADD, ZSCORE,
-//     ZRANGE, ZRANK, ZREM, ZCARD) and hand-written Go twins of six scripts
-//     of locks.Scripts() (release, extend, fenced_acquire and the three
-//     reentrant ones).
+//     ZRANGE, ZRANK, ZREM, ZCARD) and hand-written Go twins of seven
+//     scripts of locks.Scripts() (release, extend, fenced_acquire,
+//     redlock_acquire and the three reentrant ones).
 //   - Mini: miniredis, run in-process with Dispatch; it executes any Lua
 //     script and any command miniredis knows.
 //

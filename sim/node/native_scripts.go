@@ -28,6 +28,7 @@ var nativeByName = map[string]nativeScript{
 	"reentrant_acquire": {keys: 1, args: 3, run: scriptReentrantAcquire},
 	"reentrant_release": {keys: 1, args: 3, run: scriptReentrantRelease},
 	"reentrant_extend":  {keys: 1, args: 2, run: scriptReentrantExtend},
+	"redlock_acquire":   {keys: 1, args: 2, run: scriptRedlockAcquire},
 }
 
 var nativeScripts = map[string]nativeScript{}
@@ -107,6 +108,16 @@ func scriptFencedAcquire(n *Native, now int64, keys, args []string) Reply {
 		n.del(now, keys[0])
 	}
 	return f
+}
+
+func scriptRedlockAcquire(n *Native, now int64, keys, args []string) Reply {
+	if v := n.getStr(now, keys[0]); v.IsError() || v.Kind == KindBulk {
+		return zeroUnlessError(v)
+	}
+	if r := cmdSet(n, now, []string{"SET", keys[0], args[0], "PX", args[1]}); r.IsError() {
+		return r
+	}
+	return Int(1)
 }
 
 func scriptReentrantAcquire(n *Native, now int64, keys, args []string) Reply {

@@ -78,6 +78,7 @@ var scriptSpecs = map[string]scriptSpec{
 	"reentrant_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
 	"token_acquire":     func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.validTTL()} },
 	"redlock_extend":    func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.validTTL()} },
+	"redlock_acquire":   func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.validTTL()} },
 	"reentrant_fenced_acquire": func(g *gen) ([]string, []string) {
 		return g.keys(2), []string{g.tok(), g.validTTL(), g.tok()}
 	},
