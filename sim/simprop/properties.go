@@ -116,7 +116,7 @@ func ProgressEnvelope() Envelope {
 func Properties() []Property {
 	return []Property{
 		{Name: "mutex", Clients: 2, Envelope: MutexEnvelope(), Judge: overlapJudge,
-			Patterns: []string{"basic", "reentrant", "watchdog", "service", "fair", "rwlock-write", "redlock", "watchdog-fenced", "service-fenced", "fair-fenced"},
+			Patterns: []string{"basic", "reentrant", "watchdog", "service", "fair", "rwlock-write", "redlock", "redlock-watchdog", "watchdog-fenced", "service-fenced", "fair-fenced"},
 			Claim:    "no two clients act as holders at one instant of true time",
 			Outside:  "pauses and slow steps between grant and read or between check and write, forward node clock jumps, drift beyond ±0.5%, slow links to the store, a release request delayed past its Release (reentrant locks), restarts without persistence within 2 TTL, failover, a majority of Redlock nodes crashing"},
 		{Name: "mutex-nested", Clients: 2, Nested: true, Envelope: MutexEnvelope(), Judge: overlapJudge,
@@ -146,7 +146,7 @@ func Properties() []Property {
 			Claim:    fmt.Sprintf("at most %d leases are held at one instant", pattern.SemaphorePermits),
 			Outside:  "as mutex"},
 		{Name: "progress", Clients: 2, Envelope: ProgressEnvelope(), Judge: stallJudge,
-			Patterns: []string{"basic", "watchdog", "fenced", "redlock", "watchdog-fenced"},
+			Patterns: []string{"basic", "watchdog", "fenced", "redlock", "redlock-watchdog", "watchdog-fenced"},
 			Claim:    "the lock is never free for more than 5 TTL while clients want it (a run of 1s)",
 			Outside:  "faults that keep every client from the lock: partitions of all clients, crashes, long pauses",
 			base:     func(s *scenario.Scenario) { s.Duration = time.Second }},

@@ -17,7 +17,7 @@ import (
 // the simulated nodes run through a Lua interpreter cost ten times more a
 // run, and get fewer.
 var checksPer = map[string]int{
-	"basic": 200, "reentrant": 200, "watchdog": 200, "service": 200, "fenced": 200, "redlock": 120,
+	"basic": 200, "reentrant": 200, "watchdog": 200, "service": 200, "fenced": 200, "redlock": 120, "redlock-watchdog": 120,
 	"watchdog-fenced": 100, "service-fenced": 25,
 	"fair": 25, "fair-fenced": 25, "rwlock": 25, "rwlock-write": 25, "semaphore": 25,
 }
