@@ -27,11 +27,19 @@ func TestRealFailoverFencedTokensRepeat(t *testing.T) {
 // and the run's processes are all stopped.
 func TestRealFailoverPromotes(t *testing.T) {
 	needRedis(t)
-	res := runReal(t, testConfig(t, "basic", builtin(t, "failover-async-replication", 1), 1))
+	// The failover is triggered by c1's grant; on a loaded machine a run
+	// can end before c1 is granted, and then there is nothing to judge: up
+	// to three runs, until one fails over.
 	var detail string
-	for _, e := range res.History.Events {
-		if e.Kind == "failover" {
-			detail = e.Detail
+	for try := 1; detail == "" && try <= 3; try++ {
+		res := runReal(t, testConfig(t, "basic", builtin(t, "failover-async-replication", 1), 1))
+		for _, e := range res.History.Events {
+			if e.Kind == "failover" {
+				detail = e.Detail
+			}
+		}
+		if detail == "" {
+			t.Logf("run %d: no failover (%+v)", try, res.Faults)
 		}
 	}
 	if !strings.Contains(detail, "promoted with REPLICAOF NO ONE") || !strings.Contains(detail, "SIGKILLed") {
