@@ -40,9 +40,11 @@ var glyphs = []draw.GlyphDrawer{
 	draw.CrossGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
 }
 
-// series returns the colour and marker of series k.
+// series returns the colour and marker of series k. Past the palette's
+// eight colours the marker shifts by one each round, so that no two of the
+// first 64 series share both colour and marker.
 func series(k int) (color.Color, draw.GlyphDrawer) {
-	return okabeIto[k%len(okabeIto)], glyphs[k%len(glyphs)]
+	return okabeIto[k%len(okabeIto)], glyphs[(k+k/len(okabeIto))%len(glyphs)]
 }
 
 // Layout of a saved plot.

@@ -1,0 +1,21 @@
+package report
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestSeriesStylesDistinct: no two of the first 64 series share both
+// colour and marker (the cost plot has more series than the palette has
+// colours).
+func TestSeriesStylesDistinct(t *testing.T) {
+	seen := map[string]int{}
+	for k := range 64 {
+		c, g := series(k)
+		key := fmt.Sprintf("%v/%T", c, g)
+		if j, ok := seen[key]; ok {
+			t.Fatalf("series %d and %d are both %s", j, k, key)
+		}
+		seen[key] = k
+	}
+}
