@@ -48,6 +48,21 @@ func (cs *conns) handle(c int, req Message) Message {
 // with a ResetError: a sticky connection does not count another primary's
 // acknowledgements.
 func (cs *conns) wait(c int, req Message, reply func(Message, error)) bool {
+	return waitFor(cs.nd, req, reply, func() (int64, error) {
+		w, wrote := cs.last[c]
+		if wrote && w.epoch != cs.nd.Epoch() {
+			delete(cs.last, c)
+			return 0, &ResetError{Endpoint: cs.nd.Name()} // the network names the client
+		}
+		return w.off, nil
+	})
+}
+
+// waitFor takes a WAIT request on nd: a syntax error is answered at once;
+// otherwise off gives the replication offset the replicas must reach (or
+// the error the caller gets instead), and nd answers when enough replicas
+// have it or at the timeout. It reports false for any other command.
+func waitFor(nd *node.Node, req Message, reply func(Message, error), off func() (int64, error)) bool {
 	args := req.(Command).Args
 	if len(args) == 0 || node.Upper(args[0]) != "WAIT" {
 		return false
@@ -57,13 +72,12 @@ func (cs *conns) wait(c int, req Message, reply func(Message, error)) bool {
 		reply(ReplyMsg{node.Error(err.Error())}, nil)
 		return true
 	}
-	w, wrote := cs.last[c]
-	if wrote && w.epoch != cs.nd.Epoch() {
-		delete(cs.last, c)
-		reply(nil, &ResetError{Endpoint: cs.nd.Name()}) // the network names the client
+	o, err := off()
+	if err != nil {
+		reply(nil, err)
 		return true
 	}
-	cs.nd.Wait(w.off, want, timeout, func(r node.Reply) { reply(ReplyMsg{r}, nil) })
+	nd.Wait(o, want, timeout, func(r node.Reply) { reply(ReplyMsg{r}, nil) })
 	return true
 }
 
@@ -141,15 +155,5 @@ func Blpop(nd *node.Node, req Message, reply func(Message, error)) bool {
 // to nd so far, and answers when enough do or at the timeout. It reports
 // false for any other command.
 func WaitOn(nd *node.Node, req Message, reply func(Message, error)) bool {
-	args := req.(Command).Args
-	if len(args) == 0 || node.Upper(args[0]) != "WAIT" {
-		return false
-	}
-	want, timeout, err := parseWait(args)
-	if err != nil {
-		reply(ReplyMsg{node.Error(err.Error())}, nil)
-		return true
-	}
-	nd.Wait(nd.Offset(), want, timeout, func(r node.Reply) { reply(ReplyMsg{r}, nil) })
-	return true
+	return waitFor(nd, req, reply, func() (int64, error) { return nd.Offset(), nil })
 }
