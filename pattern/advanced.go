@@ -19,10 +19,10 @@ import "github.com/locksim/locksim/locks"
 const SemaphorePermits = 2
 
 func init() {
-	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs}, FIFO: true,
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
 		New:     Single(locks.NewFair)})
-	Register(Pattern{Name: "fair-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "fair-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs}, FIFO: true,
 		Summary: "fair + a fencing token per grant from a never-expiring counter, incremented in the grant's script",
 		New:     Single(fencing(locks.NewFair))})
 	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs}, Shared: true,

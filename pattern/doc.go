@@ -1,7 +1,8 @@
 // Package pattern is the public registry of lock patterns: what the
 // simulator (sim.Run), the test harness (locksimtest), the gate and the CLI
 // select by name. A Pattern is a name, the claims it makes, its node count,
-// whether its holdings may be shared, and a constructor over the seams:
+// whether its holdings may be shared, whether its waiters queue in arrival
+// order, and a constructor over the seams:
 //
 //	pattern.Register(pattern.Pattern{
 //		Name:    "mylock",
@@ -38,6 +39,10 @@
 // A shared (read) holding is a lease for which ReadLease reports true: one
 // its Locker marked Shared (locks.Lease.Shared). A pattern with such
 // holdings sets Shared.
+//
+// A pattern whose waiters queue on the server and are granted in the order
+// they queued (the fair lock) sets FIFO, and so does a broken variant that
+// imitates one; the report's FIFO row compares exactly these.
 //
 // The deliberately broken variants that prove locksim's checks can fail
 // register themselves here too, from an internal package that the CLI and

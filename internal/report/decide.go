@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // The decision table opens the report: one row per situation a team is
@@ -62,7 +64,7 @@ func situations() []situation {
 		{name: "Work may outlive the TTL", scenarios: []string{"slow-work"}, metric: asDesigned},
 		{name: "Pauses of the order of the TTL (GC, VM steal)", scenarios: []string{"gc-pause"}, metric: asDesigned},
 		{name: "Clients' clocks drift or jump", scenarios: []string{"client-clock-drift", "client-clock-jump"}, metric: asDesigned},
-		{name: "Need FIFO order (grants in arrival order)", family: FIFO, metric: brokeClaim},
+		{name: "Need FIFO order (grants in arrival order)", family: FIFO(), metric: brokeClaim},
 		{name: "Readers and writers (readers share)", family: ReadWrite(), metric: brokeClaim},
 	}
 }
@@ -73,8 +75,18 @@ func situations() []situation {
 // missed writes) have rows of their own.
 var processFaults = []string{"client-clock-drift", "client-clock-jump", "delayed-reply", "gc-pause", "node-clock-jump", "partition", "slow-work", "wrong-owner-release"}
 
-// FIFO names the catalog's patterns that grant in arrival order.
-var FIFO = []string{"fair", "fair-clock-queue"}
+// FIFO names the patterns the registry marks FIFO (pattern.Pattern.FIFO):
+// those that grant in arrival order, and the broken variants that imitate
+// them.
+func FIFO() []string {
+	var out []string
+	for _, p := range pattern.All() {
+		if p.FIFO {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
 
 func singleNode(m *Measurements, i int) bool { return m.isExclusive(i) && m.Patterns[i].Nodes == 1 }
 

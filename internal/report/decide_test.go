@@ -122,3 +122,13 @@ func TestDecideFamilyAvoidsTheCaughtVariant(t *testing.T) {
 		t.Errorf("FIFO: fair breaks mutex in 30/80 seeds; want the row marked unsafe")
 	}
 }
+
+// TestFIFOFamilyIsTheRegistrys: the FIFO row compares the patterns the
+// registry marks FIFO (the fair lock, fenced or not, and the seed's fair
+// lock that imitates it), correct ones first, so that the row uses fair.
+func TestFIFOFamilyIsTheRegistrys(t *testing.T) {
+	want := []string{"fair", "fair-fenced", "fair-clock-queue"}
+	if got := FIFO(); !slices.Equal(got, want) {
+		t.Errorf("FIFO() = %q, want %q", got, want)
+	}
+}
