@@ -93,15 +93,15 @@ type Pattern struct {
 	Broken bool
 	// Pitfall names the mistake a broken variant makes.
 	Pitfall string
-	// Shared marks a pattern some of whose leases are shared (read)
-	// holdings (see ReadLease): several clients may hold it at once.
-	Shared bool
 	// FIFO marks a pattern whose waiters queue on the server and are
 	// granted in the order they queued (the fair lock). A broken variant
 	// that imitates such a lock sets it too: failing to keep that order is
 	// its pitfall. It is no claim (the oracles do not judge order); the
 	// report's FIFO row compares the patterns that set it.
 	FIFO bool
+	// Shared marks a pattern some of whose leases are shared (read)
+	// holdings (see ReadLease): several clients may hold it at once.
+	Shared bool
 	// New is the constructor, called once per simulated client.
 	New New
 }
