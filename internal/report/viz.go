@@ -133,3 +133,36 @@ func writeCellViz(dir string, c *Cell, timeout time.Duration) (splitPage, error)
 	c.Viz, c.VizVerdict = vizName(c), verdict
 	return p, nil
 }
+
+// counterexamples writes the section that lists every cell with a
+// violation, with its first violating seed's page and replay command.
+func counterexamples(d *Document, m *Measurements) {
+	t := Table{Header: []string{"pattern", "scenario", "violating", "claims broken", "first seed", "checker", "replay"}}
+	for _, row := range m.Cells {
+		for _, c := range row {
+			if c.Violating == 0 {
+				continue
+			}
+			first := plain("%d", c.FirstSeed)
+			if c.Viz != "" {
+				first = cell(Plain, link(fmt.Sprintf("seed %d", c.FirstSeed), c.Viz))
+			}
+			t.Rows = append(t.Rows, []TCell{plain("%s", c.Pattern), plain("%s", c.Scenario), plain("%d/%d", c.Violating, c.Seeds),
+				plain("%s", strings.Join(c.Violated, ", ")), first, plain("%s", c.VizVerdict), cell(Plain, code(replay(c)))})
+		}
+	}
+	d.heading(2, "counterexamples", "Counterexamples")
+	if len(t.Rows) == 0 {
+		d.para(text("No run broke a claim."))
+		return
+	}
+	d.para(text("Every cell with a violation, its first violating seed, porcupine's visualisation of that run's history (counter and register models, faults on the timeline) and the checker's verdict on it. "),
+		text("The checker judges the data, not the lock: an overlap in which the stale holder did not overwrite anyone (it saw its lease lost, or the store rejected its token) is a Mutex violation with a linearizable history (\"ok\"). "),
+		text("The simulator's own verdict and trace come from the replay command."))
+	d.add(t)
+}
+
+// replay is the command that re-runs a cell's first violating seed.
+func replay(c *Cell) string {
+	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d", c.Pattern, c.Scenario, c.FirstSeed)
+}
