@@ -71,17 +71,6 @@ func intro(d *Document, m *Measurements, opt Options) {
 	d.para(s...)
 }
 
-// sharedNames names the correct patterns with shared holdings.
-func (m *Measurements) sharedNames() []string {
-	var out []string
-	for _, p := range m.Patterns {
-		if p.Shared && !p.Broken {
-			out = append(out, p.Name)
-		}
-	}
-	return out
-}
-
 func countBroken(m *Measurements) int {
 	n := 0
 	for _, p := range m.Patterns {
@@ -180,83 +169,6 @@ func plotImage(d *Document, opt Options, name, alt string) {
 			d.para(text("Plot: "), link("SVG", src+".svg"), text(", "), link("PNG", src+".png"), text("."))
 		}
 	}
-}
-
-func lostUpdates(d *Document, m *Measurements, opt Options) {
-	d.heading(2, "lost-updates", "Lost updates, with and without fencing")
-	d.para(text("Each cell is seeds with a lost update / seeds (the rate and its 95%% interval), then the total of lost updates. A lost update is a write accepted on a value other than the one its writer read: another client's increment is overwritten. "),
-		text("Patterns that issue fencing tokens ran every seed twice: as designed (the store rejects a write whose token is below the highest it has seen) and with the tokens withheld from the store, which is what the same lock protects without a checking store. "),
-		text("A pattern without tokens has only the second kind."))
-	if shared := m.sharedNames(); len(shared) > 0 {
-		d.para(text("%s let several clients hold at once by design (readers, permits), and every holder in this workload writes the counter, so their rows lose updates without breaking a claim: judge them by their claims in the safety table (no writer beside another holder; at most N holders), not here.",
-			strings.Join(shared, " and ")))
-	}
-	t := Table{Header: m.scenarioHeader("pattern", "store")}
-	for _, i := range m.patternRows(false) {
-		p := m.Patterns[i]
-		if p.Tokens {
-			t.Rows = append(t.Rows, lossRow(m, i, "checks tokens", false), lossRow(m, i, "tokens withheld", true))
-			continue
-		}
-		t.Rows = append(t.Rows, lossRow(m, i, "no tokens issued", false))
-	}
-	d.add(t)
-	plotImage(d, opt, PlotFencing, "lost updates with and without fencing")
-}
-
-func lossRow(m *Measurements, i int, store string, noFence bool) []TCell {
-	r := []TCell{plain("%s", m.Patterns[i].Name), plain("%s", store)}
-	for _, c := range m.Cells[i] {
-		runs, total := c.LostRuns, c.Lost
-		if noFence && c.NoFence != nil {
-			runs, total = c.NoFence.Runs, c.NoFence.Total
-		}
-		tone := Good
-		if runs > 0 {
-			tone = Bad
-		}
-		if noFence {
-			tone = Plain
-		}
-		r = append(r, cell(tone, text("%s, %d lost", rateMark(runs, c.Seeds), total)))
-	}
-	return r
-}
-
-func liveness(d *Document, m *Measurements, opt Options) {
-	d.heading(2, "liveness", "Liveness: acquisitions and waits")
-	d.para(text("Acquisitions per simulated second over all seeds, and the median over seeds of each run's p99 acquire wait. "),
-		text("A yellow cell had a stuck client (no acquisition in the run's last stretch) in at least one seed; the count follows. "),
-		text("The fault scenarios last one simulated second with 2 clients, so their rates compare patterns within a column, not with %s (5 clients, 30 s).", Baseline))
-	rate := Table{Header: m.scenarioHeader("acquisitions/s")}
-	wait := Table{Header: m.scenarioHeader("p99 wait (ms)")}
-	for _, i := range m.patternRows(false) {
-		rr, wr := []TCell{plain("%s", m.Patterns[i].Name)}, []TCell{plain("%s", m.Patterns[i].Name)}
-		for _, c := range m.Cells[i] {
-			tone, stuck := Plain, ""
-			if c.StuckRuns > 0 {
-				tone, stuck = Warn, fmt.Sprintf(" (stuck %d/%d)", c.StuckRuns, c.Seeds)
-			}
-			rr = append(rr, cell(tone, text("%.1f%s", c.AcqPerSec(), stuck)))
-			wr = append(wr, cell(tone, text("%s", ms(c.P99Wait))))
-		}
-		rate.Rows, wait.Rows = append(rate.Rows, rr), append(wait.Rows, wr)
-	}
-	d.add(rate, wait)
-	plotImage(d, opt, PlotBaselineRate, "baseline acquisitions per simulated second")
-	plotImage(d, opt, PlotBaselineWait, "baseline p99 acquire wait")
-}
-
-// ms formats a duration in milliseconds, to three significant figures.
-func ms(d time.Duration) string {
-	v := float64(d) / float64(time.Millisecond)
-	switch {
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v >= 10:
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.2f", v)
 }
 
 // method writes the closing section: how the runs were made, the
