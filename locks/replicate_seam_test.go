@@ -9,6 +9,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/clock/clocktest"
 	"github.com/locksim/locksim/locks"
 )
 
@@ -49,7 +50,9 @@ func TestWaitReplicasUserSeam(t *testing.T) {
 	w := &heldWaiter{Client: redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1}),
 		asked: make(chan struct{}), answer: make(chan int64)}
 	t.Cleanup(func() { w.Close() })
-	b, err := locks.NewBasic(w, "k", locks.Options{TTL: 2 * time.Second, WaitReplicas: 1, WaitTimeout: 100 * time.Millisecond})
+	clk := clocktest.NewManualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
+	t.Cleanup(clk.Close)
+	b, err := locks.NewBasic(w, "k", locks.Options{TTL: 2 * time.Second, WaitReplicas: 1, WaitTimeout: 100 * time.Millisecond, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +65,9 @@ func TestWaitReplicasUserSeam(t *testing.T) {
 	if err := <-got; err != nil {
 		t.Fatalf("Acquire with WAIT answering 1 = %v", err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	if err := clk.Advance(300 * time.Millisecond); err != nil { // the validity runs down: a counted extension would raise it
+		t.Fatal(err)
+	}
 	before := l.Validity()
 	go func() { got <- b.Extend(ctx, l) }()
 	<-w.asked
@@ -90,7 +95,9 @@ func TestWaitReplicasReentrantPartialRelease(t *testing.T) {
 	w := &heldWaiter{Client: redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1}),
 		asked: make(chan struct{}), answer: make(chan int64)}
 	t.Cleanup(func() { w.Close() })
-	re, err := locks.NewReentrant(w, "re", locks.Options{TTL: 2 * time.Second, WaitReplicas: 1, WaitTimeout: 100 * time.Millisecond})
+	clk := clocktest.NewManualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
+	t.Cleanup(clk.Close)
+	re, err := locks.NewReentrant(w, "re", locks.Options{TTL: 2 * time.Second, WaitReplicas: 1, WaitTimeout: 100 * time.Millisecond, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +125,9 @@ func TestWaitReplicasReentrantPartialRelease(t *testing.T) {
 	if _, err := acquire(0); !errors.Is(err, locks.ErrNotReplicated) {
 		t.Errorf("unconfirmed re-entry = %v, want ErrNotReplicated", err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	if err := clk.Advance(300 * time.Millisecond); err != nil { // the validity runs down: a counted refresh would raise it
+		t.Fatal(err)
+	}
 	before := outer.Validity()
 	if err := re.Release(ctx, inner); err != nil {
 		t.Fatalf("Release(inner) = %v", err)
