@@ -10,7 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
 
-	"github.com/locksim/locksim/clock"
+	"github.com/locksim/locksim/clock/clocktest"
 )
 
 // TestMain fails the package's tests if any goroutine outlives them: a
@@ -24,8 +24,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestReleaseStopsValidityTimer: the goroutine that closes Done when the
-// validity runs out (and a watchdog's, where there is one) ends on
-// Release, for every single-key pattern.
+// validity runs out ends on Release, and a watchdog's renewal loop, where
+// there is one, its linger later, for every single-key pattern.
 func TestReleaseStopsValidityTimer(t *testing.T) {
 	m := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
@@ -41,7 +41,7 @@ func TestReleaseStopsValidityTimer(t *testing.T) {
 		{"Watchdog", 2, func(o Options) (Locker, error) { return NewWatchdog(rdb, "t:wd", o) }},
 		{"Service", 2, func(o Options) (Locker, error) { return NewService(rdb, "t:se", o) }},
 	} {
-		clk := &countingClock{}
+		clk := newCountingClock(t)
 		l := extMust(tc.new(Options{TTL: time.Hour, Clock: clk}))
 		lease, err := l.Acquire(context.Background())
 		if err != nil {
@@ -53,35 +53,39 @@ func TestReleaseStopsValidityTimer(t *testing.T) {
 		if err := l.Release(context.Background(), lease); err != nil {
 			t.Fatalf("%s: Release = %v", tc.name, err)
 		}
+		if err := clk.Advance(idleLinger); err != nil { // a renewal loop outlives its last holding by its linger
+			t.Fatal(err)
+		}
 		if n := clk.runningWithin(0); n != 0 {
-			t.Errorf("%s: %d background goroutines 5s after Release, want 0", tc.name, n)
+			t.Errorf("%s: %d background goroutines after Release and the linger, want 0", tc.name, n)
 		}
 	}
 }
 
-// countingClock is the real clock, counting the goroutines started by Go
-// that still run.
+// countingClock is a manual clock (clocktest.ManualClock: its time moves
+// only when the test says) that also counts its Go calls.
 type countingClock struct {
-	clock.Real
-	running atomic.Int64
+	*clocktest.ManualClock
 	started atomic.Int64 // every Go call
+}
+
+// newCountingClock returns a countingClock at extEpoch, closed when the
+// test ends.
+func newCountingClock(t *testing.T) *countingClock {
+	c := &countingClock{ManualClock: clocktest.NewManualClock(extEpoch, nil)}
+	t.Cleanup(c.Close)
+	return c
 }
 
 func (c *countingClock) Go(fn func()) {
 	c.started.Add(1)
-	c.running.Add(1)
-	go func() {
-		defer c.running.Add(-1)
-		fn()
-	}()
+	c.ManualClock.Go(fn)
 }
 
-// runningWithin waits up to 5s for want goroutines to run and returns how
-// many do.
+// runningWithin waits up to 5s (real time: goroutines that were told to
+// end return when the Go runtime gets to them, seen by no clock) for want
+// goroutines started by Go to run, and returns how many do.
 func (c *countingClock) runningWithin(want int) int {
-	deadline := time.Now().Add(5 * time.Second)
-	for int(c.running.Load()) != want && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	return int(c.running.Load())
+	clocktest.Eventually(5*time.Second, func() bool { return c.Running() == want })
+	return c.Running()
 }

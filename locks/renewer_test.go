@@ -26,7 +26,7 @@ func TestRenewalLoopStartsOncePerLocker(t *testing.T) {
 		{"Watchdog", func(o Options) (Locker, error) { return NewWatchdog(rdb, "t:loop:wd", o) }},
 		{"Service", func(o Options) (Locker, error) { return NewService(rdb, "t:loop:se", o) }},
 	} {
-		clk := &countingClock{}
+		clk := newCountingClock(t)
 		l := extMust(tc.new(Options{TTL: 10 * time.Second, Clock: clk}))
 		ctx := context.Background()
 		for range cycles {
@@ -41,8 +41,11 @@ func TestRenewalLoopStartsOncePerLocker(t *testing.T) {
 		if got, want := clk.started.Load(), int64(cycles+1); got != want {
 			t.Errorf("%s: %d goroutines started over %d cycles, want %d (a timer per holding, one renewal loop)", tc.name, got, cycles, want)
 		}
+		if err := clk.Advance(idleLinger); err != nil {
+			t.Fatal(err)
+		}
 		if n := clk.runningWithin(0); n != 0 {
-			t.Errorf("%s: %d background goroutines 5s after the last Release, want 0", tc.name, n)
+			t.Errorf("%s: %d background goroutines a linger after the last Release, want 0", tc.name, n)
 		}
 	}
 }
@@ -53,7 +56,7 @@ func TestRenewalLoopStartsOncePerLocker(t *testing.T) {
 // loop stops once the last holding ends.
 func TestRenewalLoopRenewsEveryHolding(t *testing.T) {
 	const n = 5
-	clk := &countingClock{}
+	clk := newCountingClock(t)
 	c := &config{Options: Options{TTL: time.Second, Clock: clk, RenewEvery: 20 * time.Millisecond}}
 	rn := newRenewer(c, nil)
 	var leases [n]*Lease
@@ -75,22 +78,24 @@ func TestRenewalLoopRenewsEveryHolding(t *testing.T) {
 	if got := clk.runningWithin(n + 1); got != n+1 {
 		t.Fatalf("%d goroutines run for %d holdings, want %d (their timers and one loop)", got, n, n+1)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	if err := clk.Advance(3 * c.RenewEvery); err != nil {
+		t.Fatal(err)
+	}
 	for i := range leases {
-		for calls[i].Load() < 3 && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
 		if calls[i].Load() < 3 {
-			t.Fatalf("holding %d renewed %d times in 10s, want at least 3", i, calls[i].Load())
+			t.Fatalf("holding %d renewed %d times in 3 × RenewEvery, want at least 3", i, calls[i].Load())
 		}
 	}
-	if got := clk.running.Load(); got != n+1 {
+	if got := clk.Running(); got != n+1 {
 		t.Errorf("%d goroutines while renewing, want %d", got, n+1)
 	}
 	refuse.Store(true)
+	if err := clk.Advance(c.RenewEvery); err != nil {
+		t.Fatal(err)
+	}
 	select {
 	case <-leases[0].Done():
-	case <-time.After(5 * time.Second):
+	default:
 		t.Fatal("a refused renewal left Done open")
 	}
 	for i, l := range leases[1:] {
@@ -99,8 +104,11 @@ func TestRenewalLoopRenewsEveryHolding(t *testing.T) {
 		}
 		l.h.end(ErrReleased)
 	}
+	if err := clk.Advance(idleLinger); err != nil { // the loop outlives its last holding by its linger
+		t.Fatal(err)
+	}
 	if got := clk.runningWithin(0); got != 0 {
-		t.Errorf("%d goroutines 5s after every holding ended, want 0", got)
+		t.Errorf("%d goroutines a linger after every holding ended, want 0", got)
 	}
 	if got := clk.started.Load(); got != n+1 {
 		t.Errorf("%d goroutines started, want %d", got, n+1)
