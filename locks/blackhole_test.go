@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/clock/clocktest"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
@@ -191,15 +192,18 @@ func TestRenewalRetriedWithinValidity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	acquired := time.Now()
 	l, err := s.Acquire(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(every - 100*time.Millisecond) // the first renewal is sent into the hole
-	p.hole()
-	time.Sleep(700 * time.Millisecond)
+	p.hole() // the first renewal, RenewEvery later, is sent into the hole
+	waitSnapshot(t, m, "a renewal attempt fails or the lease is lost", func(s locks.Snapshot) bool { return s.RenewErrors > 0 || l.Err() != nil })
 	p.unhole()
-	time.Sleep(ttl) // past the validity the lost renewal would have left
+	waitSnapshot(t, m, "a renewal succeeds or the lease is lost", func(s locks.Snapshot) bool { return s.Renewals > 0 || l.Err() != nil })
+	// Real time: the key's TTL runs on a real redis-server. Wait past the
+	// validity the grant alone gave, which the lost renewal would have left.
+	time.Sleep(time.Until(acquired.Add(ttl + 500*time.Millisecond)))
 	if err := l.Err(); err != nil {
 		t.Fatalf("lease.Err() = %v after one lost renewal request, want nil (metrics %+v)", err, m.Snapshot())
 	}
@@ -208,5 +212,14 @@ func TestRenewalRetriedWithinValidity(t *testing.T) {
 	}
 	if err := s.Release(context.Background(), l); err != nil {
 		t.Errorf("Release = %v", err)
+	}
+}
+
+// waitSnapshot polls m (real time, up to 20s) until cond holds of its
+// counters.
+func waitSnapshot(t *testing.T, m *locks.Metrics, what string, cond func(locks.Snapshot) bool) {
+	t.Helper()
+	if !clocktest.Eventually(20*time.Second, func() bool { return cond(m.Snapshot()) }) {
+		t.Fatalf("not after 20s: %s (metrics %+v)", what, m.Snapshot())
 	}
 }
