@@ -3,8 +3,11 @@ package broken
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
 )
@@ -80,14 +83,14 @@ func TestSeedRWWriterStarved(t *testing.T) {
 		t.Run(impl.name, func(t *testing.T) {
 			_, dial := seedMini(t)
 			ctx := context.Background()
-			mk := func() locks.RWLocker {
-				rw, err := impl.new(dial(), "relay", seedQuickOpts())
+			mk := func(c *redis.Client) locks.RWLocker {
+				rw, err := impl.new(c, "relay", seedQuickOpts())
 				if err != nil {
 					t.Fatal(err)
 				}
 				return rw
 			}
-			readers := mk() // a lease is released by the lock value that issued it
+			readers := mk(dial()) // a lease is released by the lock value that issued it
 			cur, err := readers.RLock(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -95,10 +98,16 @@ func TestSeedRWWriterStarved(t *testing.T) {
 			wctx, stop := context.WithCancel(ctx)
 			defer stop()
 			granted := make(chan error, 1)
+			var sent atomic.Int64
+			wc := dial()
+			wc.AddHook(doneHook{&sent})
 			go func() {
-				_, err := mk().Lock(wctx)
+				_, err := mk(wc).Lock(wctx)
 				granted <- err
 			}()
+			// The writer waits once its first polls have been answered (two
+			// at least, whether its script was cached or not).
+			seedWaitFor(t, "the writer's first polls", func() bool { return sent.Load() >= 3 })
 			steps := relay(ctx, t, readers, &cur, 100)
 			_ = readers.RUnlock(ctx, cur)
 			var werr error
@@ -121,11 +130,10 @@ func TestSeedRWWriterStarved(t *testing.T) {
 }
 
 // relay hands the read lock from reader to reader, each new one taken
-// before the previous one is released, every 10ms for up to n steps; it
-// stops when a new reader is refused for 200ms and returns the steps done.
+// before the previous one is released, for up to n steps; it stops when a
+// new reader is refused for 200ms and returns the steps done.
 func relay(ctx context.Context, t *testing.T, rw locks.RWLocker, cur **locks.Lease, n int) int {
 	for i := range n {
-		time.Sleep(10 * time.Millisecond)
 		rctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		next, err := rw.RLock(rctx)
 		cancel()
@@ -138,4 +146,25 @@ func relay(ctx context.Context, t *testing.T, rw locks.RWLocker, cur **locks.Lea
 		*cur = next
 	}
 	return n
+}
+
+// doneHook counts the commands a client has had answered.
+type doneHook struct{ n *atomic.Int64 }
+
+func (h doneHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h doneHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		h.n.Add(1)
+		return err
+	}
+}
+
+func (h doneHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		err := next(ctx, cmds)
+		h.n.Add(int64(len(cmds)))
+		return err
+	}
 }
