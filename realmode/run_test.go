@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locksim/locksim/clock/clocktest"
 	"github.com/locksim/locksim/linearizability"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
@@ -38,7 +39,7 @@ var misbehaving = []Subject{
 	}},
 	{Name: "test-slow-start", Nodes: 1, Claims: pattern.Claims{Mutex: true}, New: func(nodes []*redis.Client, key string, o locks.Options) (Lock, error) {
 		if strings.HasPrefix(o.Rand.Token(), "c2-") { // seeded tokens start with the client's name
-			time.Sleep(time.Minute)
+			time.Sleep(time.Minute) // real time: this client is an OS process that must stay in its start-up
 		}
 		return PatternSubject(pattern.All()[0]).New(nodes, key, o)
 	}},
@@ -240,7 +241,9 @@ func TestServerDiesOnItsOwn(t *testing.T) {
 	sc := builtin(t, "steady", 1)
 	sc.Clients, sc.Duration = 2, 20*time.Second
 	go func() {
-		time.Sleep(time.Second)
+		// Real processes: wait (real time) until the server and both
+		// clients run, then kill the server.
+		clocktest.Eventually(30*time.Second, func() bool { return len(children(t)) >= 1+sc.Clients })
 		for _, c := range children(t) {
 			if strings.HasSuffix(c, " redis-server") {
 				pid, _ := strconv.Atoi(strings.Fields(c)[0])
