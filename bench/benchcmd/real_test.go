@@ -3,11 +3,15 @@ package benchcmd
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/clock/clocktest"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
@@ -34,7 +38,11 @@ func TestServerThatStopsAnsweringFailsTheRun(t *testing.T) {
 	pid := ss[0].Pid()
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
 	go func() {
-		time.Sleep(700 * time.Millisecond)
+		// A real process: stop it once the sweep is under way (it has
+		// served 200 commands), polled in real time.
+		c := redis.NewClient(&redis.Options{Addr: ss[0].Addr, DialerRetries: 1})
+		defer c.Close()
+		clocktest.Eventually(30*time.Second, func() bool { return served(c) >= 200 })
 		_ = syscall.Kill(pid, syscall.SIGSTOP)
 	}()
 	start := time.Now()
@@ -118,4 +126,20 @@ func TestBadSubjectsAndTTLAreUsageErrors(t *testing.T) {
 			}
 		}
 	}
+}
+
+// served is the number of commands the server behind c has processed, or
+// 0 if it cannot say.
+func served(c *redis.Client) int {
+	info, err := c.Info(context.Background(), "stats").Result()
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "total_commands_processed:"); ok {
+			n, _ := strconv.Atoi(v)
+			return n
+		}
+	}
+	return 0
 }
