@@ -61,7 +61,7 @@ func startCluster(t *testing.T) *redis.ClusterClient {
 		if time.Now().After(deadline) {
 			t.Fatalf("cluster not ok after 20s: %s", info)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // real time: real cluster nodes agreeing on their slots
 	}
 	return c
 }
@@ -84,7 +84,7 @@ func waitPing(t *testing.T, addr string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("cluster node %s does not answer PING", addr)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // real time: a real redis-server starting
 	}
 }
 

@@ -116,7 +116,8 @@ func extStepOpts(clk clock.Clock, name string, attempts int) Options {
 		Retry: Retry{Attempts: attempts, Delay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond}}
 }
 
-// extWaitFor polls cond in real time until it holds or 10s pass.
+// extWaitFor polls cond in real time until it holds or 10s pass: for the
+// real-clock tests, whose goroutines no clock sees.
 func extWaitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); !cond(); {

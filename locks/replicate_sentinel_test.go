@@ -62,7 +62,8 @@ func startSentinel(t *testing.T, primary string) string {
 	return addr
 }
 
-// eventually polls ok every 50ms until it holds, failing after limit.
+// eventually polls ok every 50ms until it holds, failing after limit (real
+// time: real Sentinel and redis-server processes).
 func eventually(t *testing.T, limit time.Duration, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)

@@ -52,7 +52,7 @@ func startReplicaSet(t testing.TB, upstream func(primary string) string) *replic
 		if time.Now().After(deadline) {
 			t.Fatalf("the replica does not acknowledge writes (WAIT = %d, %v)", n, err)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // real time: a real replica's first sync
 	}
 	return rs
 }

@@ -204,7 +204,7 @@ func TestRWStress(t *testing.T) {
 					}
 					ctr.Add(1)
 					check(write)
-					time.Sleep(time.Millisecond)
+					time.Sleep(time.Millisecond) // real time: hold while the other clients (real goroutines) try for it
 					ctr.Add(-1)
 					if err := side.Release(ctx, l); err != nil {
 						t.Errorf("Release = %v", err)

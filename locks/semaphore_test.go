@@ -99,7 +99,7 @@ func TestSemaphoreNeverMoreThanN(t *testing.T) {
 					c := cur.Add(1)
 					for p := peak.Load(); c > p && !peak.CompareAndSwap(p, c); p = peak.Load() {
 					}
-					time.Sleep(time.Millisecond)
+					time.Sleep(time.Millisecond) // real time: hold while the other clients (real goroutines) try for it
 					cur.Add(-1)
 					if err := s.Release(ctx, l); err != nil {
 						t.Errorf("Release = %v", err)

@@ -75,7 +75,7 @@ func (m *misbehaving) Acquire(ctx context.Context) (*locks.Lease, error) {
 	case "deadlock":
 		select {} // blocks forever, outside the seams
 	case "wall-sleep":
-		time.Sleep(time.Hour)
+		time.Sleep(time.Hour) // the wall clock: escapes the simulator
 	}
 	return m.inner.Acquire(ctx)
 }

@@ -90,7 +90,7 @@ func startTLS(t *testing.T, password string) string {
 		if time.Now().After(deadline) {
 			t.Fatalf("TLS redis-server on %s: %v", addr, err)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // real time: a real redis-server starting
 	}
 }
 

@@ -89,7 +89,7 @@ func TestBenchSpawnStopsItsServersOnSignals(t *testing.T) {
 		}
 		var servers []int
 		for deadline := time.Now().Add(60 * time.Second); len(servers) < 2 && time.Now().Before(deadline); {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond) // real time: bench's real redis-servers starting
 			servers = children(t, cmd.Process.Pid, redistest.Binary)
 		}
 		if len(servers) < 2 {
@@ -97,7 +97,7 @@ func TestBenchSpawnStopsItsServersOnSignals(t *testing.T) {
 			_ = cmd.Wait()
 			t.Fatalf("%v: found redis-servers %v of bench, want 2\n%s", sig, servers, stderr.String())
 		}
-		time.Sleep(time.Second) // into the measurement
+		time.Sleep(time.Second) // real time: a real bench process, signalled once into its measurement
 		if err := cmd.Process.Signal(sig); err != nil {
 			t.Fatal(err)
 		}

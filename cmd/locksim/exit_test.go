@@ -124,7 +124,7 @@ func TestExitCodes(t *testing.T) {
 
 // waitBusy returns once process pid has spent a second of CPU: well past
 // its start-up and its signal handling, into the work. Without /proc it
-// waits two seconds.
+// waits two seconds. Real time: pid is a real process.
 func waitBusy(t *testing.T, pid int) {
 	t.Helper()
 	const ticks = 100 // a second at the usual USER_HZ of 100

@@ -104,7 +104,8 @@ func seedQuickOpts() locks.Options {
 		Retry: locks.Retry{Attempts: -1, Delay: time.Millisecond, MaxDelay: 4 * time.Millisecond}}
 }
 
-// seedWaitFor polls cond in real time until it holds or 10s pass.
+// seedWaitFor polls cond in real time until it holds or 10s pass: for the
+// real-clock tests, whose goroutines no clock sees.
 func seedWaitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); !cond(); {

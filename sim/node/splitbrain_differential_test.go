@@ -96,7 +96,7 @@ func replicaOf(t *testing.T, ctx context.Context, c *redis.Client, target string
 		if time.Now().After(deadline) {
 			t.Fatalf("not in sync with %s after 20s: %v %q", target, err, info)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // real time: a real replica's sync
 	}
 }
 
