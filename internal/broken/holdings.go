@@ -7,32 +7,21 @@ import (
 	"github.com/locksim/locksim/locks"
 )
 
-// conf is what every variant is configured by: its key and the Options
+// conf is what the seed ports are configured by: its key and the Options
 // resolved by package locks (defaults, checks, validity, the retry loop),
-// so that a variant differs from the pattern it imitates only by its
-// pitfall.
+// so that they configure and retry as the patterns do.
 type conf struct {
 	key string
 	locks.Config
 }
 
-// newConf resolves o for a variant on key, as the patterns that do not
+// newConf resolves o for a seed port on key, as the patterns that do not
 // renew resolve it.
 func newConf(key string, o locks.Options) (conf, error) {
 	if key == "" {
 		return conf{}, &locks.OptionError{Field: "key", Value: `""`, Rule: "must not be empty"}
 	}
 	c, err := o.Resolve()
-	return conf{key: key, Config: c}, err
-}
-
-// newRenewingConf resolves o for a variant on key that renews every
-// RenewEvery, as Watchdog and Service resolve it.
-func newRenewingConf(key string, o locks.Options) (conf, error) {
-	if key == "" {
-		return conf{}, &locks.OptionError{Field: "key", Value: `""`, Rule: "must not be empty"}
-	}
-	c, err := o.ResolveRenewing()
 	return conf{key: key, Config: c}, err
 }
 
@@ -54,7 +43,7 @@ func (hs *holdings) released(l *locks.Lease, key string, n int64, err error) err
 	}
 }
 
-// holdings maps the leases a variant issued to their control side, and to
+// holdings maps the leases a seed port issued to their control side, and to
 // the stop function of their renewal loop where there is one.
 type holdings struct {
 	mu sync.Mutex
