@@ -24,11 +24,18 @@ import (
 // it replaces and the patterns that honour it; the others ignore it.
 type Pitfall struct {
 	// ReleaseScript, if set, is the Lua source Release runs in place of
-	// the owner-checked release, with the same keys, arguments and reply
-	// (Basic, Watchdog, Fenced: KEYS[1] lock, ARGV[1] token, reply the keys
-	// deleted; Reentrant, Service: ARGV[1] owner, ARGV[2] TTL, ARGV[3]
-	// entry, reply the count left or -1).
+	// the owner-checked release, with the same keys, arguments and reply.
+	// Basic, Watchdog, Fenced: KEYS[1] lock, ARGV[1] token, reply the keys
+	// deleted; the release is then the script alone, run for any lease,
+	// one this Locker issued or not, spent or not (a lease it did not
+	// issue, or spent, ends no holding). Reentrant, Service: ARGV[1]
+	// owner, ARGV[2] TTL, ARGV[3] the lease's entry, reply the count left
+	// or -1; the lease is checked first as ever (its entry comes from it).
 	ReleaseScript string
+	// NodeSetNX makes a Redlock take each node by a plain SET NX PX, one
+	// round trip, as the seed article's Redlock does, in place of its
+	// acquisition script (Redlock).
+	NodeSetNX bool
 	// FencedAcquireScript, if set, is the Lua source of the fenced
 	// acquisition (Fenced, Watchdog with Fencing): KEYS[1] lock, KEYS[2]
 	// counter, ARGV[1] token, ARGV[2] TTL; reply the fence, 0 if taken.
@@ -145,6 +152,38 @@ func (p *pitfall) renewOr(s *redis.Script) *redis.Script {
 		return p.renew
 	}
 	return s
+}
+
+// releasesAny reports whether Release runs the Pitfall's script for any
+// lease (the single-key patterns).
+func (p *pitfall) releasesAny() bool { return p != nil && p.release != nil }
+
+// releaseUnchecked is the release of a lease that s did not issue, or
+// that is spent, with Pitfall.ReleaseScript: the script runs all the
+// same, with the lease's token if it has one, and no holding ends.
+func (s *single) releaseUnchecked(ctx context.Context, l *Lease) error {
+	var token string
+	if l != nil {
+		token = l.Token
+	}
+	n, err := runInt(ctx, s.r, s.c.pit.release, []string{s.key}, token)
+	switch {
+	case err != nil:
+		return wrap("release", s.key, err)
+	case n == 0:
+		return wrap("release", s.key, ErrNotHeld)
+	}
+	return nil
+}
+
+// acquireSetNX takes the lock on one node by a plain SET NX PX
+// (Pitfall.NodeSetNX).
+func (rl *Redlock) acquireSetNX(ctx context.Context, r Redis, token string) error {
+	ok, err := r.SetNX(ctx, rl.key, token, rl.c.TTL).Result()
+	if err == nil && !ok {
+		return ErrNotAcquired
+	}
+	return err
 }
 
 // orphaned reports whether the renewal outlives the release.

@@ -83,8 +83,11 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	start := rl.c.Clock.Now()
 	fences := rl.nodeFences()
 	errs := rl.fanOut(ctx, func(ctx context.Context, i int, r Redis) error {
-		if fences != nil {
+		switch {
+		case fences != nil:
 			return rl.acquireFenced(ctx, i, r, token, fences)
+		case rl.c.pit != nil && rl.c.pit.NodeSetNX:
+			return rl.acquireSetNX(ctx, r, token)
 		}
 		n, err := runInt(ctx, r, redlockAcquireScript, []string{rl.key}, token, rl.c.ttlMS)
 		if err == nil && n == 0 {

@@ -11,9 +11,11 @@ import (
 type variant struct {
 	name string // the variant's catalog name
 	of   string // the correct pattern whose constructor builds it
-	// step names the one thing changed: a field of locks.Pitfall, or
-	// "Options.F" for an option F that options changes.
-	step    string
+	// steps names what is changed: fields of locks.Pitfall, or
+	// "Options.F" for an option F that options changes. It is one step of
+	// the pattern but for redlock-novalidity, whose mistake needs the seed
+	// Redlock's own acquisition too (see redlockNoValidity).
+	steps   []string
 	pitfall locks.Pitfall
 	options func(locks.Options) locks.Options // for an option change; else nil
 	nodes   int

@@ -41,7 +41,7 @@ func withSharedToken(o locks.Options) locks.Options {
 // basicSharedToken is "basic-shared-token": a correct Basic lock whose
 // every client writes the same owner token.
 var basicSharedToken = variant{name: "basic-shared-token", of: "basic", nodes: 1, claims: claimsOf("basic"),
-	step: "Options.Rand", options: withSharedToken,
+	steps: []string{"Options.Rand"}, options: withSharedToken,
 	text:    "one owner token shared by every client: a late holder's release deletes the next holder's key",
 	summary: "basic SET NX PX + owner-checked release, every client writing the same token"}
 
@@ -50,7 +50,7 @@ var basicSharedToken = variant{name: "basic-shared-token", of: "basic", nodes: 1
 // the quorum and releases on every node (its cleanup) deletes the winner's
 // keys too.
 var redlockSharedToken = variant{name: "redlock-shared-token", of: "redlock", nodes: 5, claims: claimsOf("redlock"),
-	step: "Options.Rand", options: withSharedToken,
+	steps: []string{"Options.Rand"}, options: withSharedToken,
 	text:    "one owner token shared by every client: a loser's release on every node deletes the winner's keys",
 	summary: "Redlock, every client writing the same token"}
 
@@ -66,7 +66,7 @@ var redlockSharedToken = variant{name: "redlock-shared-token", of: "redlock", no
 // nobody holds at all — so only a progress check sees it. The correct
 // Watchdog stops the renewal before it releases.
 var watchdogZombie = variant{name: "watchdog-zombie-renewal", of: "watchdog", nodes: 1, claims: claimsOf("watchdog"),
-	step: "RenewAfterRelease", pitfall: locks.Pitfall{RenewAfterRelease: retakeSource},
+	steps: []string{"RenewAfterRelease"}, pitfall: locks.Pitfall{RenewAfterRelease: retakeSource},
 	text:    "the renewal outlives the release and re-takes a free key: the lock stays held after its holder is gone",
 	summary: "SET NX PX renewed every TTL/3 by a loop Release does not stop, which re-creates a missing key"}
 
@@ -81,7 +81,7 @@ var watchdogZombie = variant{name: "watchdog-zombie-renewal", of: "watchdog", no
 // TTLs later. The correct Watchdog closes Done when the validity runs out
 // on the holder's clock, before the key expires.
 var watchdogLateDone = variant{name: "watchdog-late-done", of: "watchdog", nodes: 1, claims: claimsOf("watchdog"),
-	step: "Validity", pitfall: locks.Pitfall{Validity: func(time.Duration, time.Duration) time.Duration { return trusted }},
+	steps: []string{"Validity"}, pitfall: locks.Pitfall{Validity: func(time.Duration, time.Duration) time.Duration { return trusted }},
 	text:    "loss learnt only from a renewal's outcome, the lease trusted with no validity of its own: on a black-holed connection Done stays open long after the key expired",
 	summary: "SET NX PX renewed every TTL/3, the lease trusted until a renewal is refused, with no validity timer"}
 
