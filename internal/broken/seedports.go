@@ -1,8 +1,11 @@
 package broken
 
+// What the two seed ports share: their configuration, their errors and
+// the holdings of the leases they issued. The variants built on a pattern
+// need none of it.
+
 import (
 	"sync"
-	"time"
 
 	"github.com/locksim/locksim/locks"
 )
@@ -43,48 +46,28 @@ func (hs *holdings) released(l *locks.Lease, key string, n int64, err error) err
 	}
 }
 
-// holdings maps the leases a seed port issued to their control side, and to
-// the stop function of their renewal loop where there is one.
+// holdings maps the leases a seed port issued to their control side.
 type holdings struct {
 	mu sync.Mutex
-	m  map[*locks.Lease]held
+	m  map[*locks.Lease]*locks.Holding
 }
 
-type held struct {
-	g    *locks.Holding
-	stop func()
-}
-
-func (hs *holdings) add(l *locks.Lease, g *locks.Holding, stop func()) {
+func (hs *holdings) add(l *locks.Lease, g *locks.Holding) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	if hs.m == nil {
-		hs.m = map[*locks.Lease]held{}
+		hs.m = map[*locks.Lease]*locks.Holding{}
 	}
-	hs.m[l] = held{g: g, stop: stop}
+	hs.m[l] = g
 }
 
-// end stops l's renewal, if any, and ends its holding with err.
+// end ends l's holding with err, if l is one of these.
 func (hs *holdings) end(l *locks.Lease, err error) {
 	hs.mu.Lock()
-	h, ok := hs.m[l]
+	g, ok := hs.m[l]
 	delete(hs.m, l)
 	hs.mu.Unlock()
-	if !ok {
-		return
-	}
-	if h.stop != nil {
-		h.stop()
-	}
-	h.g.End(err)
-}
-
-// renewed records a renewal of l sent at start.
-func (hs *holdings) renewed(l *locks.Lease, start time.Time, valid time.Duration) {
-	hs.mu.Lock()
-	h, ok := hs.m[l]
-	hs.mu.Unlock()
 	if ok {
-		h.g.Renewed(start, valid)
+		g.End(err)
 	}
 }
