@@ -32,10 +32,6 @@ type Pitfall struct {
 	// owner, ARGV[2] TTL, ARGV[3] the lease's entry, reply the count left
 	// or -1; the lease is checked first as ever (its entry comes from it).
 	ReleaseScript string
-	// NodeSetNX makes a Redlock take each node by a plain SET NX PX, one
-	// round trip, as the seed article's Redlock does, in place of its
-	// acquisition script (Redlock).
-	NodeSetNX bool
 	// FencedAcquireScript, if set, is the Lua source of the fenced
 	// acquisition (Fenced, Watchdog with Fencing): KEYS[1] lock, KEYS[2]
 	// counter, ARGV[1] token, ARGV[2] TTL; reply the fence, 0 if taken.
@@ -49,9 +45,13 @@ type Pitfall struct {
 	TTLArg func(ttl time.Duration) int64
 	// Validity, if set, replaces TTL − elapsed − drift: what a grant or
 	// renewal to ttl whose request took elapsed leaves the holder, counted
-	// from its reply; a grant to which it leaves nothing is given back. (Basic,
-	// Watchdog, Fenced, Redlock; it is not checked at construction.)
+	// from its reply; a grant to which it leaves nothing is given back
+	// (Basic, Watchdog, Fenced, Redlock; not checked at construction).
 	Validity func(ttl, elapsed time.Duration) time.Duration
+	// NodeSetNX makes a Redlock take each node by a plain SET NX PX, one
+	// round trip, as the seed article's Redlock does, in place of its
+	// acquisition script (Redlock).
+	NodeSetNX bool
 	// PerNodeFence makes a Redlock issue fencing tokens the way a
 	// single-node Fenced does, on each node: the key is a name
 	// (FencedLockKey and FencedCounterKey on every node), each node runs
