@@ -127,7 +127,8 @@ func (s *single) tryToken(ctx context.Context) (*Lease, error) {
 }
 
 // release is the owner-checked release of a lease s issued, counted into
-// m; any other lease gets ErrNotHeld and touches nothing.
+// m; any other lease gets ErrNotHeld and touches nothing (but with a
+// Pitfall.ReleaseScript, whose script runs for any lease).
 func (s *single) release(ctx context.Context, m *Metrics, l *Lease) error {
 	if err := verifyRelease(l, s, s.key); err != nil {
 		if s.c.pit.releasesAny() {
