@@ -9,10 +9,11 @@ import (
 
 // Config is a resolved Options: the defaults filled in and every check
 // passed, exactly as the patterns of this package resolve them. It is for
-// Lockers built outside this package (a test double, a deliberately broken
-// variant kept to prove the checks) that must configure, retry and judge
-// validity as the patterns do, and differ from them only where they mean
-// to.
+// Lockers built outside this package (a test double, a port of another
+// lock's code kept to prove the checks) that must configure, retry and
+// judge validity as the patterns do, and differ from them only where they
+// mean to. A pattern with one step changed needs no Locker of its own:
+// see Pitfall.
 type Config struct{ c config }
 
 // Resolve checks o and fills in its defaults as every pattern does; the

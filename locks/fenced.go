@@ -62,7 +62,7 @@ func (f *Fenced) try(ctx context.Context) (*Lease, error) {
 func (s *single) tryFenced(ctx context.Context, fenceKey string) (*Lease, error) {
 	token := s.c.Rand.Token()
 	start := s.c.Clock.Now()
-	fence, err := runInt(ctx, s.conn(ctx), fencedAcquireScript, []string{s.key, fenceKey}, token, s.c.ttlMS)
+	fence, err := runInt(ctx, s.conn(ctx), s.c.pit.fencedAcquireOr(fencedAcquireScript), []string{s.key, fenceKey}, token, s.c.ttlMS)
 	if err != nil {
 		return nil, wrap("acquire", s.key, err)
 	}

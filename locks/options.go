@@ -84,6 +84,8 @@ type Options struct {
 	// (at least 1ms); must be less than the validity the TTL leaves. Set
 	// only with WaitReplicas.
 	WaitTimeout time.Duration
+
+	pitfall *Pitfall // a deliberate mistake (WithPitfall); nil for none
 }
 
 // Retry is an acquisition retry policy: exponential backoff with jitter.
@@ -100,6 +102,7 @@ type Retry struct {
 type config struct {
 	Options
 	ttlMS int64
+	pit   *pitfall // Options.pitfall, compiled; nil for none
 }
 
 func (o Options) resolve() (config, error) {
@@ -133,7 +136,11 @@ func (o Options) resolve() (config, error) {
 	if c.NodeTimeout == 0 {
 		c.NodeTimeout = max(c.TTL/10, time.Millisecond)
 	}
-	return c, c.resolveWait()
+	if err := c.resolveWait(); err != nil {
+		return c, err
+	}
+	c.withPitfall()
+	return c, nil
 }
 
 // resolveRenew checks and defaults RenewEvery, for the patterns that renew.
@@ -146,6 +153,9 @@ func (c *config) resolveRenew() error {
 	}
 	if c.RenewEvery >= c.TTL {
 		return &OptionError{"RenewEvery", c.RenewEvery, "must be less than TTL (" + c.TTL.String() + ")"}
+	}
+	if c.pit != nil && c.pit.RenewEvery != nil {
+		c.RenewEvery = c.pit.RenewEvery(c.TTL)
 	}
 	return nil
 }

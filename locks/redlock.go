@@ -27,6 +27,7 @@ type Redlock struct {
 	c      config
 	quorum int
 	rn     *renewer // the renewal loop of a Redlock watchdog; nil otherwise
+	fence  string   // each node's fence counter, with Pitfall.PerNodeFence; else ""
 }
 
 var (
@@ -57,7 +58,11 @@ func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Redlock{nodes: nodes, key: key, c: c, quorum: len(nodes)/2 + 1}, nil
+	rl := &Redlock{nodes: nodes, key: key, c: c, quorum: len(nodes)/2 + 1}
+	if c.pit != nil && c.pit.PerNodeFence {
+		rl.key, rl.fence = FencedLockKey(key), FencedCounterKey(key)
+	}
+	return rl, nil
 }
 
 // Quorum is the number of nodes that must grant the lock.
@@ -76,7 +81,14 @@ func (rl *Redlock) Acquire(ctx context.Context) (*Lease, error) {
 func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	token := rl.c.Rand.Token()
 	start := rl.c.Clock.Now()
-	errs := rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
+	fences := rl.nodeFences()
+	errs := rl.fanOut(ctx, func(ctx context.Context, i int, r Redis) error {
+		switch {
+		case fences != nil:
+			return rl.acquireFenced(ctx, i, r, token, fences)
+		case rl.c.pit != nil && rl.c.pit.NodeSetNX:
+			return rl.acquireSetNX(ctx, r, token)
+		}
 		n, err := runInt(ctx, r, redlockAcquireScript, []string{rl.key}, token, rl.c.ttlMS)
 		if err == nil && n == 0 {
 			return ErrNotAcquired
@@ -86,7 +98,8 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	locked, qe := rl.tally(errs)
 	valid := rl.c.validity(rl.c.Clock.Since(start))
 	if locked >= rl.quorum && valid > 0 {
-		return issued(rl, rl.key, token, 0, 1, newHold(rl.c.Clock, start, rl.c.validity(0))), nil
+		from, v := rl.c.granted(start)
+		return issued(rl, rl.key, token, largest(fences), 1, newHold(rl.c.Clock, from, v)), nil
 	}
 	qe.Expired = locked >= rl.quorum
 	rl.releaseAll(context.WithoutCancel(ctx), token)

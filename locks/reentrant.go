@@ -217,7 +217,7 @@ func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 		return wrap("release", re.key, err)
 	}
 	start := re.c.Clock.Now()
-	n, err := runInt(ctx, re.r, reentrantReleaseScript, []string{re.key}, re.owner, re.c.ttlMS, l.id.entry)
+	n, err := runInt(ctx, re.r, re.c.pit.releaseOr(reentrantReleaseScript), []string{re.key}, re.owner, re.c.ttlMS, l.id.entry)
 	if err != nil {
 		return wrap("release", re.key, err)
 	}
@@ -285,7 +285,7 @@ func (re *Reentrant) extendTo(ctx context.Context, l *Lease, ttl time.Duration) 
 	}
 	defer done()
 	start := re.c.Clock.Now()
-	n, err := runInt(ctx, re.conn(ctx), reentrantExtendScript, []string{re.key}, re.owner, ttl.Milliseconds())
+	n, err := runInt(ctx, re.conn(ctx), reentrantExtendScript, []string{re.key}, re.owner, re.c.ttlArg(ttl))
 	if err != nil || n == 0 {
 		return false, err
 	}

@@ -127,12 +127,16 @@ func (s *single) tryToken(ctx context.Context) (*Lease, error) {
 }
 
 // release is the owner-checked release of a lease s issued, counted into
-// m; any other lease gets ErrNotHeld and touches nothing.
+// m; any other lease gets ErrNotHeld and touches nothing (but with a
+// Pitfall.ReleaseScript, whose script runs for any lease).
 func (s *single) release(ctx context.Context, m *Metrics, l *Lease) error {
 	if err := verifyRelease(l, s, s.key); err != nil {
+		if s.c.pit.releasesAny() {
+			return s.releaseUnchecked(ctx, l)
+		}
 		return wrap("release", s.key, err)
 	}
-	n, err := runInt(ctx, s.r, releaseScript, []string{s.key}, l.id.token)
+	n, err := runInt(ctx, s.r, s.c.pit.releaseOr(releaseScript), []string{s.key}, l.id.token)
 	if err != nil {
 		return wrap("release", s.key, err)
 	}
@@ -155,7 +159,7 @@ func (s *single) extendTo(ctx context.Context, l *Lease, ttl time.Duration) (boo
 		return s.replicatedExtend(ctx, l, ttl)
 	}
 	start := s.c.Clock.Now()
-	n, err := runInt(ctx, s.conn(ctx), extendScript, []string{s.key}, l.id.token, ttl.Milliseconds())
+	n, err := runInt(ctx, s.conn(ctx), s.c.pit.renewOr(extendScript), []string{s.key}, l.id.token, s.c.ttlArg(ttl))
 	if err != nil {
 		return false, err
 	}

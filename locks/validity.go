@@ -17,6 +17,9 @@ func (c *config) validity(elapsed time.Duration) time.Duration {
 // validityFor is what a grant or extension to ttl, obtained after elapsed,
 // leaves the holder.
 func (c *config) validityFor(ttl, elapsed time.Duration) time.Duration {
+	if v, ok := c.pitfallValidity(ttl, elapsed); ok {
+		return v
+	}
 	return ttl - elapsed - c.drift(ttl)
 }
 
@@ -54,5 +57,6 @@ func (c *config) inTime(ctx context.Context, start time.Time, giveBack func(cont
 // lease is the lease of a new holding granted to a request sent at start,
 // valid for the TTL less the drift allowance from start.
 func (c *config) lease(by any, key, token string, fence int64, start time.Time) *Lease {
-	return issued(by, key, token, fence, 1, newHold(c.Clock, start, c.validity(0)))
+	from, valid := c.granted(start)
+	return issued(by, key, token, fence, 1, newHold(c.Clock, from, valid))
 }

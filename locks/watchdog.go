@@ -74,6 +74,10 @@ func (w *Watchdog) Acquire(ctx context.Context) (*Lease, error) {
 	if err != nil {
 		return nil, err
 	}
+	if w.s.c.pit.orphaned() {
+		w.renewOrphaned(l)
+		return l, nil
+	}
 	w.rn.add(l, func(ctx context.Context) (bool, error) { return w.s.extend(ctx, l) })
 	return l, nil
 }

@@ -119,13 +119,19 @@ func fmtOpts(o locks.Options) string {
 	return "TTL=" + o.TTL.String() + " RenewEvery=" + o.RenewEvery.String()
 }
 
-// copiedMachinery are the names of the configuration machinery of package
-// locks: a variant that declares one re-implements it instead of using
-// locks.Config.
-var copiedMachinery = []string{"newBase", "validity", "backoff", "acquire", "retry", "minDrift"}
+// copiedMachinery are the names of the machinery of package locks: the
+// configuration (validity, retry, backoff), and the acquisition, release,
+// renewal and quorum code the variants once re-implemented around their
+// pitfall (SET NX attempts, watch loops, a quorum's fan-out, tally and
+// release). A file that declares one re-implements what a variant must
+// take from its pattern (locks.Pitfall) or from locks.Config.
+var copiedMachinery = []string{"newBase", "validity", "backoff", "acquire", "retry", "minDrift",
+	"setNX", "trySetNX", "watch", "newRenewingConf", "quorum", "newQuorum", "fanOut", "tally",
+	"releaseAll", "entered", "extendScript", "fencedAcquireScript"}
 
 // TestNoCopiedMachinery: no file of the package declares the options,
-// validity, retry or backoff machinery of package locks again.
+// validity, retry or backoff machinery of package locks again, nor the
+// acquisition, renewal or quorum code of a pattern.
 func TestNoCopiedMachinery(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -143,7 +149,7 @@ func TestNoCopiedMachinery(t *testing.T) {
 		for _, name := range declared(af) {
 			for _, c := range copiedMachinery {
 				if name == c {
-					t.Errorf("%s declares %s: use locks.Config instead", f, name)
+					t.Errorf("%s declares %s: build on the pattern (locks.Pitfall) or locks.Config instead", f, name)
 				}
 			}
 		}

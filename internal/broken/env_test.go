@@ -129,8 +129,9 @@ func (e *env) twoHolders(names ...string) string {
 }
 
 // node is one node as the scenario shapes it: down (refusing every
-// request, keeping its data) or slow (its SET NX takes delay of manual time
-// to reach the server).
+// request, keeping its data) or slow (the first request of an attempt, a
+// SET NX or a script's EVALSHA, takes delay of manual time to reach the
+// server; the EVAL that follows a NOSCRIPT does not).
 type node struct {
 	locks.Redis
 	e     *env
@@ -162,6 +163,9 @@ func (n *node) Eval(ctx context.Context, src string, keys []string, args ...any)
 func (n *node) EvalSha(ctx context.Context, sha string, keys []string, args ...any) *redis.Cmd {
 	if n.down {
 		return refused(ctx)
+	}
+	if n.delay > 0 {
+		n.e.advance(n.delay)
 	}
 	return n.Redis.EvalSha(ctx, sha, keys, args...)
 }

@@ -5,50 +5,66 @@ import (
 	"github.com/locksim/locksim/pattern"
 )
 
-// The broken variants. Each carries the Claims of the correct pattern it
-// imitates: the gate expects those claims of it and must see them violated.
-func init() {
-	pattern.Register(pattern.Pattern{Name: "basic-del", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
-		Pitfall: "release by plain DEL with no owner check: deletes the next holder's lock after yours expired",
-		Summary: "basic SET NX PX, released by DEL",
-		New:     pattern.Single(NewBasicDel)})
-	pattern.Register(pattern.Pattern{Name: "reentrant-nocount", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
-		Pitfall: "re-entry without a count: the inner release frees the lock while the outer section still runs",
-		Summary: "owner may re-enter (key holds the owner id), every release is an owner-checked DEL",
-		New:     pattern.Single(NewReentrantNoCount)})
-	pattern.Register(pattern.Pattern{Name: "watchdog-renew-ttl", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
-		Pitfall: "renewal interval equal to the TTL: the lock lapses between renewals",
-		Summary: "SET NX PX renewed every TTL instead of TTL/3",
-		New:     pattern.Single(NewWatchdogRenewTTL)})
-	pattern.Register(pattern.Pattern{Name: "service-seconds", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true},
-		Pitfall: "TTL sent as int(timeout.Seconds()): a sub-second TTL becomes EXPIRE 0, which deletes the key at once",
-		Summary: "the seed's lock service: reentrant hash + watchdog, TTL and renewal cadence in whole seconds",
-		New:     pattern.Single(NewServiceSeconds)})
-	pattern.Register(pattern.Pattern{Name: "fenced-volatile", Nodes: 1, Broken: true, Claims: pattern.Claims{SafeStore: true, Fencing: true},
-		Pitfall: "fence counter lost with the lock (it has the lock's TTL): tokens restart at 1 and repeat",
-		Summary: "SET NX PX + INCR of a fence counter that expires",
-		New:     pattern.Single(NewFencedVolatile)})
-	pattern.Register(pattern.Pattern{Name: "redlock-novalidity", Nodes: 5, Broken: true, Claims: pattern.Claims{Mutex: true},
-		Pitfall: "Redlock without the validity check: takes the quorum however late, lease valid for the full TTL",
-		Summary: "quorum of N nodes, no validity = TTL - elapsed - drift",
-		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewRedlockNoValidity(nodes, k, o)
-		}})
-	pattern.Register(pattern.Pattern{Name: "redlock-fenced-pernode", Nodes: 5, Broken: true,
-		Claims:  pattern.Claims{Mutex: true, SafeStore: true, Fencing: true},
-		Pitfall: "fencing tokens from per-node INCR counters: the largest counter of a quorum is not monotonic across quorums",
-		Summary: "Redlock running the fenced acquire script on every node, Fence = max of the quorum's counters",
-		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
-			return NewRedlockFencedPerNode(nodes, k, o)
-		}})
+// variant is a broken variant built on a correct pattern: the pattern's
+// own registered constructor, with one step replaced (one field of a
+// locks.Pitfall) or one option changed, and nothing else different.
+type variant struct {
+	name string // the variant's catalog name
+	of   string // the correct pattern whose constructor builds it
+	// steps names what is changed: fields of locks.Pitfall, or
+	// "Options.F" for an option F that options changes. It is one step of
+	// the pattern but for redlock-novalidity, whose mistake needs the seed
+	// Redlock's own acquisition too (see redlockNoValidity).
+	steps   []string
+	pitfall locks.Pitfall
+	options func(locks.Options) locks.Options // for an option change; else nil
+	nodes   int
+	claims  pattern.Claims // those of the correct pattern it is held to
+	text    string         // the pitfall, as the catalog shows it
+	summary string
 }
 
-// claimsOf is the claims of the correct pattern named name, which a
-// variant of it is held to.
-func claimsOf(name string) pattern.Claims {
+// variants is every broken variant built on a pattern, in catalog order.
+// The seed ports (fair-clock-queue, rwlock-shared-count) are not among
+// them: they are the seed articles' own code, not a pattern plus one
+// mistake (see the package doc).
+var variants = []variant{
+	basicDel, reentrantNoCount, watchdogRenewTTL, serviceSeconds, fencedVolatile,
+	redlockNoValidity, redlockFencedPerNode,
+	basicSharedToken, redlockSharedToken, watchdogZombie, watchdogLateDone,
+}
+
+// build is v's constructor: its pattern's registered one, given the
+// Options with v's one change.
+func (v variant) build() pattern.New {
+	base := mustLookup(v.of).New
+	return func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, error) {
+		if v.options != nil {
+			return base(nodes, key, v.options(o))
+		}
+		return base(nodes, key, o.WithPitfall(v.pitfall))
+	}
+}
+
+// The broken variants, registered in the public catalog. Each carries the
+// Claims of the correct pattern it imitates: the gate expects those claims
+// of it and must see them violated.
+func init() {
+	for _, v := range variants {
+		pattern.Register(pattern.Pattern{Name: v.name, Nodes: v.nodes, Broken: true, Claims: v.claims,
+			Pitfall: v.text, Summary: v.summary, New: v.build()})
+	}
+}
+
+// mustLookup is the correct pattern named name, which a variant is built
+// on or held to.
+func mustLookup(name string) pattern.Pattern {
 	p, err := pattern.Lookup(name)
 	if err != nil {
 		panic("broken: " + err.Error())
 	}
-	return p.Claims
+	return p
 }
+
+// claimsOf is the claims of the correct pattern named name.
+func claimsOf(name string) pattern.Claims { return mustLookup(name).Claims }

@@ -1,81 +1,57 @@
 package broken
 
 import (
-	"context"
-
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
 )
 
-// The correct scripts of package locks, reused wherever a variant's pitfall
-// is elsewhere, so that the variant differs by its pitfall alone.
-var (
-	releaseScript       = redis.NewScript(locks.Scripts()["release"])
-	extendScript        = redis.NewScript(locks.Scripts()["extend"])
-	fencedAcquireScript = redis.NewScript(locks.Scripts()["fenced_acquire"])
-)
+// releaseScript is the correct owner-checked release of package locks,
+// which the seed ports use where their mistakes are elsewhere.
+var releaseScript = redis.NewScript(locks.Scripts()["release"])
 
-// delScript is the basic-del pitfall: DEL with no owner check.
-var delScript = redis.NewScript(`return redis.call('DEL', KEYS[1])`)
+// delSource is the basic-del pitfall: DEL with no owner check.
+const delSource = `return redis.call('DEL', KEYS[1])`
 
-// reenterScript is the reentrant-nocount pitfall: the owner may take the
-// lock again, but nothing counts how often. ARGV[1] owner, ARGV[2] TTL ms.
-var reenterScript = redis.NewScript(`
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return 1
+// noCountReleaseSource is the reentrant-nocount pitfall, in place of the
+// reentrant release (same keys, arguments and reply): if the
+// acquisition's entry is in the hash, the whole key is deleted, whatever
+// the owner's count, and the count the correct release would leave is
+// returned. ARGV[1] owner, ARGV[2] TTL ms, ARGV[3] entry.
+const noCountReleaseSource = `
+local e = '@' .. ARGV[3]
+if redis.call('HEXISTS', KEYS[1], e) == 0 then
+  return -1
 end
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
-`)
+local n = tonumber(redis.call('HGET', KEYS[1], ARGV[1])) - 1
+redis.call('DEL', KEYS[1])
+return n
+`
 
-// volatileFenceScript is the fenced-volatile pitfall: the fence counter is
+// volatileFenceSource is the fenced-volatile pitfall: the fence counter is
 // given the lock's TTL, so it disappears when nobody holds the lock for a
 // TTL and the next token is 1 again. ARGV[1] token, ARGV[2] TTL ms.
-var volatileFenceScript = redis.NewScript(`
+const volatileFenceSource = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local n = redis.call('INCR', KEYS[2])
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
   return n
 end
 return 0
-`)
+`
 
-// The service-seconds scripts: the seed's lock service, a hash {owner:
-// count}, with its TTL argument in whole seconds (EXPIRE, not PEXPIRE).
-// EXPIRE with 0 deletes the key.
-var (
-	secondsAcquireScript = redis.NewScript(`
-if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
-  local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-  redis.call('EXPIRE', KEYS[1], ARGV[2])
-  return n
+// retakeSource is the renewal of watchdog-zombie-renewal: it extends the
+// key if it is ours and takes it again if it is gone (meant to heal a
+// lapse between renewals). ARGV[1] token, ARGV[2] TTL ms; 1 renewed, 0
+// another owner holds the key.
+const retakeSource = `
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
 end
-return 0
-`)
-	secondsReleaseScript = redis.NewScript(`
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
-  return -1
+if not v then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
 end
-local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
-if n > 0 then
-  redis.call('EXPIRE', KEYS[1], ARGV[2])
-  return n
-end
-redis.call('DEL', KEYS[1])
-return 0
-`)
-	secondsRenewScript = redis.NewScript(`
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
-  return redis.call('EXPIRE', KEYS[1], ARGV[2])
-end
-return 0
-`)
-)
-
-func runInt(ctx context.Context, r locks.Redis, s *redis.Script, keys []string, args ...any) (int64, error) {
-	return s.Run(ctx, r, keys, args...).Int64()
-}
+return 0`

@@ -100,7 +100,7 @@ func (f *SeedFair) poll(ctx context.Context, token string) (*locks.Lease, error)
 		return nil, keyErr("acquire", f.lock, fmt.Errorf("%w: not first in the queue, or the lock is held", locks.ErrNotAcquired))
 	}
 	l, g := locks.NewLease(f.b.Clock(), f.lock, token, 0, 1, start, f.b.Validity(0))
-	f.hs.add(l, g, nil)
+	f.hs.add(l, g)
 	return l, nil
 }
 

@@ -93,7 +93,7 @@ func (rw *SeedRW) RLock(ctx context.Context) (*locks.Lease, error) {
 		}
 		l, g := locks.NewLease(rw.b.Clock(), rw.read, token, 0, 1, start, rw.b.Validity(0))
 		l.Shared = true
-		rw.hsRead.add(l, g, nil)
+		rw.hsRead.add(l, g)
 		return l, nil
 	})
 }
@@ -133,7 +133,7 @@ func (rw *SeedRW) tryWrite(ctx context.Context) (*locks.Lease, error) {
 		return nil, keyErr("acquire", rw.write, fmt.Errorf("%w: readers hold it", locks.ErrNotAcquired))
 	}
 	l, g := locks.NewLease(rw.b.Clock(), rw.write, token, 0, 1, start, rw.b.Validity(0))
-	rw.hsWri.add(l, g, nil)
+	rw.hsWri.add(l, g)
 	return l, nil
 }
 

@@ -162,10 +162,10 @@ func TestShortTTLChecksIllegal(t *testing.T) {
 
 // TestBrokenVariantsCheckIllegal: broken variants whose mistake shows
 // without any fault are caught by the lock model on a plain run.
-// reentrant-nocount reports count 1 for a nested acquisition and frees the
-// lock on the inner release; service-seconds sends a sub-second TTL as
-// EXPIRE 0, which deletes the lock the moment it is taken, so the holder's
-// release is refused.
+// reentrant-nocount's release deletes the key whatever the count, so it
+// frees the lock on the inner release; service-seconds sends a sub-second
+// TTL as an expiry of 0, which deletes the lock the moment it is taken, so
+// the holder's release is refused.
 func TestBrokenVariantsCheckIllegal(t *testing.T) {
 	b := miniBackend(t, 1, true)
 	for _, pattern := range []string{"reentrant-nocount", "service-seconds"} {

@@ -33,7 +33,7 @@ var caught = []struct {
 	{"watchdog-renew-ttl", "slow-work", 1, "counter", "watchdog",
 		"renewing only every TTL, the lock lapses while c1 still works"},
 	{"service-seconds", "client-clock-drift", 1, "counter", "service",
-		"the sub-second TTL becomes EXPIRE 0: every acquisition is deleted at once"},
+		"the sub-second TTL becomes an expiry of 0: every acquisition is deleted at once"},
 	{"service-seconds", "no-faults", 1, "lock", "service",
 		"even without faults, the lock is granted to a second owner while the first holds it"},
 	{"fenced-volatile", "client-clock-drift", 1, "counter", "fenced",
