@@ -17,7 +17,7 @@ import (
 // constructor refuses: its TTL, its node count or an option of its
 // pattern line. The error in the chain says which (a *locks.OptionError
 // names the field and the value).
-var ErrRefused = errors.New("realmode: the pattern refuses the scenario's lock settings")
+var ErrRefused = errors.New("the pattern refuses the scenario's lock settings")
 
 // CheckBuild builds p's lock the way a client process builds it under sc
 // (sc's node count, or p's; sc.LockOptions), over clients that are never

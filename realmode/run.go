@@ -105,7 +105,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if err := CheckBuild(cfg.Pattern, sc); err != nil {
-		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+		return nil, fmt.Errorf("realmode: scenario %s: %w", sc.Name, err)
 	}
 	c := newCoord(cfg, sc)
 	defer c.shutdown()

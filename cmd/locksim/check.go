@@ -49,8 +49,9 @@ are checked); only the broken variants FILE names must be caught.
 Each cell runs seeds 1..N (N = --seeds unless its line says seeds=N).
 Every deviation is printed with what was expected, what was seen and a
 replay command. Exit 0 when all is as expected, 1 on any deviation, 2 on
-bad usage (a bad flag, or an expectations file that does not parse: the
-message names the line). On SIGINT or SIGTERM it stops, prints the checks
+bad usage (a bad flag, an expectations file that does not parse, or a
+scenario file whose lock settings a line's pattern refuses: the message
+names the line). On SIGINT or SIGTERM it stops, prints the checks
 of the cells that finished as a result marked partial (text and JSON), and
 exits 130: a partial check is no verdict.`,
 		Example: `  locksim check
@@ -92,8 +93,12 @@ func runCheck(cmd *cobra.Command, f checkFlags) error {
 	}
 	ctx, stop := interruptible(cmd.Context())
 	defer stop()
-	opt := gate.Options{Seeds: f.seeds, Parallel: f.parallel, Progress: progressReporter(cmd.ErrOrStderr(), f.progress, "check")}
+	var guard settingsGuard
+	opt := gate.Options{Seeds: f.seeds, Parallel: f.parallel, Progress: progressReporter(cmd.ErrOrStderr(), f.progress, "check"), Run: guard.run}
 	res, runErr := gate.Check(ctx, m, opt)
+	if err := guard.err(m); err != nil {
+		return err
+	}
 	if res == nil {
 		return runtimeError{runErr}
 	}

@@ -140,6 +140,9 @@ func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
 	if err != nil {
 		return nil, opt, usagef("--scenario: %v", err)
 	}
+	if err := refusedCells(cells); err != nil {
+		return nil, opt, err
+	}
 	opt.Parallel = f.parallel
 	return cells, opt, nil
 }

@@ -80,7 +80,7 @@ bsm/redislock and rueidislock as patterns.
 
 Exit status: 0 when no run broke a claim, 1 when one did or a client
 process crashed, panicked or hung (named in the output), 2 on bad usage
-(including a refused fault), 3 when the environment failed (no
+(including a refused fault, and lock settings the pattern refuses), 3 when the environment failed (no
 redis-server on PATH, a server that never became ready or died).`,
 		Example: `  locksim real --pattern basic --scenario gc-pause
   locksim real --pattern fenced --scenario gc-pause --runs 10 --json
@@ -173,6 +173,9 @@ func resolveReal(f realFlags) (realmode.Config, error) {
 	if err := realmode.Supported(sc); err != nil {
 		return realmode.Config{}, usagef("--scenario %s: %v", f.scenario, err)
 	}
+	if err := refusedSettings("--scenario "+f.scenario, p, sc); err != nil {
+		return realmode.Config{}, err
+	}
 	return realmode.Config{Pattern: p, Scenario: sc, Seed: f.seed, Client: client, Library: inCatalog != nil}, nil
 }
 
@@ -210,7 +213,7 @@ func realPattern(f realFlags, client []string) (pattern.Pattern, error) {
 // realError classifies a run that could not be made.
 func realError(err error) error {
 	switch {
-	case errors.Is(err, realmode.ErrUnsupported):
+	case errors.Is(err, realmode.ErrUnsupported), isRefused(err):
 		return usageError{err}
 	case errors.Is(err, context.Canceled):
 		return interruptError{fmt.Errorf("real: interrupted; every process started was stopped: %w", err)}

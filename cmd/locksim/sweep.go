@@ -174,6 +174,9 @@ func sweepPlanOf(f sweepFlags) (sweepPlan, error) {
 		if err != nil {
 			return p, err
 		}
+		if err := refusedBase(f.base, p.patterns, sc); err != nil {
+			return p, err
+		}
 		p.base = &sc
 	}
 	return p, nil
@@ -193,4 +196,20 @@ func parsePoints(s string) ([]float64, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// refusedBase refuses a --base whose lock settings one of the patterns
+// does not build with, resolved for that pattern's nodes as the sweep
+// resolves it.
+func refusedBase(arg string, patterns []pattern.Pattern, base scenario.Scenario) error {
+	for _, p := range patterns {
+		sc, err := base.Resolve(p.Nodes)
+		if err != nil {
+			return usagef("--base %s: %v", arg, err)
+		}
+		if err := refusedSettings("--base "+arg, p, sc); err != nil {
+			return err
+		}
+	}
+	return nil
 }
