@@ -44,7 +44,12 @@ scenario is a built-in's name or a scenario file's path (relative to
 FILE); every claim of each pattern FILE names under each scenario it
 names holds unless a line says otherwise (--unlisted skip: only the lines
 are checked); only the broken variants FILE names must be caught.
---pattern and --scenario keep the lines of those patterns and scenarios.
+--pattern and --scenario keep the checks the whole run would make of
+those patterns and scenarios, and no other: a selection of the embedded
+matrix asks nothing of a claim its lines leave out, and a --scenario
+selection asks no broken variant to be caught (that takes the lines of
+every scenario). The first line says how many lines were judged and how
+many skipped.
 
 Each cell runs seeds 1..N (N = --seeds unless its line says seeds=N).
 Every deviation is printed with what was expected, what was seen and a
@@ -88,7 +93,8 @@ func runCheck(cmd *cobra.Command, f checkFlags) error {
 	if err != nil {
 		return err
 	}
-	if m, err = f.sel.apply(m); err != nil {
+	m, sel, err := f.sel.apply(m)
+	if err != nil {
 		return err
 	}
 	ctx, stop := interruptible(cmd.Context())
@@ -104,8 +110,9 @@ func runCheck(cmd *cobra.Command, f checkFlags) error {
 	}
 	err = writeOutput(cmd.OutOrStdout(), "", "", func(w io.Writer) error {
 		if f.asJSON {
-			return writeJSON(w, checkJSON{Format: formatCheck, Result: res})
+			return writeJSON(w, checkJSON{Format: formatCheck, Selection: sel, Result: res})
 		}
+		sel.write(w)
 		return res.WriteText(w)
 	})
 	switch {
