@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -81,6 +82,9 @@ exits 130: a partial check is no verdict.`,
 
 func runCheck(cmd *cobra.Command, f checkFlags) error {
 	if f.print {
+		if err := printAlone(cmd); err != nil {
+			return err
+		}
 		return writeOutput(cmd.OutOrStdout(), "", "", func(w io.Writer) error {
 			_, err := io.WriteString(w, gate.DefaultText())
 			return err
@@ -137,14 +141,32 @@ func loadMatrix(path string) (*gate.Matrix, error) {
 		}
 		return m, nil
 	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if st, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, usagef("--expect %s: no such file", path)
 	} else if err != nil {
 		return nil, usagef("--expect %s: %v", path, err)
+	} else if st.IsDir() {
+		return nil, usagef("--expect %s: a directory, not an expectations file", path)
 	}
 	m, err := gate.ParseFile(path)
 	if err != nil {
 		return nil, usagef("--expect: %v", err)
 	}
 	return m, nil
+}
+
+// printAlone refuses --print beside any other flag: it prints the
+// embedded matrix, so --expect, a selection, --json or the run's knobs
+// would be silently ignored.
+func printAlone(cmd *cobra.Command) error {
+	var other []string
+	for _, name := range []string{"expect", "pattern", "scenario", "unlisted", "seeds", "parallel", "json", "progress"} {
+		if cmd.Flags().Changed(name) {
+			other = append(other, "--"+name)
+		}
+	}
+	if len(other) > 0 {
+		return usagef("--print prints the embedded matrix and takes no other flag (%s given)", strings.Join(other, ", "))
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -125,6 +126,9 @@ func runReal(cmd *cobra.Command, f realFlags) error {
 	if f.table != "" {
 		return runRealTable(cmd, f)
 	}
+	if err := tableOnly(cmd); err != nil {
+		return err
+	}
 	cfg, err := resolveReal(f)
 	if err != nil {
 		return err
@@ -179,12 +183,11 @@ func resolveReal(f realFlags) (realmode.Config, error) {
 	return realmode.Config{Pattern: p, Scenario: sc, Seed: f.seed, Client: client, Library: inCatalog != nil}, nil
 }
 
+// clientArgv is the client program's command line: --client's program,
+// or this binary's real-client.
 func clientArgv(path string) ([]string, error) {
 	if path != "" {
-		if _, err := os.Stat(path); err != nil {
-			return nil, usagef("--client: %v", err)
-		}
-		return []string{path}, nil
+		return programArgv("--client", path)
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -261,4 +264,35 @@ func realVerdict(res []*realmode.Result) error {
 		return violationError{fmt.Sprintf("real: %s broke a claim under %s in %d of %d runs", res[0].Pattern, res[0].Scenario, t.Violated, t.Runs)}
 	}
 	return nil
+}
+
+// tableOnly refuses, without --table, a flag only the agreement table
+// reads: it would be silently ignored.
+func tableOnly(cmd *cobra.Command) error {
+	for _, name := range []string{"sim-seeds", "libraries", "lib-client", "merge", "merge-from"} {
+		if cmd.Flags().Changed(name) {
+			return usagef("--%s is read only with --table (the agreement table)", name)
+		}
+	}
+	return nil
+}
+
+// programArgv is the command line of the program flag names: a path
+// (relative to the working directory, never a name looked up on PATH) to
+// an executable file.
+func programArgv(flag, path string) ([]string, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, usagef("%s: %v", flag, err)
+	case st.IsDir():
+		return nil, usagef("%s %s: a directory, not a program", flag, path)
+	case st.Mode().Perm()&0o111 == 0:
+		return nil, usagef("%s %s: not executable", flag, path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, usagef("%s %s: %v", flag, path, err)
+	}
+	return []string{abs}, nil
 }

@@ -140,10 +140,11 @@ func sweepPlanOf(f sweepFlags) (sweepPlan, error) {
 		return p, usagef("--dimension: required (%s, or all)", strings.Join(dimensionNames(), ", "))
 	case f.patterns == "":
 		return p, usagef("--pattern: required (see locksim list)")
-	case f.seeds < 1:
-		return p, usagef("--seeds %d: want at least 1", f.seeds)
-	case f.parallel < 0:
-		return p, usagef("--parallel %d: want 0 (4 per core) or more", f.parallel)
+	case f.parallel < 0 || f.parallel > maxParallel:
+		return p, usagef("--parallel %d: want 0 (4 per core) to %d", f.parallel, maxParallel)
+	}
+	if err := checkCount("--seeds", f.seeds, maxReportSeeds); err != nil {
+		return p, err // a sweep keeps every run's result until its points are tallied, as report does
 	}
 	if f.dimension == "all" {
 		p.dims = report.Dimensions()
