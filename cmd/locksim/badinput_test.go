@@ -19,6 +19,9 @@ func TestBadInputRefused(t *testing.T) {
 	if err := os.WriteFile("notexec", []byte("#!/bin/sh\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile("mine.txt", []byte("scenario gc-pause\nstart clients=2 duration=200ms\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	realRun := []string{"real", "--pattern", "basic", "--scenario", "gc-pause"}
 	sweep := []string{"sweep", "--dimension", "pause", "--pattern", "basic"}
 	for _, c := range []struct {
@@ -35,6 +38,10 @@ func TestBadInputRefused(t *testing.T) {
 		{"--sim-seeds is read only with --table", append(realRun, "--sim-seeds", "5")},
 		{"--merge is read only with --table", append(realRun, "--merge")},
 		{"--lib-client is read only with --table", append(realRun, "--lib-client", "notexec")},
+		{"--pattern: basic given twice", []string{"explore", "--pattern", "basic,basic", "--scenario", "gc-pause", "--seeds", "1"}},
+		{"--scenario: gc-pause given twice", []string{"explore", "--pattern", "basic", "--scenario", "gc-pause,gc-pause", "--seeds", "1"}},
+		{"--scenario: mine.txt and gc-pause are both named gc-pause", []string{"explore", "--pattern", "basic", "--scenario", "mine.txt,gc-pause", "--seeds", "1"}},
+		{"--pattern: basic given twice", append(sweep, "--pattern", "basic,basic", "--seeds", "1")},
 	} {
 		refused(t, c.want, nil, c.args...)
 	}

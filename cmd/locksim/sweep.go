@@ -162,6 +162,9 @@ func sweepPlanOf(f sweepFlags) (sweepPlan, error) {
 		}
 		p.patterns = append(p.patterns, pat)
 	}
+	if err := onceEach(p.patterns); err != nil {
+		return p, err
+	}
 	var err error
 	if p.points, err = parsePoints(f.points); err != nil {
 		return p, err
