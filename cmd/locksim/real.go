@@ -55,7 +55,11 @@ every client–node link; a client's clock jump or drift goes through its
 Clock (the lock's and the workload's time). A scenario with a fault real
 mode cannot perform (message loss, a node's drift, a client's
 clock fault for a library that reads the wall clock) is refused, naming
-it.
+it. Each client builds its lock with the scenario's lock settings, as the
+simulator does: the TTL and every option of its pattern line
+(wait-replicas waits for the real replica a scenario with replicas gives
+each node); a library subject, which takes the TTL and the first retry
+backoff only, is refused any pattern-line option, by name.
 --runs N makes N runs (seeds --seed, --seed+1, …), each with fresh
 processes; the rate of runs that broke a claim is printed with its 95%
 interval.
