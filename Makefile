@@ -3,6 +3,12 @@ GO      ?= go
 PKGS    ?= ./...
 TIMEOUT ?= 20m
 
+# The commit every output records (internal/buildinfo): the go command
+# stamps none in a linked git worktree, nor in what go run makes, so make
+# tells the linker (empty outside git: the commit is then unknown).
+REV     := $(shell git rev-parse --short=7 HEAD 2>/dev/null)$(shell git status --porcelain 2>/dev/null | grep -q . && echo -dirty)
+LDFLAGS := -X github.com/locksim/locksim/internal/buildinfo.stamp=$(REV)
+
 .PHONY: help build test race lint demo ci
 
 help:
@@ -16,7 +22,7 @@ help:
 	@echo "make real   real mode's agreement table on real redis-servers (reports/real/)"
 
 build:
-	$(GO) build -o locksim ./cmd/locksim
+	$(GO) build -ldflags '$(LDFLAGS)' -o locksim ./cmd/locksim
 
 demo:
 	$(GO) run ./cmd/locksim demo
@@ -39,14 +45,14 @@ ci:
 CHECK_SEEDS ?= 40
 .PHONY: check explore
 check:
-	$(GO) run ./cmd/locksim check --seeds $(CHECK_SEEDS)
+	$(GO) run -ldflags '$(LDFLAGS)' ./cmd/locksim check --seeds $(CHECK_SEEDS)
 
 # Explore every pattern under every built-in scenario (reports, never
 # fails); e.g. make explore EXPLORE_SEEDS=500 EXPLORE_ARGS="--pattern redlock --scenario all".
 EXPLORE_SEEDS ?= 50
 EXPLORE_ARGS  ?= --pattern all --scenario all
 explore:
-	$(GO) run ./cmd/locksim explore $(EXPLORE_ARGS) --seeds $(EXPLORE_SEEDS)
+	$(GO) run -ldflags '$(LDFLAGS)' ./cmd/locksim explore $(EXPLORE_ARGS) --seeds $(EXPLORE_SEEDS)
 
 # The comparison a team reads before choosing a pattern: every pattern under
 # every built-in scenario (REPORT_SEEDS seeds each, REPORT_BASELINE_SEEDS for
@@ -57,7 +63,7 @@ REPORT_BASELINE_SEEDS ?= 2
 REPORT_SWEEP_SEEDS    ?= 10
 .PHONY: report
 report:
-	$(GO) run ./cmd/locksim report --out reports --bench reports/bench \
+	$(GO) run -ldflags '$(LDFLAGS)' ./cmd/locksim report --out reports --bench reports/bench \
 		--seeds $(REPORT_SEEDS) --baseline-seeds $(REPORT_BASELINE_SEEDS) \
 		--sweep-seeds $(REPORT_SWEEP_SEEDS) --real reports/real
 
@@ -111,7 +117,7 @@ REAL_LIBS     ?= redsync-1,redsync-5,redsync-setnx-1,redsync-setnx-5,redislock,r
 .PHONY: real
 real:
 	mkdir -p reports/real bin
-	$(GO) build -o bin/locksim ./cmd/locksim
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/locksim ./cmd/locksim
 	cd bench/refs && $(GO) build -o ../../bin/locksim-real-client ./cmd/locksim-real-client
 	bin/locksim real --table reports/real/README.md --runs $(REAL_RUNS) --sim-seeds $(REAL_SIM_SEEDS) \
 		--parallel $(REAL_PARALLEL) --libraries $(REAL_LIBS) --lib-client bin/locksim-real-client

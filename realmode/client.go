@@ -14,6 +14,7 @@ import (
 	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -88,9 +89,9 @@ func (w *worker) build(extra []Subject) error {
 	if w.setup.DriftPPM != 0 {
 		w.clk.Clock = newDriftClock(w.setup.DriftPPM)
 	}
-	opts := locks.Options{TTL: w.setup.TTL, Clock: w.clk,
-		Rand:  locks.NewSeededRand(w.setup.Seed^uint64(w.setup.Index+1)*0x9e3779b97f4a7c15, w.setup.Name),
-		Retry: locks.Retry{Attempts: -1, Delay: w.setup.Workload.Retry}}
+	opts := scenario.Scenario{TTL: w.setup.TTL, Workload: w.setup.Workload, Pattern: w.setup.Options}.LockOptions()
+	opts.Clock = w.clk
+	opts.Rand = locks.NewSeededRand(w.setup.Seed^uint64(w.setup.Index+1)*0x9e3779b97f4a7c15, w.setup.Name)
 	if w.locker, err = p.New(w.nodes, w.setup.Key, opts); err != nil {
 		return fmt.Errorf("pattern %s with %d nodes: %w", p.Name, len(w.nodes), err)
 	}

@@ -124,7 +124,7 @@ func (c *coord) startClients(ctx context.Context) error {
 			addrs[n] = l.Addr()
 		}
 		setup := Setup{Name: st.name, Index: i, Pattern: c.cfg.Pattern.Name, Addrs: addrs, Key: sim.Key,
-			TTL: c.sc.TTL, Seed: c.cfg.Seed, Workload: c.sc.Workload, Timeout: c.sc.Net.Timeout,
+			TTL: c.sc.TTL, Seed: c.cfg.Seed, Workload: c.sc.Workload, Options: c.sc.Pattern, Timeout: c.sc.Net.Timeout,
 			DriftPPM: driftOf(c.sc, st.name)}
 		p, err := startProc(st.name, c.cfg.Client, c.cfg.ClientEnv, setup)
 		if err != nil {

@@ -34,6 +34,17 @@
 //	          REPLICAOF NO ONE, SIGKILLs the old primary and re-points every
 //	          client's proxy for the node to the replica
 //
+// Each client process builds its lock with the scenario's lock settings
+// (scenario.Scenario.LockOptions), as the simulator does: the TTL, the
+// first retry backoff and every option of the pattern line (renew-every,
+// drift, node-timeout, retry-attempts, retry-max-delay, wait-replicas and
+// wait-timeout: WAIT counts the real replica a scenario with replicas
+// gives every node, and none without). Settings the pattern's constructor
+// refuses end the run before any process starts (CheckBuild, ErrRefused,
+// with the constructor's *locks.OptionError naming the field and value);
+// a library subject, whose adapter takes the TTL and the first retry
+// backoff only, is refused any pattern-line option, by name.
+//
 // A scenario with any other fault is refused by name (Supported): message
 // loss (TCP retransmits, so it has no real equivalent), a node's
 // drift, a drift that starts later, a link fault on the protected store;

@@ -61,9 +61,6 @@ func Supported(sc scenario.Scenario) error {
 	if sc.Net.LossPPM > 0 {
 		return fmt.Errorf("%w: scenario %s: net loss=%dppm: TCP retransmits lost segments; loss has no real equivalent", ErrUnsupported, sc.Name, sc.Net.LossPPM)
 	}
-	if sc.Pattern.WaitReplicas != 0 || sc.Pattern.WaitTimeout != 0 {
-		return fmt.Errorf("%w: scenario %s: pattern wait-replicas/wait-timeout: real mode builds its lockers without the scenario's pattern options, so the lock would not wait", ErrUnsupported, sc.Name)
-	}
 	for _, f := range sc.Faults {
 		if why := unsupported(f); why != "" {
 			return fmt.Errorf("%w: scenario %s: %s (%s): %s", ErrUnsupported, sc.Name, f.Kind, scenario.FormatFault(f), why)
@@ -72,9 +69,13 @@ func Supported(sc scenario.Scenario) error {
 	return nil
 }
 
-// supportedFor refuses what a subject that does not read time through
-// the Clock seam (a library adapter) cannot do.
+// supportedFor refuses what a library subject cannot do: take the
+// pattern line's options, or a client's clock fault (it does not read
+// time through the Clock seam).
 func supportedFor(sc scenario.Scenario, cfg Config) error {
+	if err := libraryOptions(sc, cfg); err != nil {
+		return err
+	}
 	for _, f := range sc.Faults {
 		if cfg.Library && (f.Kind == fault.Drift || (f.Kind == fault.Jump && fault.IsClient(f.Target))) {
 			return fmt.Errorf("%w: scenario %s: %s (%s): %s reads the wall clock, not the Clock seam a client's clock fault goes through",

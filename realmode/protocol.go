@@ -28,8 +28,11 @@ type Setup struct {
 	TTL      time.Duration     `json:"ttl"`
 	Seed     uint64            `json:"seed"`
 	Workload scenario.Workload `json:"workload"`
-	Timeout  time.Duration     `json:"timeout"`             // per-command read timeout
-	DriftPPM int64             `json:"drift_ppm,omitempty"` // the client's Clock runs at 1 + DriftPPM/1e6
+	// Options are the scenario's pattern line: with TTL and
+	// Workload.Retry, the lock's options (scenario.Scenario.LockOptions).
+	Options  scenario.PatternOptions `json:"pattern_options"`
+	Timeout  time.Duration           `json:"timeout"`             // per-command read timeout
+	DriftPPM int64                   `json:"drift_ppm,omitempty"` // the client's Clock runs at 1 + DriftPPM/1e6
 }
 
 // Message kinds a client sends.

@@ -91,7 +91,7 @@ func (r *Result) Summary() string {
 // Run starts the servers and client processes, runs the scenario for its
 // duration in real time with its faults done for real, stops every
 // process, and judges the run. An error means the run could not be made
-// (a refused scenario, no redis-server, a server that died on its own, ctx
+// (a refused scenario or lock setting, no redis-server, a server that died on its own, ctx
 // done); violations and client failures are in the Result.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	sc, err := cfg.Scenario.Resolve(cfg.Pattern.Nodes)
@@ -103,6 +103,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if err := supportedFor(sc, cfg); err != nil {
 		return nil, err
+	}
+	if err := CheckBuild(cfg.Pattern, sc); err != nil {
+		return nil, fmt.Errorf("realmode: scenario %s: %w", sc.Name, err)
 	}
 	c := newCoord(cfg, sc)
 	defer c.shutdown()

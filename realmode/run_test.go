@@ -173,7 +173,6 @@ func TestRefusedFaultsNamed(t *testing.T) {
 		{"crash n1 at=100ms for=5ms persist=everysec", "page cache"},
 		{"pause c* every=exp(1s) for=exp(50ms)", "a schedule"},
 		{"replicas delay=5ms\nsplitbrain n1 at=100ms for=50ms old=c1", "kills the old primary"},
-		{"pattern wait-replicas=1", "wait-replicas"},
 	} {
 		sc, err := scenario.ParseString("start clients=2\n" + c.text + "\n")
 		if err != nil {

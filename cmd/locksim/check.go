@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -44,13 +45,19 @@ scenario is a built-in's name or a scenario file's path (relative to
 FILE); every claim of each pattern FILE names under each scenario it
 names holds unless a line says otherwise (--unlisted skip: only the lines
 are checked); only the broken variants FILE names must be caught.
---pattern and --scenario keep the lines of those patterns and scenarios.
+--pattern and --scenario keep the checks the whole run would make of
+those patterns and scenarios, and no other: a selection of the embedded
+matrix asks nothing of a claim its lines leave out, and a --scenario
+selection asks no broken variant to be caught (that takes the lines of
+every scenario). The first line says how many lines were judged and how
+many skipped.
 
 Each cell runs seeds 1..N (N = --seeds unless its line says seeds=N).
 Every deviation is printed with what was expected, what was seen and a
 replay command. Exit 0 when all is as expected, 1 on any deviation, 2 on
-bad usage (a bad flag, or an expectations file that does not parse: the
-message names the line). On SIGINT or SIGTERM it stops, prints the checks
+bad usage (a bad flag, an expectations file that does not parse, or a
+scenario file whose lock settings a line's pattern refuses: the message
+names the line). On SIGINT or SIGTERM it stops, prints the checks
 of the cells that finished as a result marked partial (text and JSON), and
 exits 130: a partial check is no verdict.`,
 		Example: `  locksim check
@@ -75,6 +82,9 @@ exits 130: a partial check is no verdict.`,
 
 func runCheck(cmd *cobra.Command, f checkFlags) error {
 	if f.print {
+		if err := printAlone(cmd); err != nil {
+			return err
+		}
 		return writeOutput(cmd.OutOrStdout(), "", "", func(w io.Writer) error {
 			_, err := io.WriteString(w, gate.DefaultText())
 			return err
@@ -87,20 +97,26 @@ func runCheck(cmd *cobra.Command, f checkFlags) error {
 	if err != nil {
 		return err
 	}
-	if m, err = f.sel.apply(m); err != nil {
+	m, sel, err := f.sel.apply(m)
+	if err != nil {
 		return err
 	}
 	ctx, stop := interruptible(cmd.Context())
 	defer stop()
-	opt := gate.Options{Seeds: f.seeds, Parallel: f.parallel, Progress: progressReporter(cmd.ErrOrStderr(), f.progress, "check")}
+	var guard settingsGuard
+	opt := gate.Options{Seeds: f.seeds, Parallel: f.parallel, Progress: progressReporter(cmd.ErrOrStderr(), f.progress, "check"), Run: guard.run}
 	res, runErr := gate.Check(ctx, m, opt)
+	if err := guard.err(m); err != nil {
+		return err
+	}
 	if res == nil {
 		return runtimeError{runErr}
 	}
 	err = writeOutput(cmd.OutOrStdout(), "", "", func(w io.Writer) error {
 		if f.asJSON {
-			return writeJSON(w, checkJSON{Format: formatCheck, Result: res})
+			return writeJSON(w, checkJSON{Format: formatCheck, Selection: sel, Result: res})
 		}
+		sel.write(w)
 		return res.WriteText(w)
 	})
 	switch {
@@ -125,14 +141,32 @@ func loadMatrix(path string) (*gate.Matrix, error) {
 		}
 		return m, nil
 	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if st, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, usagef("--expect %s: no such file", path)
 	} else if err != nil {
 		return nil, usagef("--expect %s: %v", path, err)
+	} else if st.IsDir() {
+		return nil, usagef("--expect %s: a directory, not an expectations file", path)
 	}
 	m, err := gate.ParseFile(path)
 	if err != nil {
 		return nil, usagef("--expect: %v", err)
 	}
 	return m, nil
+}
+
+// printAlone refuses --print beside any other flag: it prints the
+// embedded matrix, so --expect, a selection, --json or the run's knobs
+// would be silently ignored.
+func printAlone(cmd *cobra.Command) error {
+	var other []string
+	for _, name := range []string{"expect", "pattern", "scenario", "unlisted", "seeds", "parallel", "json", "progress"} {
+		if cmd.Flags().Changed(name) {
+			other = append(other, "--"+name)
+		}
+	}
+	if len(other) > 0 {
+		return usagef("--print prints the embedded matrix and takes no other flag (%s given)", strings.Join(other, ", "))
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,23 +23,55 @@ func (s *selectFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&s.unlisted, "unlisted", string(gate.UnlistedHolds), "what a partial matrix expects of claims no line mentions: holds or skip")
 }
 
-// apply returns m narrowed by the flags; with none, m as it is (a file
-// given by --expect is partial, and completed by --unlisted).
-func (s selectFlags) apply(m *gate.Matrix) (*gate.Matrix, error) {
+// selection is what --pattern and --scenario kept of the matrix: the
+// lines judged and the lines skipped (expectation and variant lines, and
+// the holds lines --unlisted holds adds to a partial matrix).
+type selection struct {
+	Source  string `json:"source"`
+	Judged  int    `json:"judged"`
+	Skipped int    `json:"skipped"`
+}
+
+// write says what the selection kept, as the first line of the text.
+func (s *selection) write(w io.Writer) {
+	if s != nil {
+		fmt.Fprintf(w, "selection: %d of the %d lines of %s judged, %d skipped\n", s.Judged, s.Judged+s.Skipped, s.Source, s.Skipped)
+	}
+}
+
+// apply returns m narrowed by the flags, and what the narrowing kept (nil
+// without --pattern and --scenario). A partial matrix (a file given by
+// --expect) is first completed as --unlisted says, as a check of the
+// whole file would be; the selection then keeps the lines of the chosen
+// patterns and scenarios of that, and adds none: it judges exactly the
+// lines the whole check would judge for them. Variant lines name no
+// scenario, so a --scenario selection skips them (whether a variant is
+// caught depends on the lines of every scenario).
+func (s selectFlags) apply(m *gate.Matrix) (*gate.Matrix, *selection, error) {
 	switch gate.Unlisted(s.unlisted) {
 	case gate.UnlistedHolds, gate.UnlistedSkip:
 	default:
-		return nil, usagef("--unlisted %q: want holds or skip", s.unlisted)
+		return nil, nil, usagef("--unlisted %q: want holds or skip", s.unlisted)
 	}
-	sel := gate.Selection{Patterns: list(s.patterns), Scenarios: list(s.scenarios), Unlisted: gate.Unlisted(s.unlisted)}
-	if !m.Partial && len(sel.Patterns) == 0 && len(sel.Scenarios) == 0 {
-		return m, nil
+	var err error
+	if m.Partial {
+		if m, err = m.Select(gate.Selection{Unlisted: gate.Unlisted(s.unlisted)}); err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+	}
+	sel := gate.Selection{Patterns: list(s.patterns), Scenarios: list(s.scenarios), Unlisted: gate.UnlistedSkip}
+	if len(sel.Patterns) == 0 && len(sel.Scenarios) == 0 {
+		return m, nil, nil
 	}
 	out, err := m.Select(sel)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, nil, usagef("%v", err)
 	}
-	return out, nil
+	if len(sel.Scenarios) > 0 {
+		out.Variants = nil
+	}
+	total, kept := len(m.Expect)+len(m.Variants), len(out.Expect)+len(out.Variants)
+	return out, &selection{Source: m.Source, Judged: kept, Skipped: total - kept}, nil
 }
 
 // list splits a comma-separated flag value, dropping empty items.

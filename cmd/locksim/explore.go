@@ -14,6 +14,7 @@ import (
 
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/internal/safefile"
+	"github.com/locksim/locksim/pattern"
 )
 
 type exploreFlags struct {
@@ -129,6 +130,9 @@ func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
 	if err != nil {
 		return nil, opt, usagef("--pattern: %v", err)
 	}
+	if err := onceEach(patterns); err != nil {
+		return nil, opt, err
+	}
 	if err := checkExplorePaths(f); err != nil {
 		return nil, opt, err
 	}
@@ -136,9 +140,15 @@ func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
 	if err != nil {
 		return nil, opt, usagef("--scenario: %v", err)
 	}
+	if err := scenariosOnce(scenarios); err != nil {
+		return nil, opt, err
+	}
 	cells, err := explore.Grid(patterns, scenarios, seeds)
 	if err != nil {
 		return nil, opt, usagef("--scenario: %v", err)
+	}
+	if err := refusedCells(cells); err != nil {
+		return nil, opt, err
 	}
 	opt.Parallel = f.parallel
 	return cells, opt, nil
@@ -199,4 +209,35 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// onceEach refuses a pattern listed twice: its cells would run, and be
+// reported, twice.
+func onceEach(patterns []pattern.Pattern) error {
+	seen := map[string]bool{}
+	for _, p := range patterns {
+		if seen[p.Name] {
+			return usagef("--pattern: %s given twice", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	return nil
+}
+
+// scenariosOnce refuses a scenario listed twice, and two scenarios of one
+// name (a file's scenario line naming a built-in, or two files): results,
+// and merge, tell cells apart by the scenario's name.
+func scenariosOnce(scenarios []explore.Scenario) error {
+	by := map[string]string{}
+	for _, sc := range scenarios {
+		prev, dup := by[sc.Name]
+		switch {
+		case dup && prev == sc.Arg:
+			return usagef("--scenario: %s given twice", sc.Arg)
+		case dup:
+			return usagef("--scenario: %s and %s are both named %s (rename one in its scenario line)", prev, sc.Arg, sc.Name)
+		}
+		by[sc.Name] = sc.Arg
+	}
+	return nil
 }

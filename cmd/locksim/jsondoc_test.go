@@ -58,6 +58,7 @@ func TestJSONOutputsMatchTheirDoc(t *testing.T) {
 		{"`locksim explore --json` and `locksim merge --json`", formatExplore, []string{"explore", "--pattern", "basic", "--scenario", "gc-pause", "--seeds", "2", "--json"}},
 		{"`locksim explore --json` and `locksim merge --json`", formatExplore, append([]string{"merge", "--json"}, shards...)},
 		{"`locksim check --json`", formatCheck, []string{"check", "--expect", expect, "--seeds", "2", "--json"}},
+		{"`locksim check --json`", formatCheck, []string{"check", "--expect", expect, "--pattern", "basic", "--seeds", "2", "--json"}},
 		{"`locksim list --json`", formatList, []string{"list", "--json"}},
 		{"`locksim bench --json`", bench.FormatJSON, []string{"bench", "--clients", "1", "--keys", "distinct", "--families", "single",
 			"--subjects", "basic", "--duration", "20ms", "--warmup", "5ms", "--reps", "1", "--quiet", "--json"}},

@@ -28,6 +28,9 @@ type runJSON struct {
 // checkJSON is what `locksim check --json` prints.
 type checkJSON struct {
 	Format string `json:"format"`
+	// Selection is what --pattern and --scenario kept of the matrix;
+	// absent without them.
+	Selection *selection `json:"selection,omitempty"`
 	*gate.Result
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -54,7 +55,11 @@ every client–node link; a client's clock jump or drift goes through its
 Clock (the lock's and the workload's time). A scenario with a fault real
 mode cannot perform (message loss, a node's drift, a client's
 clock fault for a library that reads the wall clock) is refused, naming
-it.
+it. Each client builds its lock with the scenario's lock settings, as the
+simulator does: the TTL and every option of its pattern line
+(wait-replicas waits for the real replica a scenario with replicas gives
+each node); a library subject, which takes the TTL and the first retry
+backoff only, is refused any pattern-line option, by name.
 --runs N makes N runs (seeds --seed, --seed+1, …), each with fresh
 processes; the rate of runs that broke a claim is printed with its 95%
 interval.
@@ -80,7 +85,7 @@ bsm/redislock and rueidislock as patterns.
 
 Exit status: 0 when no run broke a claim, 1 when one did or a client
 process crashed, panicked or hung (named in the output), 2 on bad usage
-(including a refused fault), 3 when the environment failed (no
+(including a refused fault, and lock settings the pattern refuses), 3 when the environment failed (no
 redis-server on PATH, a server that never became ready or died).`,
 		Example: `  locksim real --pattern basic --scenario gc-pause
   locksim real --pattern fenced --scenario gc-pause --runs 10 --json
@@ -124,6 +129,9 @@ func newRealClientCmd() *cobra.Command {
 func runReal(cmd *cobra.Command, f realFlags) error {
 	if f.table != "" {
 		return runRealTable(cmd, f)
+	}
+	if err := tableOnly(cmd); err != nil {
+		return err
 	}
 	cfg, err := resolveReal(f)
 	if err != nil {
@@ -173,15 +181,17 @@ func resolveReal(f realFlags) (realmode.Config, error) {
 	if err := realmode.Supported(sc); err != nil {
 		return realmode.Config{}, usagef("--scenario %s: %v", f.scenario, err)
 	}
+	if err := refusedSettings("--scenario "+f.scenario, p, sc); err != nil {
+		return realmode.Config{}, err
+	}
 	return realmode.Config{Pattern: p, Scenario: sc, Seed: f.seed, Client: client, Library: inCatalog != nil}, nil
 }
 
+// clientArgv is the client program's command line: --client's program,
+// or this binary's real-client.
 func clientArgv(path string) ([]string, error) {
 	if path != "" {
-		if _, err := os.Stat(path); err != nil {
-			return nil, usagef("--client: %v", err)
-		}
-		return []string{path}, nil
+		return programArgv("--client", path)
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -210,7 +220,7 @@ func realPattern(f realFlags, client []string) (pattern.Pattern, error) {
 // realError classifies a run that could not be made.
 func realError(err error) error {
 	switch {
-	case errors.Is(err, realmode.ErrUnsupported):
+	case errors.Is(err, realmode.ErrUnsupported), isRefused(err):
 		return usageError{err}
 	case errors.Is(err, context.Canceled):
 		return interruptError{fmt.Errorf("real: interrupted; every process started was stopped: %w", err)}
@@ -258,4 +268,35 @@ func realVerdict(res []*realmode.Result) error {
 		return violationError{fmt.Sprintf("real: %s broke a claim under %s in %d of %d runs", res[0].Pattern, res[0].Scenario, t.Violated, t.Runs)}
 	}
 	return nil
+}
+
+// tableOnly refuses, without --table, a flag only the agreement table
+// reads: it would be silently ignored.
+func tableOnly(cmd *cobra.Command) error {
+	for _, name := range []string{"sim-seeds", "libraries", "lib-client", "merge", "merge-from"} {
+		if cmd.Flags().Changed(name) {
+			return usagef("--%s is read only with --table (the agreement table)", name)
+		}
+	}
+	return nil
+}
+
+// programArgv is the command line of the program flag names: a path
+// (relative to the working directory, never a name looked up on PATH) to
+// an executable file.
+func programArgv(flag, path string) ([]string, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, usagef("%s: %v", flag, err)
+	case st.IsDir():
+		return nil, usagef("%s %s: a directory, not a program", flag, path)
+	case st.Mode().Perm()&0o111 == 0:
+		return nil, usagef("%s %s: not executable", flag, path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, usagef("%s %s: %v", flag, path, err)
+	}
+	return []string{abs}, nil
 }

@@ -214,10 +214,11 @@ func tableLibraries(f realFlags, o *realmode.AgreeOptions) error {
 	if f.libClient == "" {
 		return usagef("--libraries needs --lib-client (the binary with their adapters)")
 	}
-	if _, err := os.Stat(f.libClient); err != nil {
-		return usagef("--lib-client: %v", err)
+	client, err := programArgv("--lib-client", f.libClient)
+	if err != nil {
+		return err
 	}
-	o.LibraryClient = []string{f.libClient}
+	o.LibraryClient = client
 	for _, name := range listFlag(f.libraries) {
 		p, err := realmode.Describe(o.LibraryClient, nil, name)
 		if err != nil {

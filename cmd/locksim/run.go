@@ -160,6 +160,9 @@ func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 		return p, scenario.Scenario{}, err
 	}
 	sc, err := loadScenario(f.scenario, isFile, p.Nodes)
+	if err == nil && !f.show {
+		err = refusedSettings("--scenario "+f.scenario, p, sc)
+	}
 	return p, sc, err
 }
 

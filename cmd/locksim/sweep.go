@@ -140,10 +140,11 @@ func sweepPlanOf(f sweepFlags) (sweepPlan, error) {
 		return p, usagef("--dimension: required (%s, or all)", strings.Join(dimensionNames(), ", "))
 	case f.patterns == "":
 		return p, usagef("--pattern: required (see locksim list)")
-	case f.seeds < 1:
-		return p, usagef("--seeds %d: want at least 1", f.seeds)
-	case f.parallel < 0:
-		return p, usagef("--parallel %d: want 0 (4 per core) or more", f.parallel)
+	case f.parallel < 0 || f.parallel > maxParallel:
+		return p, usagef("--parallel %d: want 0 (4 per core) to %d", f.parallel, maxParallel)
+	}
+	if err := checkCount("--seeds", f.seeds, maxReportSeeds); err != nil {
+		return p, err // a sweep keeps every run's result until its points are tallied, as report does
 	}
 	if f.dimension == "all" {
 		p.dims = report.Dimensions()
@@ -161,6 +162,9 @@ func sweepPlanOf(f sweepFlags) (sweepPlan, error) {
 		}
 		p.patterns = append(p.patterns, pat)
 	}
+	if err := onceEach(p.patterns); err != nil {
+		return p, err
+	}
 	var err error
 	if p.points, err = parsePoints(f.points); err != nil {
 		return p, err
@@ -172,6 +176,9 @@ func sweepPlanOf(f sweepFlags) (sweepPlan, error) {
 		}
 		sc, err := loadScenario(f.base, isFile, 0)
 		if err != nil {
+			return p, err
+		}
+		if err := refusedBase(f.base, p.patterns, sc); err != nil {
 			return p, err
 		}
 		p.base = &sc
@@ -193,4 +200,20 @@ func parsePoints(s string) ([]float64, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// refusedBase refuses a --base whose lock settings one of the patterns
+// does not build with, resolved for that pattern's nodes as the sweep
+// resolves it.
+func refusedBase(arg string, patterns []pattern.Pattern, base scenario.Scenario) error {
+	for _, p := range patterns {
+		sc, err := base.Resolve(p.Nodes)
+		if err != nil {
+			return usagef("--base %s: %v", arg, err)
+		}
+		if err := refusedSettings("--base "+arg, p, sc); err != nil {
+			return err
+		}
+	}
+	return nil
 }
