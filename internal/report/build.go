@@ -30,6 +30,10 @@ type Options struct {
 	// libraries' rows; the refused scenarios). Nil when not asked for: the
 	// report then says that no verdict was confirmed on real Redis.
 	Agreement *Agreement
+	// Production is the patterns measured under the production scenarios
+	// (MeasureProduction), nil for none: the report then has no
+	// production-faults section.
+	Production *Measurements
 }
 
 // Build assembles the report from the measurements and the benchmark (nil
@@ -44,11 +48,13 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	d.add(List(Advise(m, b)))
 	articles(d, m, b)
 	safety(d, m, opt)
+	claimRates(d, m)
 	sweepSection(d, opt.Sweeps, opt)
 	agreement(d, opt)
 	lostUpdates(d, m, opt)
 	liveness(d, m, opt)
 	broken(d, m, opt)
+	production(d, opt.Production)
 	counterexamples(d, m)
 	benchSection(d, b, opt)
 	method(d, m)

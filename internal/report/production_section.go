@@ -1,0 +1,153 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/locksim/locksim/internal/gate"
+)
+
+// production writes the production-faults section from pm, the patterns
+// measured under the production scenarios (MeasureProduction); nothing
+// when there is none.
+func production(d *Document, pm *Measurements) {
+	if pm == nil || len(pm.Scenarios) == 0 {
+		return
+	}
+	d.heading(2, "production", "Production faults: fault schedules, split brain, WAIT and finer triggers")
+	d.para(text("The built-in scenarios place one fault by hand. Lock failures seen in production need more: faults drawn from distributions over the run, a split brain, a half-open connection, a CPU-starved watchdog, an fsync window, replicas that lag by a distribution or fail over more than once, WAIT for replicas, faults at an acquisition's N-th attempt, at a request sent or a reply received, or at an offset from a point, and clients that extend by hand or misuse the API. "),
+		text("Each scenario below is one of the gate's own files (%s/NAME.txt; ", gate.ScenarioDir), code("locksim run --scenario NAME"),
+		text(" replays it); %d simulations ran %d patterns under %d of them (%s).", pm.Runs, len(pm.Patterns), len(pm.Scenarios), seedsRule(pm)))
+	d.para(text("Each cell reads violating seeds/seeds (the rate, then its 95%% Wilson interval) and the violations of the pattern's claims per hour of simulated time and per million successful acquisitions, summed over its seeds: "),
+		text("a violation is an overlapping pair of critical sections (mutex), a lost update (safe-store), a reused or decreasing token (fencing), a section past the holder limit (max-holders), a stall past the progress bound (progress) or a loss signalled late (loss-signal). "),
+		text("%s", drawnNote(pm)),
+		text(" A cell whose fault never fired in some seeds (its trigger point was not reached, e.g. a renewal in a pattern that does not renew) says so: such a seed is clean by default. "),
+		text("locksim run and explore print the same two rates over every oracle finding, claimed or not, so theirs are higher where a pattern breaks a property it does not claim (the lost updates of readers and permits, which share by design)."))
+	d.add(productionScenarioTable(pm))
+	d.heading(3, "production-grid", "Violating seeds, every correct pattern")
+	d.add(productionGrid(pm))
+	for j := range pm.Scenarios {
+		productionScenario(d, pm, j)
+	}
+}
+
+// seedsRule states the seed counts run, by simulated length.
+func seedsRule(pm *Measurements) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, s := range pm.Scenarios {
+		p := fmt.Sprintf("%s of %v simulated", seedsText(s.Seeds), s.Duration)
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	return "seeds 1..N per scenario: " + strings.Join(parts, ", ")
+}
+
+// drawnNote says which scenarios draw their faults over the run, whose
+// hourly rate is one of operation under that fault process.
+func drawnNote(pm *Measurements) string {
+	var drawn []string
+	for _, s := range pm.Scenarios {
+		if s.Drawn {
+			drawn = append(drawn, s.Name)
+		}
+	}
+	s := "Under a scenario that places its fault once, the hour is made of runs that each meet that fault: compare patterns within a scenario."
+	if len(drawn) > 0 {
+		s += fmt.Sprintf(" %s draw their faults over the run (a schedule): there the hourly rate is that of a service running under the fault process.", strings.Join(drawn, ", "))
+	}
+	return s
+}
+
+// productionScenarioTable says per scenario what it models (its own
+// summary), the directives that make its faults, and its seeds.
+func productionScenarioTable(pm *Measurements) Table {
+	t := Table{Header: []string{"scenario", "what it models", "faults (as the file writes them)", "seeds", "simulated"}, Prose: true}
+	for _, s := range pm.Scenarios {
+		var dirs []Span
+		for k, line := range s.Text {
+			if k > 0 {
+				dirs = append(dirs, text("; "))
+			}
+			dirs = append(dirs, code(line))
+		}
+		t.Rows = append(t.Rows, []TCell{cell(Plain, link(s.Name, "#production-"+s.Name)), plain("%s", s.Summary), cell(Plain, dirs...),
+			plain("%d", s.Seeds), plain("%v", s.Duration)})
+	}
+	return t
+}
+
+// productionGrid is violating seeds/seeds of every correct pattern under
+// every production scenario.
+func productionGrid(pm *Measurements) Table {
+	t := Table{Header: pm.scenarioHeader("pattern")}
+	for _, i := range pm.patternRows(false) {
+		r := []TCell{plain("%s", pm.Patterns[i].Name)}
+		for _, c := range pm.Cells[i] {
+			r = append(r, gridCell(c))
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	return t
+}
+
+// gridCell is k/n, red when a claim broke, grey-plain when the fault fired
+// in no seed.
+func gridCell(c *Cell) TCell {
+	if c.Refused != "" {
+		return cell(Plain, text("refused"))
+	}
+	s := text("%d/%d", c.Violating, c.Seeds)
+	if c.Viz != "" {
+		s.Link = c.Viz
+	}
+	switch {
+	case c.Violating > 0:
+		return cell(Bad, s)
+	case c.Seeds > 0 && c.Unfired == c.Seeds:
+		return cell(Plain, text("not fired"))
+	case c.Unfired > 0:
+		return cell(Warn, s, text(" (fired in %d)", c.Seeds-c.Unfired))
+	}
+	return cell(Good, s)
+}
+
+// productionScenario is one scenario's table: every correct pattern, and
+// the broken variants caught where the pattern they imitate is clean.
+func productionScenario(d *Document, pm *Measurements, j int) {
+	s := pm.Scenarios[j]
+	d.heading(3, "production-"+s.Name, s.Name)
+	d.para(text("%s. %s of %v simulated, %d clients.", s.Summary, seedsText(s.Seeds), s.Duration, s.Clients))
+	t := Table{Header: []string{"pattern", "violating seeds", "claims broken", "violations", "per simulated hour", "per million acquisitions", "acquisitions", "faults fired"}}
+	for _, i := range pm.patternRows(false) {
+		t.Rows = append(t.Rows, productionRow(pm.Patterns[i].Name, pm.Cells[i][j]))
+	}
+	for _, i := range pm.patternRows(true) {
+		cp := pm.counterpart(i)
+		if c := pm.Cells[i][j]; c.Violating > 0 && (cp < 0 || pm.Cells[cp][j].Violating == 0) {
+			t.Rows = append(t.Rows, productionRow(pm.Patterns[i].Name+" (broken variant)", c))
+		}
+	}
+	d.add(t)
+}
+
+func productionRow(name string, c *Cell) []TCell {
+	if c.Refused != "" {
+		return []TCell{plain("%s", name), plain("not run: the pattern refuses the scenario's options (%s)", c.Refused), plain(""), plain(""), plain(""), plain(""), plain(""), plain("")}
+	}
+	rate := rateCell(c)
+	broken := "–"
+	if len(c.Violated) > 0 {
+		broken = strings.Join(c.Violated, ", ")
+	}
+	fired := plain("%d/%d", c.Seeds-c.Unfired, c.Seeds)
+	if c.Unfired > 0 {
+		fired.Tone = Warn
+	}
+	return []TCell{plain("%s", name), rate, plain("%s", broken), plain("%d", c.Violations),
+		plain("%s", compact(c.PerSimHour())), plain("%s", compact(c.PerMillionAcquisitions())),
+		plain("%d in %v", c.Acquisitions, c.SimTime.Round(time.Millisecond)), fired}
+}
