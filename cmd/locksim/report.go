@@ -46,8 +46,9 @@ steady, with --baseline-seeds), and writes into --out:
                            blackhole, starve, fsync window, replica chains
                            and lags, WAIT, N-th-attempt and call-point
                            triggers, manual extension, misuse) with
-                           --production-seeds seeds (half as many for runs
-                           longer than a simulated second), and the
+                           --production-seeds seeds (as --seeds unless set;
+                           half as many for runs longer than a simulated
+                           second), and the
                            violations per simulated hour and per million
                            acquisitions
   plots/*.png, *.svg       violation-rate grids, fencing, baseline liveness,
@@ -90,7 +91,7 @@ anything runs.`,
 	fl.IntVar(&f.seeds, "seeds", report.DefaultSeeds, "seeds per pattern × fault scenario")
 	fl.IntVar(&f.baselineSeeds, "baseline-seeds", report.DefaultBaselineSeeds, "seeds per pattern of the baseline scenario "+report.Baseline+" (30 simulated seconds each)")
 	fl.IntVar(&f.sweepSeeds, "sweep-seeds", report.DefaultSweepSeeds, "seeds per point of the safety curves (0: no curves)")
-	fl.IntVar(&f.productionSeeds, "production-seeds", report.DefaultSeeds, "seeds per pattern × production scenario of a simulated second, half as many for longer ones (0: no production-faults section)")
+	fl.IntVar(&f.productionSeeds, "production-seeds", -1, "seeds per pattern × production scenario of a simulated second, half as many for longer ones (-1: as --seeds; 0: no production-faults section)")
 	fl.StringVar(&f.bench, "bench", "reports/bench", "directory of the latest benchmark results")
 	fl.StringVar(&f.real, "real", "", "directory of real mode's agreement table (agreement.json and NOTES.md, as locksim real --table writes it); none if empty")
 	fl.IntVar(&f.parallel, "parallel", 0, "simulations run at once (0: 4 per core)")
@@ -108,8 +109,11 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	if f.sweepSeeds < 0 || f.sweepSeeds > maxReportSeeds {
 		return usagef("--sweep-seeds %d: want 0 (no curves) to %d", f.sweepSeeds, maxReportSeeds)
 	}
+	if f.productionSeeds == -1 {
+		f.productionSeeds = f.seeds
+	}
 	if f.productionSeeds < 0 || f.productionSeeds > maxReportSeeds {
-		return usagef("--production-seeds %d: want 0 (no production-faults section) to %d", f.productionSeeds, maxReportSeeds)
+		return usagef("--production-seeds %d: want -1 (as --seeds), 0 (no production-faults section) or up to %d", f.productionSeeds, maxReportSeeds)
 	}
 	if f.parallel < 0 || f.parallel > maxParallel {
 		return usagef("--parallel %d: want 0 (4 per core) to %d", f.parallel, maxParallel)

@@ -56,17 +56,6 @@ type Cell struct {
 
 	p99s  []time.Duration
 	first *history.History // the run of FirstSeed
-	// anchor is the report's section that shows the cell ("" for the
-	// built-in grid's, listed under counterexamples).
-	anchor string
-}
-
-// section is the anchor of the report's section that lists the cell.
-func (c *Cell) section() string {
-	if c.anchor != "" {
-		return c.anchor
-	}
-	return "counterexamples"
 }
 
 // Loss counts lost updates over a cell's seeds.

@@ -115,6 +115,9 @@ type Measurements struct {
 	// locks.OptionError: WAIT on a lock that cannot wait for replicas)
 	// marks its cell Refused instead of failing the measurement.
 	refusable bool
+	// noHistory: no history is kept, so no counterexample is drawn (the
+	// production grid gives replay commands instead).
+	noHistory bool
 }
 
 // Cell returns the cell of pattern under scen, or nil.
@@ -157,7 +160,7 @@ func Measure(ctx context.Context, cfg Config) (*Measurements, error) {
 // run runs m's plan and folds the results into its cells.
 func (m *Measurements) run(ctx context.Context, cfg Config, scs [][]scenario.Scenario) (*Measurements, error) {
 	jobs := m.plan()
-	results := runJobs(ctx, cfg, jobs, scs)
+	results := runJobs(ctx, cfg, jobs, scs, m.noHistory)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("report: measuring stopped: %w", err)
 	}
@@ -250,9 +253,9 @@ type result struct {
 // come back in job order, whatever order the workers finish in. Only the
 // history of each cell's lowest violating seed is kept: it is the one
 // drawn.
-func runJobs(ctx context.Context, cfg Config, jobs []job, scs [][]scenario.Scenario) []result {
+func runJobs(ctx context.Context, cfg Config, jobs []job, scs [][]scenario.Scenario, noHistory bool) []result {
 	out := make([]result, len(jobs))
-	k := keeper{first: map[[2]int]int{}}
+	k := keeper{first: map[[2]int]int{}, none: noHistory}
 	n := 0
 	explore.Pool(ctx, len(jobs), cfg.Workers, func(i int) result {
 		j := jobs[i]
@@ -279,11 +282,12 @@ func runJobs(ctx context.Context, cfg Config, jobs []job, scs [][]scenario.Scena
 // drops every other.
 type keeper struct {
 	first map[[2]int]int // cell → index of the result holding its history
+	none  bool           // keep no history at all
 }
 
 func (k *keeper) keep(out []result, jobs []job, i int) {
 	j, res := jobs[i], out[i].run
-	if j.noFence || len(res.Violated) == 0 {
+	if k.none || j.noFence || len(res.Violated) == 0 {
 		res.History = nil
 		return
 	}

@@ -109,15 +109,8 @@ func MeasureProduction(ctx context.Context, cfg Config) (*Measurements, error) {
 		m.Scenarios[j].Seeds = ProductionSeeds(cfg.Seeds, m.Scenarios[j].Duration)
 		m.Scenarios[j].Text = directives(scs[0][j])
 	}
-	if _, err := m.run(ctx, cfg, scs); err != nil {
-		return nil, err
-	}
-	for _, row := range m.Cells {
-		for _, c := range row {
-			c.anchor = "production-" + c.Scenario
-		}
-	}
-	return m, nil
+	m.noHistory = true
+	return m.run(ctx, cfg, scs)
 }
 
 // directives are the lines of sc's text that make its faults: the

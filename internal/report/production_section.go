@@ -55,9 +55,13 @@ func drawnNote(pm *Measurements) string {
 			drawn = append(drawn, s.Name)
 		}
 	}
-	s := "Under a scenario that places its fault once, the hour is made of runs that each meet that fault: compare patterns within a scenario."
-	if len(drawn) > 0 {
-		s += fmt.Sprintf(" %s draw their faults over the run (a schedule): there the hourly rate is that of a service running under the fault process.", strings.Join(drawn, ", "))
+	s := "Under a scenario that places its faults by hand, the hour is made of runs that each meet them: compare patterns within a scenario."
+	switch len(drawn) {
+	case 0:
+	case 1:
+		s += fmt.Sprintf(" %s draws its faults over the run from distributions (a schedule): there the hourly rate is that of a service running under that fault process.", drawn[0])
+	default:
+		s += fmt.Sprintf(" %s draw their faults over the run from distributions (schedules): there the hourly rate is that of a service running under that fault process.", strings.Join(drawn, ", "))
 	}
 	return s
 }
@@ -65,7 +69,7 @@ func drawnNote(pm *Measurements) string {
 // productionScenarioTable says per scenario what it models (its own
 // summary), the directives that make its faults, and its seeds.
 func productionScenarioTable(pm *Measurements) Table {
-	t := Table{Header: []string{"scenario", "what it models", "faults (as the file writes them)", "seeds", "simulated"}, Prose: true}
+	t := Table{Header: []string{"scenario", "what it models", "faults (scenario text)", "seeds", "simulated"}, Prose: true}
 	for _, s := range pm.Scenarios {
 		var dirs []Span
 		for k, line := range s.Text {
@@ -101,9 +105,6 @@ func gridCell(c *Cell) TCell {
 		return cell(Plain, text("refused"))
 	}
 	s := text("%d/%d", c.Violating, c.Seeds)
-	if c.Viz != "" {
-		s.Link = c.Viz
-	}
 	switch {
 	case c.Violating > 0:
 		return cell(Bad, s)
@@ -116,22 +117,43 @@ func gridCell(c *Cell) TCell {
 }
 
 // productionScenario is one scenario's table: every correct pattern, and
-// the broken variants caught where the pattern they imitate is clean.
+// the broken variants caught where the pattern they imitate is clean; then
+// the replay of each violating row's first seed.
 func productionScenario(d *Document, pm *Measurements, j int) {
 	s := pm.Scenarios[j]
 	d.heading(3, "production-"+s.Name, s.Name)
 	d.para(text("%s. %s of %v simulated, %d clients.", s.Summary, seedsText(s.Seeds), s.Duration, s.Clients))
 	t := Table{Header: []string{"pattern", "violating seeds", "claims broken", "violations", "per simulated hour", "per million acquisitions", "acquisitions", "faults fired"}}
-	for _, i := range pm.patternRows(false) {
-		t.Rows = append(t.Rows, productionRow(pm.Patterns[i].Name, pm.Cells[i][j]))
-	}
-	for _, i := range pm.patternRows(true) {
-		cp := pm.counterpart(i)
-		if c := pm.Cells[i][j]; c.Violating > 0 && (cp < 0 || pm.Cells[cp][j].Violating == 0) {
-			t.Rows = append(t.Rows, productionRow(pm.Patterns[i].Name+" (broken variant)", c))
+	var replays List
+	for _, i := range pm.productionRows(j) {
+		c, name := pm.Cells[i][j], pm.Patterns[i].Name
+		if pm.Patterns[i].Broken {
+			name += " (broken variant)"
+		}
+		t.Rows = append(t.Rows, productionRow(name, c))
+		if c.Violating > 0 {
+			replays = append(replays, []Span{text("%s, seed %d: ", c.Pattern, c.FirstSeed), code(replay(c))})
 		}
 	}
 	d.add(t)
+	if len(replays) > 0 {
+		d.para(text("Replay the first violating seed:"))
+		d.add(replays)
+	}
+}
+
+// productionRows are the patterns of scenario j's table: every correct
+// one, then each broken variant that broke a claim where the pattern it
+// imitates did not (it shows its own mistake, not a limit both share).
+func (m *Measurements) productionRows(j int) []int {
+	rows := m.patternRows(false)
+	for _, i := range m.patternRows(true) {
+		cp := m.counterpart(i)
+		if m.Cells[i][j].Violating > 0 && (cp < 0 || m.Cells[cp][j].Violating == 0) {
+			rows = append(rows, i)
+		}
+	}
+	return rows
 }
 
 func productionRow(name string, c *Cell) []TCell {

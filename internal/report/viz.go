@@ -66,12 +66,12 @@ func vizName(c *Cell) string {
 	return filepath.ToSlash(filepath.Join(VizDir, fmt.Sprintf("%s--%s--seed-%d.html", c.Pattern, c.Scenario, c.FirstSeed)))
 }
 
-// writeVizzes writes, for every cell of ms with a violation, the visualisation
+// writeVizzes writes, for every cell with a violation, the visualisation
 // of its first violating seed into dir/viz, after removing the HTML files
 // an earlier report left there, and records each file in its cell. The
 // pages share porcupine's script and style sheet, written once as
 // dir/viz/porcupine.js and dir/viz/porcupine.css.
-func writeVizzes(dir string, timeout time.Duration, ms ...*Measurements) error {
+func writeVizzes(dir string, m *Measurements, timeout time.Duration) error {
 	vdir := filepath.Join(dir, VizDir)
 	if err := os.MkdirAll(vdir, 0o755); err != nil {
 		return err
@@ -83,18 +83,20 @@ func writeVizzes(dir string, timeout time.Duration, ms ...*Measurements) error {
 		}
 	}
 	var shared *splitPage
-	for _, c := range cells(ms) {
-		if c.first == nil {
-			continue
+	for _, row := range m.Cells {
+		for _, c := range row {
+			if c.first == nil {
+				continue
+			}
+			p, err := writeCellViz(dir, c, timeout)
+			if err != nil {
+				return fmt.Errorf("report: %s under %s, seed %d: %w", c.Pattern, c.Scenario, c.FirstSeed, err)
+			}
+			if shared != nil && (!bytes.Equal(shared.script, p.script) || !bytes.Equal(shared.style, p.style)) {
+				return fmt.Errorf("report: %s under %s: porcupine's script or style differs from the other pages'", c.Pattern, c.Scenario)
+			}
+			shared = &p
 		}
-		p, err := writeCellViz(dir, c, timeout)
-		if err != nil {
-			return fmt.Errorf("report: %s under %s, seed %d: %w", c.Pattern, c.Scenario, c.FirstSeed, err)
-		}
-		if shared != nil && (!bytes.Equal(shared.script, p.script) || !bytes.Equal(shared.style, p.style)) {
-			return fmt.Errorf("report: %s under %s: porcupine's script or style differs from the other pages'", c.Pattern, c.Scenario)
-		}
-		shared = &p
 	}
 	if shared == nil {
 		return nil
@@ -105,21 +107,6 @@ func writeVizzes(dir string, timeout time.Duration, ms ...*Measurements) error {
 		}
 	}
 	return os.WriteFile(filepath.Join(vdir, VizScript), shared.script, 0o644)
-}
-
-// cells lists the cells of every measurement (nil ones skipped), row by
-// row.
-func cells(ms []*Measurements) []*Cell {
-	var out []*Cell
-	for _, m := range ms {
-		if m == nil {
-			continue
-		}
-		for _, row := range m.Cells {
-			out = append(out, row...)
-		}
-	}
-	return out
 }
 
 // writeCellViz writes the page of c's first violating seed and returns
@@ -139,7 +126,7 @@ func writeCellViz(dir string, c *Cell, timeout time.Duration) (splitPage, error)
 	}
 	verdict := Verdict(rep)
 	info := pageInfo{Pattern: c.Pattern, Scenario: c.Scenario, Seed: c.FirstSeed, Violated: c.Violated, Verdict: verdict, Replay: replay(c),
-		Back: "../" + FileHTML + "#" + c.section()}
+		Back: "../" + FileHTML + "#counterexamples"}
 	if err := os.WriteFile(filepath.Join(dir, vizName(c)), sharedPage(p, data, info), 0o644); err != nil {
 		return splitPage{}, err
 	}

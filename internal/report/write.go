@@ -25,7 +25,7 @@ func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 	if err := os.MkdirAll(filepath.Join(dir, PlotDir), 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	if err := writeVizzes(dir, opt.CheckTimeout, m, opt.Production); err != nil {
+	if err := writeVizzes(dir, m, opt.CheckTimeout); err != nil {
 		return err
 	}
 	plots, err := writePlots(dir, m, b, opt.Sweeps)
