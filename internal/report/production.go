@@ -19,12 +19,13 @@ import (
 // black-holed connection, a starved watchdog, an fsync window, replica
 // chains and lag distributions, WAIT for replicas, triggers on an
 // acquisition's N-th attempt, on a request sent or a reply received and
-// at an offset, manual extension, misuse). The report measures every
-// pattern under the gate's own scenario files that exercise them (they are
-// data: internal/gate/scenarios/), each a named scenario that `locksim run`
-// replays.
+// at an offset, manual extension, misuse), and a lossy link, which no
+// built-in has either. The report measures every pattern under the gate's
+// own scenario files that exercise them (they are data:
+// internal/gate/scenarios/) and its own (internal/report/scenarios/), each
+// a named scenario that `locksim run` replays.
 
-// ProductionScenarios names the gate's scenarios of the production-faults
+// ProductionScenarios names the scenarios of the production-faults
 // section, in the order the report shows them: each exercises a fault
 // kind, trigger or workload step that no built-in scenario has, and a
 // scenario with WAIT follows its twin without.
@@ -41,26 +42,27 @@ var ProductionScenarios = []string{
 	"failover-mid-retry", "failover-mid-retry-wait",
 	"retry-pause",
 	"paused-grant",
+	"lossy-link",
 	"long-work-extended",
 	"misuse",
 }
 
 // ProductionBuiltins returns the scenarios named (ProductionScenarios
-// when names is nil), read from the gate's files, as built-ins the report
+// when names is nil), read from the gate's files and the report's, as built-ins the report
 // measures: each resolves for a pattern's node count as a built-in does.
 func ProductionBuiltins(names []string) ([]scenario.Builtin, error) {
 	if names == nil {
 		names = ProductionScenarios
 	}
-	all, err := gate.Scenarios()
+	all, err := namedScenarios()
 	if err != nil {
-		return nil, fmt.Errorf("report: the gate's scenarios: %w", err)
+		return nil, err
 	}
 	var out []scenario.Builtin
 	for _, name := range names {
 		i := slices.IndexFunc(all, func(s explore.Scenario) bool { return s.Name == name })
 		if i < 0 {
-			return nil, fmt.Errorf("report: production scenario %q is not among the gate's (%s)", name, gate.ScenarioDir)
+			return nil, fmt.Errorf("report: production scenario %q is neither the gate's (%s) nor the report's (%s)", name, gate.ScenarioDir, ScenarioDir)
 		}
 		sc, err := all[i].Resolve(0)
 		if err != nil {
