@@ -138,3 +138,21 @@ func TestRunViz(t *testing.T) {
 		t.Errorf("run --viz into a missing directory: %v, want a usage error naming --viz", err)
 	}
 }
+
+// TestReportWithoutProduction: --production-seeds 0 leaves the
+// production-faults section out, and says so in the command line.
+func TestReportWithoutProduction(t *testing.T) {
+	out := t.TempDir()
+	_, _, err := runCLI(t, "report", "--seeds", "1", "--baseline-seeds", "1", "--sweep-seeds", "0", "--production-seeds", "0", "--patterns", "basic",
+		"--scenarios", "gc-pause", "--bench", filepath.Join(t.TempDir(), "no-bench"), "--out", out, "--commit=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(md), "## Production faults") || !strings.Contains(string(md), "--production-seeds 0") {
+		t.Error("--production-seeds 0: the report has the production-faults section, or its command line does not say 0")
+	}
+}
