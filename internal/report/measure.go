@@ -108,9 +108,10 @@ type Measurements struct {
 	Cells                [][]*Cell
 	Runs                 int // simulations run
 
-	// fenceTwice: patterns that issue tokens run each seed a second time
-	// with the tokens withheld (Measure's grid; not the production one).
-	fenceTwice bool
+	// fenceOnce: patterns that issue tokens run each seed once, with the
+	// store checking them (the production grid); otherwise a second time
+	// with the tokens withheld.
+	fenceOnce bool
 	// refusable: a run whose pattern refuses the scenario's options (a
 	// locks.OptionError: WAIT on a lock that cannot wait for replicas)
 	// marks its cell Refused instead of failing the measurement.
@@ -153,7 +154,6 @@ func Measure(ctx context.Context, cfg Config) (*Measurements, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.fenceTwice = true
 	return m.run(ctx, cfg, scs)
 }
 
@@ -229,7 +229,7 @@ func (m *Measurements) plan() []job {
 		for pi, p := range m.Patterns {
 			for seed := 1; seed <= s.Seeds; seed++ {
 				js := []job{{pi: pi, si: si, seed: uint64(seed)}}
-				if p.Tokens && m.fenceTwice {
+				if p.Tokens && !m.fenceOnce {
 					js = append(js, job{pi: pi, si: si, seed: uint64(seed), noFence: true})
 				}
 				if s.Name == Baseline {

@@ -106,7 +106,7 @@ func MeasureProduction(ctx context.Context, cfg Config) (*Measurements, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.refusable = true
+	m.refusable, m.fenceOnce = true, true
 	for j := range m.Scenarios {
 		m.Scenarios[j].Seeds = ProductionSeeds(cfg.Seeds, m.Scenarios[j].Duration)
 		m.Scenarios[j].Text = directives(scs[0][j])

@@ -186,6 +186,9 @@ func TestProductionSeeds(t *testing.T) {
 		}
 	}
 	pm := tinyProduction(t, 4, 0, "gc-storm", "misuse")
+	if want := 3 * (2 + 4); pm.Runs != want { // fenced and fenced-volatile run once: the store checks their tokens
+		t.Errorf("Runs = %d, want %d (no run without tokens)", pm.Runs, want)
+	}
 	for j, s := range pm.Scenarios {
 		want := ProductionSeeds(4, s.Duration)
 		for i := range pm.Patterns {
