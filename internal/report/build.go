@@ -74,6 +74,9 @@ func intro(d *Document, m *Measurements, opt Options) {
 	s = append(s, text(". Every number below comes from the deterministic simulator: the same code, seeds and benchmark files give the same report, byte for byte. "))
 	s = append(s, text("Fault scenarios ran seeds 1–%d each; the baseline (%s) seeds 1–%d; %d simulations in all, over %d patterns (%d of them broken variants kept to prove the checks catch them) and %d built-in scenarios.",
 		m.Seeds, Baseline, m.BaselineSeeds, m.Runs, len(m.Patterns), countBroken(m), len(m.Scenarios)))
+	if pm := opt.Production; pm != nil && len(pm.Scenarios) > 0 {
+		s = append(s, text(" The production faults add %d scenarios (", len(pm.Scenarios)), link("below", "#production"), text(")."))
+	}
 	d.para(s...)
 }
 

@@ -26,6 +26,7 @@ func production(d *Document, pm *Measurements) {
 		text("locksim run and explore print the same two rates over every oracle finding, claimed or not, so theirs are higher where a pattern breaks a property it does not claim (the lost updates of readers and permits, which share by design)."))
 	d.add(productionScenarioTable(pm))
 	d.heading(3, "production-grid", "Violating seeds, every correct pattern")
+	d.para(text("Red: a claim broke in that many seeds; green: none did; yellow: none did, but the fault did not fire in every seed (the count of seeds it fired in follows); \"not fired\": in no seed; \"refused\": the pattern refuses the scenario's options, so it did not run. The scenario's table has the interval and the rates."))
 	d.add(productionGrid(pm))
 	for j := range pm.Scenarios {
 		productionScenario(d, pm, j)
@@ -84,14 +85,19 @@ func productionScenarioTable(pm *Measurements) Table {
 	return t
 }
 
-// productionGrid is violating seeds/seeds of every correct pattern under
-// every production scenario.
+// productionGrid is violating seeds/seeds of every correct pattern (a
+// column each) under every production scenario (a row each, linked to its
+// table).
 func productionGrid(pm *Measurements) Table {
-	t := Table{Header: pm.scenarioHeader("pattern")}
-	for _, i := range pm.patternRows(false) {
-		r := []TCell{plain("%s", pm.Patterns[i].Name)}
-		for _, c := range pm.Cells[i] {
-			r = append(r, gridCell(c))
+	t := Table{Header: []string{"scenario"}}
+	rows := pm.patternRows(false)
+	for _, i := range rows {
+		t.Header = append(t.Header, pm.Patterns[i].Name)
+	}
+	for j, s := range pm.Scenarios {
+		r := []TCell{cell(Plain, link(s.Name, "#production-"+s.Name))}
+		for _, i := range rows {
+			r = append(r, gridCell(pm.Cells[i][j]))
 		}
 		t.Rows = append(t.Rows, r)
 	}
@@ -125,8 +131,17 @@ func productionScenario(d *Document, pm *Measurements, j int) {
 	d.para(text("%s. %s of %v simulated, %d clients.", s.Summary, seedsText(s.Seeds), s.Duration, s.Clients))
 	t := Table{Header: []string{"pattern", "violating seeds", "claims broken", "violations", "per simulated hour", "per million acquisitions", "acquisitions", "faults fired"}}
 	var replays List
+	var refused []string
+	example := ""
 	for _, i := range pm.productionRows(j) {
 		c, name := pm.Cells[i][j], pm.Patterns[i].Name
+		if c.Refused != "" {
+			refused = append(refused, name)
+			if example == "" {
+				example = name + ": " + c.Refused
+			}
+			continue
+		}
 		if pm.Patterns[i].Broken {
 			name += " (broken variant)"
 		}
@@ -136,6 +151,9 @@ func productionScenario(d *Document, pm *Measurements, j int) {
 		}
 	}
 	d.add(t)
+	if len(refused) > 0 {
+		d.para(text("Not run, refusing the scenario's options: %s (e.g. %s).", strings.Join(refused, ", "), example))
+	}
 	if len(replays) > 0 {
 		d.para(text("Replay the first violating seed:"))
 		d.add(replays)
@@ -157,9 +175,6 @@ func (m *Measurements) productionRows(j int) []int {
 }
 
 func productionRow(name string, c *Cell) []TCell {
-	if c.Refused != "" {
-		return []TCell{plain("%s", name), plain("not run: the pattern refuses the scenario's options (%s)", c.Refused), plain(""), plain(""), plain(""), plain(""), plain(""), plain("")}
-	}
 	rate := rateCell(c)
 	broken := "–"
 	if len(c.Violated) > 0 {

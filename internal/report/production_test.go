@@ -165,8 +165,8 @@ func TestProductionRefusedOptions(t *testing.T) {
 		t.Errorf("redlock under failover-lag-slow-wait: Refused %q after %d seeds, want the option error and no seed", c.Refused, c.Seeds)
 	}
 	md := productionMarkdown(t, pm)
-	if !strings.Contains(md, "| redlock | not run: the pattern refuses the scenario's options (locks: WaitReplicas (1) is not supported by Redlock") ||
-		!strings.Contains(md, "| redlock | refused |") {
+	if !strings.Contains(md, "Not run, refusing the scenario's options: redlock (e.g. redlock: locks: WaitReplicas (1) is not supported by Redlock") ||
+		!strings.Contains(md, "| [failover-lag-slow-wait](#production-failover-lag-slow-wait) | refused |") || strings.Contains(md, "\n| redlock | ") {
 		t.Errorf("the section does not say that redlock refused the scenario:\n%s", md)
 	}
 	if _, err := Measure(context.Background(), Config{Seeds: 1, BaselineSeeds: 1, Patterns: []pattern.Pattern{p}, Scenarios: scs}); err == nil {

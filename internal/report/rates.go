@@ -106,8 +106,11 @@ func sig3(v float64) string {
 	return s
 }
 
-// ratesText is a cell's two rates: "7.2k/h, 250k/M".
+// ratesText is a cell's two rates: "7.2k/h, 250k/M", or "0" for none.
 func ratesText(c *Cell) string {
+	if c.Violations == 0 {
+		return "0"
+	}
 	return compact(c.PerSimHour()) + "/h, " + compact(c.PerMillionAcquisitions()) + "/M"
 }
 
@@ -115,7 +118,7 @@ func ratesText(c *Cell) string {
 // pattern's claim violations.
 func claimRates(d *Document, m *Measurements) {
 	d.heading(3, "safety-rates", "Violations per simulated hour and per million acquisitions")
-	d.para(text("The same runs as the table above, counted as violations of the pattern's claims (each overlapping pair of critical sections, lost update, reused token, section past the holder limit, stall or late loss signal) per hour of simulated time (/h) and per million successful acquisitions (/M), summed over the cell's seeds; k is a thousand, M a million. "),
+	d.para(text("The same runs as the table above, counted as violations of the pattern's claims (each overlapping pair of critical sections, lost update, reused token, section past the holder limit, stall or late loss signal) per hour of simulated time (/h) and per million successful acquisitions (/M), summed over the cell's seeds (0: none); k is a thousand, M a million. "),
 		text("Each fault scenario places its fault once in a short run, so these rates compare patterns within a column; a rate per hour of operation under a fault process is the production section's (fault schedules)."))
 	t := Table{Header: m.scenarioHeader("pattern")}
 	for _, i := range m.patternRows(false) {
