@@ -21,6 +21,7 @@ type reportFlags struct {
 	out, bench, real     string
 	seeds, baselineSeeds int
 	sweepSeeds           int
+	productionSeeds      int
 	parallel             int
 	patterns, scenarios  string
 	commit, force        bool
@@ -40,6 +41,16 @@ steady, with --baseline-seeds), and writes into --out:
                            benchmark's throughput and latency, and which
                            pattern to use, every sentence from a rule citing
                            the numbers
+  production faults        every pattern under the gate's scenarios of the
+                           production faults (fault schedules, split brain,
+                           blackhole, starve, fsync window, replica chains
+                           and lags, WAIT, N-th-attempt and call-point
+                           triggers, manual extension, misuse) with
+                           --production-seeds seeds (as --seeds unless set;
+                           half as many for runs longer than a simulated
+                           second), and the
+                           violations per simulated hour and per million
+                           acquisitions
   plots/*.png, *.svg       violation-rate grids, fencing, baseline liveness,
                            safety against cost, and the safety curves
                            (locksim sweep, --sweep-seeds seeds per point)
@@ -80,6 +91,7 @@ anything runs.`,
 	fl.IntVar(&f.seeds, "seeds", report.DefaultSeeds, "seeds per pattern × fault scenario")
 	fl.IntVar(&f.baselineSeeds, "baseline-seeds", report.DefaultBaselineSeeds, "seeds per pattern of the baseline scenario "+report.Baseline+" (30 simulated seconds each)")
 	fl.IntVar(&f.sweepSeeds, "sweep-seeds", report.DefaultSweepSeeds, "seeds per point of the safety curves (0: no curves)")
+	fl.IntVar(&f.productionSeeds, "production-seeds", -1, "seeds per pattern × production scenario of a simulated second, half as many for longer ones (-1: as --seeds; 0: no production-faults section)")
 	fl.StringVar(&f.bench, "bench", "reports/bench", "directory of the latest benchmark results")
 	fl.StringVar(&f.real, "real", "", "directory of real mode's agreement table (agreement.json and NOTES.md, as locksim real --table writes it); none if empty")
 	fl.IntVar(&f.parallel, "parallel", 0, "simulations run at once (0: 4 per core)")
@@ -96,6 +108,12 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	}
 	if f.sweepSeeds < 0 || f.sweepSeeds > maxReportSeeds {
 		return usagef("--sweep-seeds %d: want 0 (no curves) to %d", f.sweepSeeds, maxReportSeeds)
+	}
+	if f.productionSeeds == -1 {
+		f.productionSeeds = f.seeds
+	}
+	if f.productionSeeds < 0 || f.productionSeeds > maxReportSeeds {
+		return usagef("--production-seeds %d: want -1 (as --seeds), 0 (no production-faults section) or up to %d", f.productionSeeds, maxReportSeeds)
 	}
 	if f.parallel < 0 || f.parallel > maxParallel {
 		return usagef("--parallel %d: want 0 (4 per core) to %d", f.parallel, maxParallel)
@@ -144,7 +162,14 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 			m.Runs += s.Runs
 		}
 	}
-	if err := writeReportDir(rd, m, b, sweeps, agree, f); err != nil {
+	prod, err := measureProduction(cmd, cfg, f.productionSeeds)
+	if err != nil {
+		return err
+	}
+	if prod != nil {
+		m.Runs += prod.Runs
+	}
+	if err := writeReportDir(rd, m, b, sweeps, agree, prod, f); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %d simulations and the report in %v\n", m.Runs, time.Since(start).Round(time.Second))
@@ -155,13 +180,13 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 
 // writeReportDir writes the report into a staging directory, then moves
 // it into place: an interrupted or failed report leaves the earlier one.
-func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, sweeps []*report.Sweep, agree *report.Agreement, f reportFlags) error {
+func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, sweeps []*report.Sweep, agree *report.Agreement, prod *report.Measurements, f reportFlags) error {
 	staging, err := rd.stage()
 	if err != nil {
 		return runtimef("report: %w", err)
 	}
 	defer os.RemoveAll(staging)
-	opt := report.Options{Command: commandLine(f), Sweeps: sweeps, Agreement: agree}
+	opt := report.Options{Command: commandLine(f), Sweeps: sweeps, Agreement: agree, Production: prod}
 	if f.commit {
 		opt.Commit = buildinfo.Commit()
 	}
@@ -172,6 +197,20 @@ func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, swee
 		return runtimeError{err}
 	}
 	return rd.install(staging)
+}
+
+// measureProduction measures the patterns of cfg under the production
+// scenarios with seeds seeds; nil, nil when seeds is 0.
+func measureProduction(cmd *cobra.Command, cfg report.Config, seeds int) (*report.Measurements, error) {
+	if seeds == 0 {
+		return nil, nil
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: production faults, %d seeds per scenario of a simulated second\n", seeds)
+	cfg.Seeds, cfg.Scenarios = seeds, nil
+	cfg.OnProgress = progressReporter(cmd.ErrOrStderr(), false, "production")
+	return untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measurements, error) {
+		return report.MeasureProduction(cmd.Context(), cfg)
+	})
 }
 
 // reportConfig resolves the pattern and scenario lists.
@@ -212,7 +251,7 @@ func builtin(name string) (scenario.Builtin, error) {
 // commandLine is the command that regenerates the report, flags that change
 // its content only.
 func commandLine(f reportFlags) string {
-	s := fmt.Sprintf("locksim report --seeds %d --baseline-seeds %d --sweep-seeds %d --bench %s", f.seeds, f.baselineSeeds, f.sweepSeeds, f.bench)
+	s := fmt.Sprintf("locksim report --seeds %d --baseline-seeds %d --sweep-seeds %d --production-seeds %d --bench %s", f.seeds, f.baselineSeeds, f.sweepSeeds, f.productionSeeds, f.bench)
 	if f.real != "" {
 		s += " --real " + f.real
 	}

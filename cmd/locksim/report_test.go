@@ -41,10 +41,12 @@ func TestReportWritesAndRepeats(t *testing.T) {
 	if string(mdA) != string(mdB) {
 		t.Error("two runs of the same report command wrote different Markdown")
 	}
-	for _, want := range []string{"`locksim report --seeds 1 --baseline-seeds 1 --sweep-seeds 1 --bench " + noBench + " --patterns basic,fenced --scenarios gc-pause,steady`",
+	for _, want := range []string{"`locksim report --seeds 1 --baseline-seeds 1 --sweep-seeds 1 --production-seeds 1 --bench " + noBench + " --patterns basic,fenced --scenarios gc-pause,steady`",
 		"No benchmark data", "](viz/basic--gc-pause--seed-1.html)",
 		// the curves of the patterns asked for, and no other
-		"![safety curve: pause length / TTL](plots/sweep-pause.png)", "| basic | 0/1"} {
+		"![safety curve: pause length / TTL](plots/sweep-pause.png)", "| basic | 0/1",
+		// the production faults, with --seeds seeds
+		"## Production faults", "### gc-storm", "`splitbrain n1 at=1s for=1s old=c1`"} {
 		if !strings.Contains(string(mdA), want) {
 			t.Errorf("the report lacks %q", want)
 		}
@@ -66,6 +68,7 @@ func TestReportBadUsage(t *testing.T) {
 		{[]string{"--seeds", "0"}, "--seeds 0"},
 		{[]string{"--baseline-seeds", "-1"}, "--baseline-seeds -1"},
 		{[]string{"--parallel", "-2"}, "--parallel -2"},
+		{[]string{"--production-seeds", "-2"}, "--production-seeds -2"},
 		{[]string{"--patterns", "basic,nope"}, "--patterns"},
 		{[]string{"--scenarios", "nope"}, "--scenarios"},
 		{[]string{"--bench", badBench}, "--bench"},
@@ -133,5 +136,23 @@ func TestRunViz(t *testing.T) {
 	var ue usageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--viz") {
 		t.Errorf("run --viz into a missing directory: %v, want a usage error naming --viz", err)
+	}
+}
+
+// TestReportWithoutProduction: --production-seeds 0 leaves the
+// production-faults section out, and says so in the command line.
+func TestReportWithoutProduction(t *testing.T) {
+	out := t.TempDir()
+	_, _, err := runCLI(t, "report", "--seeds", "1", "--baseline-seeds", "1", "--sweep-seeds", "0", "--production-seeds", "0", "--patterns", "basic",
+		"--scenarios", "gc-pause", "--bench", filepath.Join(t.TempDir(), "no-bench"), "--out", out, "--commit=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(md), "## Production faults") || !strings.Contains(string(md), "--production-seeds 0") {
+		t.Error("--production-seeds 0: the report has the production-faults section, or its command line does not say 0")
 	}
 }

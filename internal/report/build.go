@@ -30,6 +30,10 @@ type Options struct {
 	// libraries' rows; the refused scenarios). Nil when not asked for: the
 	// report then says that no verdict was confirmed on real Redis.
 	Agreement *Agreement
+	// Production is the patterns measured under the production scenarios
+	// (MeasureProduction), nil for none: the report then has no
+	// production-faults section.
+	Production *Measurements
 }
 
 // Build assembles the report from the measurements and the benchmark (nil
@@ -44,11 +48,13 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	d.add(List(Advise(m, b)))
 	articles(d, m, b)
 	safety(d, m, opt)
+	claimRates(d, m)
 	sweepSection(d, opt.Sweeps, opt)
 	agreement(d, opt)
 	lostUpdates(d, m, opt)
 	liveness(d, m, opt)
 	broken(d, m, opt)
+	production(d, opt.Production)
 	counterexamples(d, m)
 	benchSection(d, b, opt)
 	method(d, m)
@@ -68,6 +74,9 @@ func intro(d *Document, m *Measurements, opt Options) {
 	s = append(s, text(". Every number below comes from the deterministic simulator: the same code, seeds and benchmark files give the same report, byte for byte. "))
 	s = append(s, text("Fault scenarios ran seeds 1–%d each; the baseline (%s) seeds 1–%d; %d simulations in all, over %d patterns (%d of them broken variants kept to prove the checks catch them) and %d built-in scenarios.",
 		m.Seeds, Baseline, m.BaselineSeeds, m.Runs, len(m.Patterns), countBroken(m), len(m.Scenarios)))
+	if pm := opt.Production; pm != nil && len(pm.Scenarios) > 0 {
+		s = append(s, text(" The production faults add %d scenarios (", len(pm.Scenarios)), link("below", "#production"), text(")."))
+	}
 	d.para(s...)
 }
 

@@ -37,6 +37,18 @@ type Cell struct {
 	SimTime      time.Duration
 	P99Wait      time.Duration
 	StuckRuns    int
+	// Violations counts, over the seeds, the oracle findings of the claims
+	// the pattern makes (claimViolations): the numerator of PerSimHour and
+	// PerMillionAcquisitions.
+	Violations int
+	// Unfired counts the seeds in which some fault of the scenario never
+	// fired (its trigger point was not reached): a clean seed of those says
+	// nothing about the fault.
+	Unfired int
+	// Refused is, for a production cell, the pattern's refusal of the
+	// scenario's options (the scenario asks for what the pattern cannot
+	// do, e.g. WAIT for replicas); its seeds did not run.
+	Refused string
 	// Viz is the counterexample's visualisation, relative to the report
 	// (empty until written), and VizVerdict the checker's verdict on it.
 	Viz        string
@@ -97,6 +109,8 @@ func (c *Cell) add(r *sim.Result, noFence bool) {
 	c.Acquisitions += r.Liveness.Acquisitions
 	c.SimTime += r.Stats.SimTime
 	c.StuckRuns += btoi(len(r.Liveness.Stuck) > 0)
+	c.Violations += claimViolations(r)
+	c.Unfired += btoi(!allFired(r))
 	c.p99s = append(c.p99s, r.Liveness.WaitP99)
 }
 

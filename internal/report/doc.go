@@ -6,8 +6,10 @@
 // situation, the pattern to use and to avoid) and a "which pattern should
 // I use" section whose every row and sentence comes from a rule in code
 // citing the numbers, the source article's comparison table judged claim
-// by claim, and safety curves (Sweep: the violation rate as one fault
-// grows).
+// by claim, safety curves (Sweep: the violation rate as one fault grows)
+// and the production faults (MeasureProduction: every pattern under the
+// gate's scenarios of the fault kinds, triggers and workload steps no
+// built-in has, and the report's own, internal/report/scenarios/).
 //
 // # Intervals
 //
@@ -31,6 +33,26 @@
 // which measures the lost updates the same runs would have had without
 // fencing.
 //
+// # Rates
+//
+// Beside the violating seeds, each cell counts the violations of the
+// pattern's claims (overlapping pairs of sections for mutex, lost updates
+// for safe-store, reused tokens for fencing, sections past the limit for
+// max-holders, stalls for progress, late loss signals for loss-signal)
+// and gives them per hour of simulated time and per million acquisitions
+// (Cell.PerSimHour, Cell.PerMillionAcquisitions). Findings of what the
+// pattern does not claim are left out, so a cell without a violating
+// seed has rate 0; `locksim run` and `explore` count every finding.
+//
+// # Production faults
+//
+// MeasureProduction runs the patterns under ProductionScenarios, each
+// with ProductionSeeds seeds (half as many for a run longer than a
+// simulated second), once (no run without tokens), keeping no history:
+// the section gives replay commands rather than counterexample pages. A
+// pattern that refuses a scenario's options (WAIT on a lock that cannot
+// wait for replicas) is not run there, and the section says so.
+//
 // Everything is deterministic: the simulator is, runs are aggregated in
 // seed order whatever order the workers finish in, and the report carries
 // no clock reading but the benchmark's own date. The same code, seeds and
@@ -41,7 +63,8 @@
 //	m, err := report.Measure(ctx, report.Config{Seeds: 20, BaselineSeeds: 2})
 //	b, err := report.LoadBench("reports/bench") // nil, nil when there is none
 //	sw, err := report.MeasureSweeps(ctx, nil, report.DefaultSweepSeeds, 0, nil)
-//	err = report.Write("reports", m, b, report.Options{Commit: "abc1234", Sweeps: sw})
+//	pm, err := report.MeasureProduction(ctx, report.Config{Seeds: 20})
+//	err = report.Write("reports", m, b, report.Options{Commit: "abc1234", Sweeps: sw, Production: pm})
 //
 // `locksim report` is the command; `locksim sweep` runs one sweep on a
 // team's own patterns and base scenario.

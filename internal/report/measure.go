@@ -2,12 +2,14 @@ package report
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"time"
 
 	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
@@ -88,6 +90,13 @@ type ScenarioInfo struct {
 	Summary  string
 	Seeds    int
 	Duration time.Duration // simulated
+	Clients  int
+	// Drawn: some fault is a schedule, its occurrences drawn over the run
+	// (fault.Fault.IsSchedule).
+	Drawn bool
+	// Text is, for a production scenario, the directives that make its
+	// faults, as its file writes them (directives).
+	Text []string
 }
 
 // Measurements are the aggregated runs: Cells[i][j] is Patterns[i] under
@@ -98,6 +107,18 @@ type Measurements struct {
 	Scenarios            []ScenarioInfo
 	Cells                [][]*Cell
 	Runs                 int // simulations run
+
+	// fenceOnce: patterns that issue tokens run each seed once, with the
+	// store checking them (the production grid); otherwise a second time
+	// with the tokens withheld.
+	fenceOnce bool
+	// refusable: a run whose pattern refuses the scenario's options (a
+	// locks.OptionError: WAIT on a lock that cannot wait for replicas)
+	// marks its cell Refused instead of failing the measurement.
+	refusable bool
+	// noHistory: no history is kept, so no counterexample is drawn (the
+	// production grid gives replay commands instead).
+	noHistory bool
 }
 
 // Cell returns the cell of pattern under scen, or nil.
@@ -133,17 +154,28 @@ func Measure(ctx context.Context, cfg Config) (*Measurements, error) {
 	if err != nil {
 		return nil, err
 	}
+	return m.run(ctx, cfg, scs)
+}
+
+// run runs m's plan and folds the results into its cells.
+func (m *Measurements) run(ctx context.Context, cfg Config, scs [][]scenario.Scenario) (*Measurements, error) {
 	jobs := m.plan()
-	results := runJobs(ctx, cfg, jobs, scs)
+	results := runJobs(ctx, cfg, jobs, scs, m.noHistory)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("report: measuring stopped: %w", err)
 	}
 	for i, r := range results {
-		if r.err != nil {
-			j := jobs[i]
+		j := jobs[i]
+		c := m.Cells[j.pi][j.si]
+		var refused *locks.OptionError
+		switch {
+		case r.err != nil && m.refusable && errors.As(r.err, &refused):
+			c.Refused = refused.Error()
+		case r.err != nil:
 			return nil, fmt.Errorf("report: %s under %s, seed %d: %w", m.Patterns[j.pi].Name, m.Scenarios[j.si].Name, j.seed, r.err)
+		default:
+			c.add(r.run, j.noFence)
 		}
-		m.Cells[jobs[i].pi][jobs[i].si].add(r.run, jobs[i].noFence)
 	}
 	for _, row := range m.Cells {
 		for _, c := range row {
@@ -167,7 +199,7 @@ func newMeasurements(cfg Config) (*Measurements, [][]scenario.Scenario, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("report: scenario %s: %w", b.Name, err)
 		}
-		m.Scenarios = append(m.Scenarios, ScenarioInfo{Name: b.Name, Summary: b.Summary, Seeds: seeds, Duration: sc.Duration})
+		m.Scenarios = append(m.Scenarios, ScenarioInfo{Name: b.Name, Summary: b.Summary, Seeds: seeds, Duration: sc.Duration, Clients: sc.Clients, Drawn: drawn(sc)})
 	}
 	scs := make([][]scenario.Scenario, len(cfg.Patterns))
 	m.Cells = make([][]*Cell, len(cfg.Patterns))
@@ -197,7 +229,7 @@ func (m *Measurements) plan() []job {
 		for pi, p := range m.Patterns {
 			for seed := 1; seed <= s.Seeds; seed++ {
 				js := []job{{pi: pi, si: si, seed: uint64(seed)}}
-				if p.Tokens {
+				if p.Tokens && !m.fenceOnce {
 					js = append(js, job{pi: pi, si: si, seed: uint64(seed), noFence: true})
 				}
 				if s.Name == Baseline {
@@ -221,9 +253,9 @@ type result struct {
 // come back in job order, whatever order the workers finish in. Only the
 // history of each cell's lowest violating seed is kept: it is the one
 // drawn.
-func runJobs(ctx context.Context, cfg Config, jobs []job, scs [][]scenario.Scenario) []result {
+func runJobs(ctx context.Context, cfg Config, jobs []job, scs [][]scenario.Scenario, noHistory bool) []result {
 	out := make([]result, len(jobs))
-	k := keeper{first: map[[2]int]int{}}
+	k := keeper{first: map[[2]int]int{}, none: noHistory}
 	n := 0
 	explore.Pool(ctx, len(jobs), cfg.Workers, func(i int) result {
 		j := jobs[i]
@@ -250,11 +282,12 @@ func runJobs(ctx context.Context, cfg Config, jobs []job, scs [][]scenario.Scena
 // drops every other.
 type keeper struct {
 	first map[[2]int]int // cell → index of the result holding its history
+	none  bool           // keep no history at all
 }
 
 func (k *keeper) keep(out []result, jobs []job, i int) {
 	j, res := jobs[i], out[i].run
-	if j.noFence || len(res.Violated) == 0 {
+	if k.none || j.noFence || len(res.Violated) == 0 {
 		res.History = nil
 		return
 	}

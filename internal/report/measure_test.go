@@ -89,6 +89,7 @@ func TestMeasureAggregates(t *testing.T) {
 			got := m.Cells[i][j]
 			if got.Seeds != 3 || got.Violating != want.Violating || got.FirstSeed != want.FirstSeed || got.Lost != want.Lost ||
 				got.LostRuns != want.LostRuns || got.Acquisitions != want.Acquisitions || got.P99Wait != want.P99Wait ||
+				got.Violations != want.Violations || got.Unfired != want.Unfired ||
 				strings.Join(got.Violated, ",") != strings.Join(want.Violated, ",") {
 				t.Errorf("%s under %s: cell %+v, want the sum of the runs %+v", p.Name, b.Name, *got, want)
 			}

@@ -35,11 +35,15 @@ func TestWriteIsDeterministic(t *testing.T) {
 	dirs := []string{t.TempDir(), t.TempDir()}
 	for i, workers := range []int{1, 8} {
 		m := tinyMeasure(t, 2, workers)
-		if err := Write(dirs[i], m, nil, Options{Commit: "abc1234", Command: "locksim report --seeds 2"}); err != nil {
+		pm := tinyProduction(t, 2, workers, "split-brain-wait", "failover-mid-grant", "gc-storm")
+		if err := Write(dirs[i], m, nil, Options{Commit: "abc1234", Command: "locksim report --seeds 2", Production: pm}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	a, b := readTree(t, dirs[0]), readTree(t, dirs[1])
+	if md := string(a[FileMarkdown]); !strings.Contains(md, "### gc-storm\n") || !strings.Contains(md, "### Violations per simulated hour and per million acquisitions\n") {
+		t.Error("the report lacks the production section or the rates beside the safety grid")
+	}
 	if len(a) != len(b) {
 		t.Fatalf("%d files, then %d", len(a), len(b))
 	}
