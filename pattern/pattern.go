@@ -96,6 +96,13 @@ type Pattern struct {
 	// Shared marks a pattern some of whose leases are shared (read)
 	// holdings (see ReadLease): several clients may hold it at once.
 	Shared bool
+	// Holding says where a lease's holding lives on a node, given the
+	// lock key the Locker was built over, for the loss-signal oracle (see
+	// Mark); nil: at the lease's Key, which names its Token. A pattern
+	// whose holding needs more than that key (a set member backed by its
+	// own expiring key) sets it, so that its loss is seen when the first
+	// of its marks goes.
+	Holding func(key string, l *locks.Lease) []Mark
 	// New is the constructor, called once per simulated client.
 	New New
 }
