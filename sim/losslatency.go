@@ -196,7 +196,7 @@ func (lw *lossWatch) schedule() {
 // afterEvent is the scheduler's AfterEvent hook: it notes the signals
 // given and the losses that happened in the event just run.
 func (lw *lossWatch) afterEvent() {
-	if len(lw.open) == 0 || lw.w.s.Stopping() {
+	if len(lw.open) == 0 && len(lw.pending) == 0 || lw.w.s.Stopping() {
 		return
 	}
 	now := lw.w.s.Now()
@@ -208,6 +208,20 @@ func (lw *lossWatch) afterEvent() {
 		lw.observe(h, now)
 	}
 	lw.prune()
+	lw.observePending(now)
+}
+
+// observePending signals the losses of the holders in Release whose Done
+// has closed meanwhile: Release itself closes it, before its request
+// leaves, when it finds the validity run out.
+func (lw *lossWatch) observePending(now int64) {
+	lw.pending = slices.DeleteFunc(lw.pending, func(h *lossHolding) bool {
+		if !doneClosed(h.lease) {
+			return false
+		}
+		lw.signal(h, max(now, h.lostAt), "its lease's Done closed in its Release")
+		return true
+	})
 }
 
 // observe notes, now, whether h's Done has closed, and signals a loss it
@@ -330,7 +344,8 @@ func (lw *lossWatch) act(id int) {
 }
 
 // releasing notes that the holder of l calls Release now; released
-// judges a loss it had not learnt of by the error Release returned.
+// judges a loss it had not learnt of by the error Release returned,
+// unless its Done closed first (observePending).
 func (lw *lossWatch) releasing(l *locks.Lease) *lossHolding {
 	var h *lossHolding
 	for _, o := range lw.open {
@@ -354,8 +369,8 @@ func (lw *lossWatch) releasing(l *locks.Lease) *lossHolding {
 }
 
 func (lw *lossWatch) released(h *lossHolding, err error) {
-	if h == nil || lw.w.s.Stopping() {
-		return // the run ended first: result closes it
+	if h == nil || lw.w.s.Stopping() || !slices.Contains(lw.pending, h) {
+		return // the run ended first (result closes it), or Done told it
 	}
 	lw.pending = slices.DeleteFunc(lw.pending, func(o *lossHolding) bool { return o == h })
 	if err != nil {
