@@ -131,19 +131,21 @@ func (rl *Redlock) releaseAll(ctx context.Context, token string) []error {
 }
 
 // Release deletes the key on every node where it still holds the lease's
-// token. It returns ErrNotHeld if no node held it, or if every node
-// answered and fewer than a quorum held it — the lock had been lost (a
-// majority of the nodes restarted without the key or failed over), which
-// the lease then reports too (Err ErrLockLost) — and the node errors if
-// some nodes could not be reached.
+// token. It returns ErrNotHeld if no node held it, or if the lease was
+// still valid, every node answered and fewer than a quorum held it — the
+// lock had been lost (a majority of the nodes restarted without the key
+// or failed over), which the lease then reports too (Err ErrLockLost) —
+// and the node errors if some nodes could not be reached. A second
+// Release of a lease whose first reached only some nodes frees the rest.
 func (rl *Redlock) Release(ctx context.Context, l *Lease) error {
 	if err := verifyRelease(l, rl, rl.key); err != nil {
 		return wrap("release", rl.key, err)
 	}
+	live := !l.h.ended()
 	errs := rl.releaseAll(ctx, l.id.token)
 	released, qe := rl.tally(errs)
 	switch {
-	case released >= rl.quorum && len(qe.Nodes) == 0:
+	case released > 0 && len(qe.Nodes) == 0 && (released >= rl.quorum || !live):
 		rl.c.Metrics.released()
 		l.spend()
 		l.h.end(ErrReleased)
