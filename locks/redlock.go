@@ -144,20 +144,30 @@ func (rl *Redlock) releaseAll(ctx context.Context, token string) []error {
 }
 
 // Release deletes the key on every node where it still holds the lease's
-// token. It returns ErrNotHeld if no node held it, and the node errors if
-// some nodes could not be reached.
+// token. It returns ErrNotHeld if no node held it, or if the lease was
+// still valid, every node answered and fewer than a quorum held it — the
+// lock had been lost (a majority of the nodes restarted without the key
+// or failed over), which the lease then reports too (Err ErrLockLost) —
+// and the node errors if some nodes could not be reached. A second
+// Release of a lease whose first reached only some nodes frees the rest.
 func (rl *Redlock) Release(ctx context.Context, l *Lease) error {
 	if err := verifyRelease(l, rl, rl.key); err != nil {
 		return wrap("release", rl.key, err)
 	}
+	live := !l.h.ended()
 	errs := rl.releaseAll(ctx, l.id.token)
 	released, qe := rl.tally(errs)
 	switch {
-	case released > 0 && len(qe.Nodes) == 0:
+	case released > 0 && len(qe.Nodes) == 0 && (released >= rl.quorum || !live):
 		rl.c.Metrics.released()
 		l.spend()
 		l.h.end(ErrReleased)
 		return nil
+	case released > 0 && len(qe.Nodes) == 0:
+		rl.c.Metrics.lost()
+		l.h.end(ErrLockLost)
+		return wrap("release", rl.key, fmt.Errorf("%w: the lease's token was on %d of %d nodes, fewer than the quorum of %d",
+			ErrNotHeld, released, len(errs), rl.quorum))
 	case released > 0:
 		rl.c.Metrics.released()
 		l.h.endPartly(ErrReleased)

@@ -31,10 +31,17 @@
 // holders), Progress (the lock is never free for longer than that many
 // TTLs while clients want it; the built-ins claim ProgressTTLs),
 // LossSignal (the holder learns that the server let its lock go within
-// that many percent of the TTL: LossSignalTimer for Basic and Fenced,
-// LossSignalRenewal for Watchdog and Service). Every
-// pattern is also measured on progress and on no-starvation (no client
-// stuck), claimed or not, and the gate can expect either.
+// that many percent of the TTL: LossSignalTimer for the patterns whose
+// signal is the validity timer — basic, fenced, reentrant, redlock, fair,
+// fair-fenced, rwlock, rwlock-write, semaphore — and LossSignalRenewal
+// for the renewing ones — watchdog, service, watchdog-fenced,
+// service-fenced, redlock-watchdog; every built-in claims one). The
+// loss-signal oracle watches a holding at the lease's Key, which names
+// its Token, unless the pattern's Holding says where else it lives (a
+// semaphore permit or a reader: its token in a set and its own expiring
+// key; see Mark). Every pattern is also measured on progress and on
+// no-starvation (no client stuck), claimed or not, and the gate can
+// expect either.
 //
 // A shared (read) holding is a lease for which ReadLease reports true: one
 // its Locker marked Shared (locks.Lease.Shared). A pattern with such

@@ -41,14 +41,17 @@ type Claims struct {
 
 // Loss-signal bounds the built-in patterns claim (Claims.LossSignal), in
 // percent of the TTL. LossSignalTimer is a pattern's whose only signal is
-// its validity timer (Basic, Fenced): the timer fires when the validity
-// runs out on the holder's clock, before the key expires on the server,
-// so the bound is the slack of the drift allowance (1% of the TTL).
-// LossSignalRenewal is a renewing pattern's (Watchdog, Service): a lock
-// lost between renewals (the key deleted, a failover) is learnt from the
-// next renewal's reply, RenewEvery (TTL/3) later, each attempt bounded
-// by at most RenewEvery more, or from the validity timer, whichever
-// comes first: two thirds of the TTL, and a little for the round trip.
+// its validity timer (Basic, Fenced, Reentrant, Redlock, Fair and
+// fair-fenced, both sides of RWLock, Semaphore): the timer fires when the
+// validity runs out on the holder's clock, before the key (for Redlock,
+// the quorum's keys; for a permit or a reader, its own key) expires on
+// the server, so the bound is the slack of the drift allowance (1% of the
+// TTL). LossSignalRenewal is a renewing pattern's (Watchdog, Service,
+// their fenced variants, the Redlock watchdog): a lock lost between
+// renewals (the key deleted, a failover) is learnt from the next
+// renewal's reply, RenewEvery (TTL/3) later, each attempt bounded by at
+// most RenewEvery more, or from the validity timer, whichever comes
+// first: two thirds of the TTL, and a little for the round trip.
 const (
 	LossSignalTimer   = 1
 	LossSignalRenewal = 70
@@ -102,6 +105,13 @@ type Pattern struct {
 	// Shared marks a pattern some of whose leases are shared (read)
 	// holdings (see ReadLease): several clients may hold it at once.
 	Shared bool
+	// Holding says where a lease's holding lives on a node, given the
+	// lock key the Locker was built over, for the loss-signal oracle (see
+	// Mark); nil: at the lease's Key, which names its Token. A pattern
+	// whose holding needs more than that key (a set member backed by its
+	// own expiring key) sets it, so that its loss is seen when the first
+	// of its marks goes.
+	Holding func(key string, l *locks.Lease) []Mark
 	// New is the constructor, called once per simulated client.
 	New New
 }
@@ -198,7 +208,7 @@ func init() {
 	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "SET NX PX + owner-checked Lua release; safe while the holder finishes within its validity",
 		New:     Single(locks.NewBasic)})
-	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "hash {owner: count}; the owner re-enters; TTL refreshed on re-entry and partial release",
 		New:     Single(locks.NewReentrant)})
 	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
@@ -210,18 +220,18 @@ func init() {
 	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "SET NX PX + INCR of a never-expiring fence counter in one script; a checking store rejects stale holders",
 		New:     Single(locks.NewFenced)})
-	Register(Pattern{Name: "watchdog-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "watchdog-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "watchdog + a fencing token from a never-expiring counter, issued in the grant's script",
 		New:     Single(fencing(locks.NewWatchdog))})
-	Register(Pattern{Name: "service-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "service-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "service + a fencing token per holding (a re-entry keeps it), issued in the grant's script",
 		New:     Single(fencing(locks.NewService))})
-	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "quorum of N independent nodes in parallel; validity = TTL - elapsed - drift",
 		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewRedlock(nodes, k, o)
 		}})
-	Register(Pattern{Name: "redlock-watchdog", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs},
+	Register(Pattern{Name: "redlock-watchdog", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "redlock renewed every TTL/3 on every node while held; a node that lost the key gets it set again",
 		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewRedlockWatchdog(nodes, k, o)

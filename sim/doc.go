@@ -119,10 +119,14 @@
 //
 // Loss signal. For every holding whose lock the server let go before its
 // holder called Release — fewer than a quorum of the nodes (one of one)
-// hold its token at its key: it expired, was deleted or re-granted, or a
-// restart or failover lost it — the oracle measures the true time until
-// the holder learnt of it: its lease's Done closed, or the Release it
-// called returned an error. The scheduler reports every event
+// hold its token at its key (or, where the pattern says its holdings live
+// elsewhere, pattern.Pattern.Holding, every mark of it: a semaphore
+// permit's token in its set and its own expiring key): it expired, was
+// deleted or re-granted, or a restart or failover lost it — the oracle
+// measures the true time until the holder learnt of it: its lease's Done
+// closed (by its timer, a renewal, or the Release it called, which closes
+// it on finding the validity run out), or that Release returned an error.
+// The scheduler reports every event
 // (sched.Sched.AfterEvent), and key expiries are computed from the node's
 // clock, so both instants are exact. Result.LossSignal has the counts,
 // the largest and p99 latencies, and the losses the holder acted on

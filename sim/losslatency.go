@@ -9,13 +9,16 @@ import (
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/node"
 )
 
 // The loss-signal oracle. For every holding it finds the true time at
 // which the lock stopped being the holder's on the server — the first
 // instant at which fewer than a quorum of the nodes (one of one, three of
-// five) hold the lease's token at the lease's key: the key expired, was
-// deleted, was taken by another owner, or a restart or failover lost it —
+// five) hold the lease's token at the lease's key (or wherever the
+// pattern says its holdings live, Pattern.Holding: a semaphore permit in
+// its set and at its own key): the key expired, was deleted, was taken by
+// another owner, or a restart or failover lost it —
 // and the true time at which the holder learnt of it: its lease's Done
 // closed, or a Release it called after the loss returned an error. The
 // scheduler reports every event (sched.Sched.AfterEvent), so both instants
@@ -52,10 +55,10 @@ type LossSignal struct {
 	P99 time.Duration `json:"p99_ns"`
 	// Bound is the pattern's claim in true time (0: no claim).
 	Bound time.Duration `json:"bound_ns"`
-	// Untracked counts the holdings whose token the oracle could not find
-	// on a quorum of the nodes at their grant (a grant whose key had
-	// already expired, a lock kept under other keys): they are not
-	// measured.
+	// Untracked counts the holdings the oracle could not find on a
+	// quorum of the nodes at their grant (a grant whose key had already
+	// expired or was lost in flight, a lock kept under keys its pattern's
+	// Holding does not name): they are not measured.
 	Untracked int `json:"untracked"`
 }
 
@@ -67,8 +70,9 @@ type lossHolding struct {
 	lost       bool
 	doneAt     int64 // when its Done was seen closed (-1: not yet)
 	blind      bool
-	released   bool    // the holder called Release
-	expires    []int64 // per node: the true time its key expires (0: no TTL or not held)
+	released   bool           // the holder called Release
+	marks      []pattern.Mark // where it lives on a node (Pattern.Where)
+	expires    []int64        // per node: the true time it expires there (0: no TTL or not held)
 }
 
 // lossWatch is the loss-signal oracle of one run.
@@ -103,7 +107,8 @@ func LossSignalBound(c pattern.Claims, ttl time.Duration) time.Duration {
 
 // grant starts watching the holding id that client c was just granted.
 func (lw *lossWatch) grant(c, id int, l *locks.Lease) {
-	h := &lossHolding{id: id, client: c, lease: l, doneAt: -1, expires: make([]int64, len(lw.w.nodes))}
+	h := &lossHolding{id: id, client: c, lease: l, doneAt: -1, expires: make([]int64, len(lw.w.nodes)),
+		marks: lw.w.cfg.Pattern.Where(Key, l)}
 	if lw.owners(h, lw.w.s.Now()) < lw.quorum {
 		lw.res.Untracked++
 		return
@@ -113,24 +118,50 @@ func (lw *lossWatch) grant(c, id int, l *locks.Lease) {
 	lw.schedule()
 }
 
-// owners counts the nodes that hold h's token at its key now, and notes
-// when each such key expires in true time.
+// owners counts the nodes that hold h now — every mark of it is there —
+// and notes when h expires on each of them in true time: with the first
+// of its marks to expire.
 func (lw *lossWatch) owners(h *lossHolding, now int64) int {
 	n := 0
 	for i, nd := range lw.w.nodes {
 		h.expires[i] = 0
-		ks := nd.Peek([]string{h.lease.Key})
-		if len(ks) == 0 || !holdsToken(ks[0].Str, ks[0].Fields, ks[0].Members, h.lease.Token) {
+		at, ok := lw.holdsAt(nd, h.marks)
+		if !ok {
 			continue
 		}
 		n++
-		if ks[0].ExpireAt > 0 {
+		if at > 0 {
 			clk := nd.Clock()
-			left := (ks[0].ExpireAt+1)*int64(time.Millisecond) - clk.Wall(now) // Redis: expired once now > expireAt
+			left := (at+1)*int64(time.Millisecond) - clk.Wall(now) // Redis: expired once now > expireAt
 			h.expires[i] = now + clk.TrueFor(time.Duration(max(left, 0)))
 		}
 	}
 	return n
+}
+
+// holdsAt reports whether every mark is on node nd, and the earliest
+// expiry among them, in the node's milliseconds (0: none expires).
+func (lw *lossWatch) holdsAt(nd *node.Node, marks []pattern.Mark) (int64, bool) {
+	at := int64(0)
+	for _, m := range marks {
+		ks := nd.Peek([]string{m.Key})
+		if len(ks) == 0 || !marked(ks[0], m.Token) {
+			return 0, false
+		}
+		if e := ks[0].ExpireAt; e > 0 && (at == 0 || e < at) {
+			at = e
+		}
+	}
+	return at, true
+}
+
+// marked reports whether a key's state is a mark naming token, or, with
+// token empty, whether the key exists.
+func marked(ks node.KeyState, token string) bool {
+	if token == "" {
+		return ks.Type != "none" && ks.Type != ""
+	}
+	return holdsToken(ks.Str, ks.Fields, ks.Members, token)
 }
 
 // holdsToken reports whether a key's state names token: a string equal
@@ -165,7 +196,7 @@ func (lw *lossWatch) schedule() {
 // afterEvent is the scheduler's AfterEvent hook: it notes the signals
 // given and the losses that happened in the event just run.
 func (lw *lossWatch) afterEvent() {
-	if len(lw.open) == 0 || lw.w.s.Stopping() {
+	if len(lw.open) == 0 && len(lw.pending) == 0 || lw.w.s.Stopping() {
 		return
 	}
 	now := lw.w.s.Now()
@@ -177,6 +208,20 @@ func (lw *lossWatch) afterEvent() {
 		lw.observe(h, now)
 	}
 	lw.prune()
+	lw.observePending(now)
+}
+
+// observePending signals the losses of the holders in Release whose Done
+// has closed meanwhile: Release itself closes it, before its request
+// leaves, when it finds the validity run out.
+func (lw *lossWatch) observePending(now int64) {
+	lw.pending = slices.DeleteFunc(lw.pending, func(h *lossHolding) bool {
+		if !doneClosed(h.lease) {
+			return false
+		}
+		lw.signal(h, max(now, h.lostAt), "its lease's Done closed in its Release")
+		return true
+	})
 }
 
 // observe notes, now, whether h's Done has closed, and signals a loss it
@@ -299,7 +344,8 @@ func (lw *lossWatch) act(id int) {
 }
 
 // releasing notes that the holder of l calls Release now; released
-// judges a loss it had not learnt of by the error Release returned.
+// judges a loss it had not learnt of by the error Release returned,
+// unless its Done closed first (observePending).
 func (lw *lossWatch) releasing(l *locks.Lease) *lossHolding {
 	var h *lossHolding
 	for _, o := range lw.open {
@@ -323,8 +369,8 @@ func (lw *lossWatch) releasing(l *locks.Lease) *lossHolding {
 }
 
 func (lw *lossWatch) released(h *lossHolding, err error) {
-	if h == nil || lw.w.s.Stopping() {
-		return // the run ended first: result closes it
+	if h == nil || lw.w.s.Stopping() || !slices.Contains(lw.pending, h) {
+		return // the run ended first (result closes it), or Done told it
 	}
 	lw.pending = slices.DeleteFunc(lw.pending, func(o *lossHolding) bool { return o == h })
 	if err != nil {

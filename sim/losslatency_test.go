@@ -154,3 +154,18 @@ func TestAcquireAttemptNotReached(t *testing.T) {
 		t.Errorf("firing %+v: want not fired, one attempt at most", f)
 	}
 }
+
+// TestADoneClosedInReleaseIsTheSignal: c1 is paused after its write, past
+// its key's expiry, and calls Release as it resumes: Release finds the
+// validity run out and closes Done at once, before its request leaves.
+// That is the signal, with the pause aside latency 0 — not the error the
+// reply brings a round trip later.
+func TestADoneClosedInReleaseIsTheSignal(t *testing.T) {
+	s := parseScenario(t, "start clients=2 ttl=100ms duration=500ms\npause c1 on=release for=83ms\n")
+	for _, name := range []string{"basic", "fair"} {
+		l := run(t, lookupPattern(t, name), s, 1).LossSignal
+		if l.Losses == 0 || l.Signalled != l.Losses || l.Late != 0 || l.Max != 0 {
+			t.Errorf("%s: loss signal %+v: want the loss signalled as c1 resumed, latency 0", name, l)
+		}
+	}
+}

@@ -46,7 +46,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"unknown scenario", "basic nope holds mutex\n", `x.txt:1: unknown scenario "nope"`},
 		{"bad verdict", "\nbasic gc-pause keeps mutex\n", `x.txt:2: verdict "keeps", want holds, breaks or may`},
 		{"claim not made", "basic gc-pause holds fencing\n", `x.txt:1: claim "fencing": basic claims mutex, progress, loss-signal (or give progress or no-starvation)`},
-		{"claim of another kind", "semaphore gc-pause holds mutex\n", `x.txt:1: claim "mutex": semaphore claims max-holders, progress (or give progress or no-starvation)`},
+		{"claim of another kind", "semaphore gc-pause holds mutex\n", `x.txt:1: claim "mutex": semaphore claims max-holders, progress, loss-signal (or give progress or no-starvation)`},
 		{"too few fields", "basic gc-pause holds\n", "x.txt:1: 3 fields, want: pattern scenario"},
 		{"bad seeds", "basic gc-pause holds mutex seeds=0\n", `x.txt:1: "seeds=0": want seeds=N with N ≥ 1`},
 		{"not seeds", "basic gc-pause holds mutex many\n", `x.txt:1: "many": want seeds=N`},

@@ -37,6 +37,7 @@ var properties = []property{
 	{"RedlockMajorityDown", redlock, checkMajorityDown},
 	{"RedlockExtendResets", redlockExtending, checkRedlockExtendResets},
 	{"RedlockExtendLost", redlockExtending, checkRedlockExtendLost},
+	{"RedlockReleaseLost", redlock, checkRedlockReleaseLost},
 	{"FenceIncreases", fenced, checkFenceIncreases},
 	{"FenceAcrossExpiry", fencedExpiring, checkFenceAcrossExpiry},
 	{"CancelledContext", always, checkCancelled},

@@ -152,3 +152,35 @@ func checkRedlockExtendLost(r *run) {
 		}
 	}
 }
+
+// checkRedlockReleaseLost: a Release that every node answers but fewer
+// than a quorum of them held the lease's token at (a majority lost the
+// key: restarted without their data, failed over) tells the holder that
+// it had lost the lock — ErrNotHeld, the lease lost (Err ErrLockLost, Done
+// closed) — and still gives the token back on the nodes that held it.
+func checkRedlockReleaseLost(r *run) {
+	n := r.env.nodes()
+	c1 := r.client(1)
+	l1 := c1.acquire("")
+	for i := range n/2 + 1 {
+		if err := r.env.Backend.Admin(r.t, i).Del(r.ctx, l1.Key).Err(); err != nil {
+			r.t.Fatalf("DEL %q on node %d: %v", l1.Key, i, err)
+		}
+	}
+	if err := c1.l.Release(r.ctx, l1); !errors.Is(err, locks.ErrNotHeld) {
+		r.t.Errorf("Release(client 1) with its key on %d of %d nodes = %v, want ErrNotHeld (fewer than a quorum held it)", n-n/2-1, n, err)
+	}
+	select {
+	case <-l1.Done():
+	default:
+		r.t.Errorf("lease.Done() open after a Release that found the quorum lost")
+	}
+	if err := l1.Err(); !errors.Is(err, locks.ErrLockLost) {
+		r.t.Errorf("lease.Err() = %v after a Release that found the quorum lost, want ErrLockLost", err)
+	}
+	for i := n/2 + 1; i < n; i++ {
+		if got, _ := r.env.Backend.Admin(r.t, i).Exists(r.ctx, l1.Key).Result(); got != 0 {
+			r.t.Errorf("node %d still holds client 1's key after Release, want it given back", i)
+		}
+	}
+}

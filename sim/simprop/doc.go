@@ -35,6 +35,7 @@
 //	rw-exclusion  rwlock (3 clients)                 MutexEnvelope
 //	max-holders   semaphore (3 clients)              MutexEnvelope
 //	fifo          fair                               FIFOEnvelope
+//	loss-signal   every pattern that claims it       LossSignalEnvelope
 //
 // mutex: no two clients act as holders at one instant of true time (the
 // simulator's overlap oracle). Claimed under pauses of any client at any
@@ -96,6 +97,21 @@
 // with no fault that can make a waiter vanish and lose its place. These
 // three are judged from the run's history: a lease is held from its
 // grant to the last request its holder sent under it.
+//
+// loss-signal: a holder learns that the server let its lock go — its
+// lease's Done closes, or its Release fails — within its pattern's bound
+// (Claims.LossSignal percent of the TTL: 1ms for a validity timer, 70ms
+// for a renewal; the simulator's loss-signal oracle). Claimed where the
+// lock is lost only by its key running out, which the holder's timer sees
+// first: pauses anywhere (the time a process is stopped is not charged)
+// and slow steps up to 5 TTL, the clock faults of mutex, partitions,
+// losses and slow links to the nodes and the store, and crashes of a
+// minority of the nodes that keep their data. Not claimed when something
+// takes the lock before its key runs out (a node clock stepped forward, a
+// restart without persistence, a failover), under drift beyond ±0.5% (the
+// timer runs on the holder's clock), or for a CPU-starved timer: the
+// gate's breaks lines show each. TestLossSignalPropertyCatchesALateDone
+// has it catch watchdog-late-done.
 //
 // # Counterexamples
 //

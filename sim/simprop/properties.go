@@ -112,6 +112,26 @@ func ProgressEnvelope() Envelope {
 	}
 }
 
+// LossSignalEnvelope is what a lock that claims a loss signal tells its
+// holder of in time: every fault under which the lock is lost only by its
+// key running out (the holder's validity timer fires first) or is kept —
+// pauses of any client at any true time and pauses and slow steps at any
+// workload point up to 5 TTL (the time a process is stopped is not
+// charged), client clocks stepped ±2s and drifting within ±0.5%, node
+// drift within ±0.5% and node clocks stepped back, partitions, losses and
+// slow links (≤150ms) to the nodes and the store, and crashes of a
+// minority of the nodes that restart with their data.
+func LossSignalEnvelope() Envelope {
+	return Envelope{Name: "loss-signal", MaxFaults: 5,
+		Pause:  Steps{Timed: true, Points: fault.WorkloadPoints, Max: 5 * TTL},
+		Slow:   Steps{Points: fault.WorkloadPoints, Max: 5 * TTL},
+		Client: Clocks{Jump: 2 * time.Second, Forward: true, Drift: drift},
+		Node:   Clocks{Jump: 2 * time.Second, Drift: drift},
+		Links:  Links{Partition: true, Loss: true, Slow: 150 * time.Millisecond, DB: true},
+		Crash:  Crashes{Persist: true, Minority: true},
+	}
+}
+
 // Properties returns every property, in a fixed order.
 func Properties() []Property {
 	return []Property{
@@ -150,6 +170,11 @@ func Properties() []Property {
 			Claim:    "the lock is never free for more than 5 TTL while clients want it (a run of 1s)",
 			Outside:  "faults that keep every client from the lock: partitions of all clients, crashes, long pauses",
 			base:     func(s *scenario.Scenario) { s.Duration = time.Second }},
+		{Name: "loss-signal", Clients: 2, Envelope: LossSignalEnvelope(), Judge: lossJudge,
+			Patterns: []string{"basic", "reentrant", "watchdog", "service", "fenced", "watchdog-fenced", "service-fenced", "redlock", "redlock-watchdog",
+				"fair", "fair-fenced", "rwlock", "rwlock-write", "semaphore"},
+			Claim:   "a holder learns that the server let its lock go (Done closes, or its Release fails) within the pattern's bound: 1% of the TTL for a timer, 70% for a renewal",
+			Outside: "whatever takes the lock from the server before its key runs out — forward node clock jumps, restarts without persistence, failover — and clock drift beyond ±0.5% (the timer runs on the holder's clock); a CPU-starved timer"},
 		{Name: "fifo", Clients: 2, Envelope: FIFOEnvelope(), Judge: fifoJudge,
 			Patterns: []string{"fair"},
 			Claim:    "a client that calls Acquire later than another (by more than the latency) is not granted first",
@@ -162,6 +187,14 @@ func overlapJudge(r *sim.Result) string {
 		return ""
 	}
 	return fmt.Sprintf("mutual exclusion: %d overlapping sections; first: %s", r.Safety.Overlaps, firstViolation(r, "overlap"))
+}
+
+func lossJudge(r *sim.Result) string {
+	if r.LossSignal.Late == 0 {
+		return ""
+	}
+	return fmt.Sprintf("loss signal: %d loss(es) learnt past the %v bound (largest latency %v); first: %s",
+		r.LossSignal.Late, r.LossSignal.Bound, r.LossSignal.Max, firstViolation(r, "late-signal"))
 }
 
 func stallJudge(r *sim.Result) string {

@@ -52,8 +52,13 @@ func TestProperties(t *testing.T) {
 }
 
 // TestEveryClaimIsChecked: each correct pattern that claims mutual
-// exclusion, a safe store or fencing has a property for it.
+// exclusion, a safe store or fencing has a property for it, and each that
+// claims a loss signal is checked by the loss-signal property.
 func TestEveryClaimIsChecked(t *testing.T) {
+	ls, err := Lookup("loss-signal")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, pat := range pattern.All() {
 		if pat.Broken {
 			continue
@@ -61,6 +66,9 @@ func TestEveryClaimIsChecked(t *testing.T) {
 		c := pat.Claims
 		if (c.Mutex || c.SafeStore || c.Fencing || c.MaxHolders > 0) && len(Of(pat.Name)) == 0 {
 			t.Errorf("%s claims %+v but no property checks it", pat.Name, c)
+		}
+		if c.LossSignal > 0 && !ls.Claimed(pat.Name) {
+			t.Errorf("%s claims a loss signal within %d%% of the TTL but the loss-signal property does not check it", pat.Name, c.LossSignal)
 		}
 	}
 	if len(Of("rwlock")) == 0 {
@@ -87,5 +95,24 @@ func TestFailureMessage(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestLossSignalPropertyCatchesALateDone: the loss-signal property can
+// fail. watchdog-late-done, whose Done waits for a renewal's outcome,
+// claims the watchdog's bound; inside the envelope (a partition while a
+// step runs long) its holder learns of the loss past the bound.
+func TestLossSignalPropertyCatchesALateDone(t *testing.T) {
+	p, err := Lookup("loss-signal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pat, err := pattern.Lookup("watchdog-late-done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hunt(t, p, pat, checksOr(huntChecks), 1, shrinkDefault, t.TempDir())
+	if !h.Found() || !strings.Contains(h.Report, "loss signal:") {
+		t.Fatalf("watchdog-late-done kept the loss-signal property for %d checks:\n%s", huntChecks, h.Report)
 	}
 }
