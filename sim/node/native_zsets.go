@@ -1,6 +1,7 @@
 package node
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -181,19 +182,26 @@ func formatScore(f float64) string {
 	return strconv.FormatFloat(f, 'g', 17, 64)
 }
 
+// sortedByScore lists z's members by score, then by bytes (scores are
+// never NaN: parseScore refuses it).
 func sortedByScore(z map[string]float64) []string {
-	out := make([]string, 0, len(z))
-	for m := range z {
-		out = append(out, m)
+	type scored struct {
+		m string
+		s float64
 	}
-	slices.SortFunc(out, func(a, b string) int {
-		if z[a] != z[b] {
-			if z[a] < z[b] {
-				return -1
-			}
-			return 1
+	ps := make([]scored, 0, len(z))
+	for m, s := range z {
+		ps = append(ps, scored{m, s})
+	}
+	slices.SortFunc(ps, func(a, b scored) int {
+		if c := cmp.Compare(a.s, b.s); c != 0 {
+			return c
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(a.m, b.m)
 	})
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.m
+	}
 	return out
 }
