@@ -104,10 +104,37 @@ func cmdZRank(n *Native, now int64, args []string) Reply {
 	if !ok {
 		return r
 	}
-	if _, in := z[args[2]]; !in {
+	s, in := z[args[2]]
+	if !in {
 		return Nil()
 	}
-	return Int(int64(slices.Index(sortedByScore(z), args[2])))
+	return Int(zrank(z, args[2], s))
+}
+
+// zrank is the rank of member m, of score s, in z: the members ordered
+// before it (by score, then by bytes), counted without sorting.
+func zrank(z map[string]float64, m string, s float64) int64 {
+	var r int64
+	for o, os := range z {
+		if os < s || (os == s && o < m) {
+			r++
+		}
+	}
+	return r
+}
+
+// zfirst is the member ZRANGE key 0 0 returns (false for an empty set),
+// found without sorting.
+func zfirst(z map[string]float64) (string, bool) {
+	var first string
+	var fs float64
+	found := false
+	for m, s := range z {
+		if !found || s < fs || (s == fs && m < first) {
+			first, fs, found = m, s, true
+		}
+	}
+	return first, found
 }
 
 func cmdZRem(n *Native, now int64, args []string) Reply {

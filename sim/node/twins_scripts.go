@@ -108,8 +108,7 @@ func twinFairAcquire(t *twinRun, keys, args []string) (Reply, bool) {
 	t.write(cmdSet, "SET", waiter, "1", "PX", args[2])
 	t.keep(queue, wms, args[2])
 	t.keep(tickets, wms, args[2])
-	head := t.read(cmdZRange, "ZRANGE", queue, "0", "0")
-	if len(head.Arr) == 0 || head.Arr[0].Str != tok || t.read(cmdExists, "EXISTS", lock).Int != 0 {
+	if head, ok := t.first(queue); !ok || head != tok || t.read(cmdExists, "EXISTS", lock).Int != 0 {
 		return Int(t.read(cmdZRank, "ZRANK", queue, tok).Int + 1), true
 	}
 	var fence int64
@@ -144,11 +143,18 @@ func twinFairRelease(t *twinRun, keys, args []string) (Reply, bool) {
 	}
 	t.write(cmdDel, "DEL", lock)
 	t.pruneZSet(queue, prefix)
-	if head := t.read(cmdZRange, "ZRANGE", queue, "0", "0"); len(head.Arr) > 0 {
-		t.write(cmdPush(false), "RPUSH", wake+head.Arr[0].Str, "1")
-		t.write(pexpire, "PEXPIRE", wake+head.Arr[0].Str, args[3])
+	if head, ok := t.first(queue); ok {
+		t.write(cmdPush(false), "RPUSH", wake+head, "1")
+		t.write(pexpire, "PEXPIRE", wake+head, args[3])
 	}
 	return Int(1), true
+}
+
+// first is redis.call('ZRANGE', queue, 0, 0)[1], without building the
+// sorted list (the guards made queue a sorted set or absent).
+func (t *twinRun) first(queue string) (string, bool) {
+	z, _, _ := t.n.zsetOf(t.now, queue, false)
+	return zfirst(z)
 }
 
 // liveHead is the first member of the queue whose member key exists,
