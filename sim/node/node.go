@@ -250,7 +250,9 @@ func (n *Node) run(sha, src string, keys, argv []string, ro bool) Reply {
 // preference; it returns the reply and the keys to replicate.
 func (n *Node) runScript(sha, src string, keys, argv []string, ro bool) (Reply, []string) {
 	if !n.noTwins && n.native != nil {
-		if n.native.KnowsScript(sha, len(keys), len(argv)) {
+		// Every twin's script writes: EVAL_RO runs it on the engine, which
+		// refuses the first write as Redis does.
+		if !ro && n.native.KnowsScript(sha, len(keys), len(argv)) {
 			return n.native.EvalSHA(n.now(), sha, keys, argv), keys
 		}
 		if r, written, ok := n.native.tryTwin(n.now(), sha, keys, argv, ro); ok {

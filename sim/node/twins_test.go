@@ -4,12 +4,15 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
+	"github.com/locksim/locksim/sim/sched"
 )
 
 // twinStore runs a script as a native node does: by its twin, else by its
@@ -247,5 +250,40 @@ func TestGuardedTwinsMatchRedisServer(t *testing.T) {
 	}
 	if took == 0 {
 		t.Fatal("no guarded twin took a call")
+	}
+}
+
+// TestReadOnlyScriptCallRefusesWrites runs writing scripts by EVALSHA_RO
+// on a native node: every one of them, twin or guarded twin or neither,
+// must fail as on the engine (and redis-server) and leave the keys as
+// they were.
+func TestReadOnlyScriptCallRefusesWrites(t *testing.T) {
+	calls := []struct {
+		name string
+		keys []string
+		argv []string
+	}{
+		{"release", []string{"k"}, []string{"tok"}},
+		{"extend", []string{"k"}, []string{"tok", "5000"}},
+		{"redlock_acquire", []string{"free"}, []string{"tok", "5000"}},
+		{"sem_acquire", []string{"{s}:permits"}, []string{"tok", "5000", "2", "{s}:p:"}},
+	}
+	for _, c := range calls {
+		n, err := New(Config{Name: "n1", Backend: BackendNative}, sched.New())
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.Exec([]string{"SET", "k", "tok"})
+		sha := n.Exec([]string{"SCRIPT", "LOAD", locks.Scripts()[c.name]}).Str
+		args := append(append([]string{"EVALSHA_RO", sha, strconv.Itoa(len(c.keys))}, c.keys...), c.argv...)
+		r := n.Exec(args)
+		if !r.IsError() || !strings.Contains(r.Str, "Write commands are not allowed from read-only scripts") {
+			t.Errorf("EVALSHA_RO %s = %v, want the read-only script error", c.name, r)
+		}
+		// Peek sorts: free, k, {s}:permits.
+		if got := n.Peek([]string{"k", "free", "{s}:permits"}); got[1].Str != "tok" || got[1].ExpireAt != 0 || got[0].Type != "none" || got[2].Type != "none" {
+			t.Errorf("EVALSHA_RO %s changed the keys: %v", c.name, got)
+		}
+		n.Close()
 	}
 }
