@@ -36,8 +36,8 @@
 // effect; those run on the Lua engine, so a guarded twin's replies,
 // effects and written keys are always the engine's, error texts included.
 // The twins of native_scripts.go answer every input but word an error as
-// the failing command does, without the script and line Redis adds (the
-// patterns never meet one in a simulated run); EVAL_RO sends every twin's
+// the failing command does, without the script and line Redis adds (no
+// simulation test or golden trace meets one); EVAL_RO sends every twin's
 // script to the engine, since they all write.
 //
 // On a native node, a script without a twin — the rest of the fair lock's,
