@@ -113,9 +113,9 @@ func cmdZRank(n *Native, now int64, args []string) Reply {
 
 // zrank is the rank of member m, of score s, in z: the members ordered
 // before it (by score, then by bytes), counted without sorting.
-func zrank(z map[string]float64, m string, s float64) int64 {
+func zrank(scores map[string]float64, m string, s float64) int64 {
 	var r int64
-	for o, os := range z {
+	for o, os := range scores {
 		if os < s || (os == s && o < m) {
 			r++
 		}
@@ -125,11 +125,11 @@ func zrank(z map[string]float64, m string, s float64) int64 {
 
 // zfirst is the member ZRANGE key 0 0 returns (false for an empty set),
 // found without sorting.
-func zfirst(z map[string]float64) (string, bool) {
+func zfirst(zset map[string]float64) (string, bool) {
 	var first string
 	var fs float64
 	found := false
-	for m, s := range z {
+	for m, s := range zset {
 		if !found || s < fs || (s == fs && m < first) {
 			first, fs, found = m, s, true
 		}
