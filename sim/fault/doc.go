@@ -99,10 +99,28 @@ var WorkloadPoints = []Point{Acquired, Work, Write, Release}
 // renew, read, write) whose request was sent (reply false) or whose reply
 // arrived (reply true).
 func CallPoint(kind string, reply bool) Point {
+	if p, ok := callPoints[kind]; ok {
+		return p[boolIndex(reply)]
+	}
 	if reply {
 		return Point(kind + "-reply")
 	}
 	return Point(kind + "-sent")
+}
+
+// callPoints are the call points by kind, sent then reply: naming one,
+// twice a simulated command, allocates nothing.
+var callPoints = map[string][2]Point{
+	"acquire": {AcquireSent, AcquireReply}, "release": {ReleaseSent, ReleaseReply},
+	"extend": {ExtendSent, ExtendReply}, "renew": {RenewSent, RenewReply},
+	"read": {ReadSent, ReadReply}, "write": {WriteSent, WriteReply},
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // PointNames is the known points, comma-separated, for error messages.

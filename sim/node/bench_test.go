@@ -1,9 +1,12 @@
 package node
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/sim/sched"
@@ -37,13 +40,15 @@ func BenchmarkAcquireRelease(b *testing.B) {
 
 // BenchmarkScripts runs one call of each script of locks.Scripts() (with
 // arguments drawn as the differential tests draw them, the same sequence
-// for every engine) on a native node by its twin where it has one
-// ("twin"), on the node's Lua engine ("lua") and on miniredis ("mini"):
+// for every engine) on a native node by its twin or guarded twin where it
+// has one ("twin": a guarded twin's declined calls run on the engine), on the node's Lua engine ("lua") and on miniredis ("mini"):
 // what a twin still saves over the engine, and the engine over miniredis.
 func BenchmarkScripts(b *testing.B) {
 	for _, name := range scriptNamesSorted() {
 		engines := []string{"lua", "mini"}
-		if _, ok := nativeByName[name]; ok {
+		_, twin := nativeByName[name]
+		_, guarded := guardedByName[name]
+		if twin || guarded {
 			engines = append([]string{"twin"}, engines...)
 		}
 		for _, eng := range engines {
@@ -89,5 +94,41 @@ func BenchmarkParseSet(b *testing.B) {
 		if _, _, ok := parseSet(args); !ok {
 			b.Fatal("parseSet refused a valid SET")
 		}
+	}
+}
+
+// BenchmarkGuardedTwins runs the scripts that have a guarded twin with
+// calls shaped as their patterns make them (patternCall), by the twin
+// ("twin") and on the Lua engine ("lua"), with node time moving 10ms a
+// call so that members expire and are pruned.
+func BenchmarkGuardedTwins(b *testing.B) {
+	for _, name := range slices.Sorted(maps.Keys(guardedByName)) {
+		for _, eng := range []string{"twin", "lua"} {
+			b.Run(name+"/"+eng, func(b *testing.B) { benchGuarded(b, name, eng) })
+		}
+	}
+}
+
+func benchGuarded(b *testing.B, name, eng string) {
+	tl := sched.New()
+	n, err := New(Config{Name: "n1", Backend: BackendNative}, tl)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer n.Close()
+	n.noTwins = eng == "lua"
+	sha := n.Exec([]string{"SCRIPT", "LOAD", locks.Scripts()[name]}).Str
+	g := &gen{r: rand.New(rand.NewPCG(1, 2)), timed: true}
+	var calls [][]string
+	for len(calls) < 256 {
+		if s, keys, argv := patternCall(g); s == name {
+			calls = append(calls, append(append([]string{"EVALSHA", sha, strconv.Itoa(len(keys))}, keys...), argv...))
+		}
+	}
+	i := 0
+	for b.Loop() {
+		n.Exec(calls[i%len(calls)])
+		n.clk.Jump(10 * time.Millisecond)
+		i++
 	}
 }

@@ -146,13 +146,14 @@ func TestNativeMatchesRedisServer(t *testing.T) {
 
 // TestScriptsMatchMiniredis holds the Lua engine (over the native store)
 // equal to miniredis on every script of locks.Scripts() and the commands
-// beside them, with time moving; the native twins run the same steps and
-// must agree too. Any command a script sends that the native store lacks
+// beside them, with time moving; a store running them as a native node
+// does (twins, guarded twins, the engine for the rest) runs the same steps
+// and must agree too. Any command a script sends that the native store lacks
 // fails the test (the node would leave the native store for it).
 func TestScriptsMatchMiniredis(t *testing.T) {
 	for seed := range uint64(150) {
 		r := rand.New(rand.NewPCG(seed, 3))
-		eng, nat := newEngineStore(), NewNative()
+		eng, nat := newEngineStore(), newTwinStore()
 		mini, err := NewMini(0)
 		if err != nil {
 			t.Fatal(err)
@@ -164,13 +165,11 @@ func TestScriptsMatchMiniredis(t *testing.T) {
 			if !got.Equal(want) {
 				t.Fatalf("seed %d step %d %v: lua %v, miniredis %v", seed, i, o, got, want)
 			}
-			if _, twin := nativeByName[o.script]; twin || o.script == "" {
-				if tw := apply(nat, now, o); !tw.Equal(want) {
-					t.Fatalf("seed %d step %d %v: native twin %v, miniredis %v", seed, i, o, tw, want)
-				}
-			} else {
-				nat.Flush() // the twins' store follows
-				nat.Load(now*1e6, eng.Dump(now*1e6, nil))
+			if tw := apply(nat, now, o); !tw.Equal(want) {
+				t.Fatalf("seed %d step %d %v: native twin %v, miniredis %v", seed, i, o, tw, want)
+			}
+			if g, w := nat.Dump(now*1e6, nil), mini.Dump(now*1e6, nil); !sameStates(g, w, 0) {
+				t.Fatalf("seed %d step %d %v: state differs:\ntwins     %v\nminiredis %v", seed, i, o, g, w)
 			}
 			if g, w := eng.Dump(now*1e6, nil), mini.Dump(now*1e6, nil); !sameStates(g, w, 0) {
 				t.Fatalf("seed %d step %d %v: state differs:\nlua       %v\nminiredis %v", seed, i, o, g, w)
@@ -183,7 +182,8 @@ func TestScriptsMatchMiniredis(t *testing.T) {
 	}
 }
 
-// TestScriptsMatchRedisServer holds the Lua engine equal to a real
+// TestScriptsMatchRedisServer holds the Lua engine, and the store running
+// scripts as a native node does (twins first), equal to a real
 // redis-server on every script of locks.Scripts() (no simulated time: long
 // TTLs, expiry times compared within 2s; the order of set members, which
 // Redis leaves to its hash tables, is not compared).
@@ -197,20 +197,33 @@ func TestScriptsMatchRedisServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := rand.New(rand.NewPCG(seed, 4))
-		eng := newEngineStore()
+		eng, tw := newEngineStore(), newTwinStore()
 		for i, o := range genAllOps(r, 50, false) {
-			got, want := apply(eng, 0, o), realDo(ctx, c, o)
-			if !unordered(o, roundTTLs(o, loose(got))).Equal(unordered(o, roundTTLs(o, loose(want)))) && !closeTTL(o, got, want) {
+			got, twin, want := apply(eng, 0, o), apply(tw, 0, o), realDo(ctx, c, o)
+			if !realEqual(o, got, want) {
 				t.Fatalf("seed %d step %d %v: lua %v, redis-server %v", seed, i, o, got, want)
 			}
+			if !realEqual(o, twin, want) {
+				t.Fatalf("seed %d step %d %v: twins %v, redis-server %v", seed, i, o, twin, want)
+			}
 		}
-		if g, w := eng.Dump(0, nil), realDump(ctx, c); !sameStates(g, w, 2000) {
-			t.Fatalf("seed %d: final state differs:\nlua          %v\nredis-server %v", seed, g, w)
+		real := realDump(ctx, c)
+		if g := eng.Dump(0, nil); !sameStates(g, real, 2000) {
+			t.Fatalf("seed %d: final state differs:\nlua          %v\nredis-server %v", seed, g, real)
+		}
+		if g := tw.Dump(0, nil); !sameStates(g, real, 2000) {
+			t.Fatalf("seed %d: final state differs:\ntwins        %v\nredis-server %v", seed, g, real)
 		}
 		if len(eng.unsupported) > 0 {
 			t.Fatalf("seed %d: scripts sent commands the native store lacks: %v", seed, eng.unsupported)
 		}
 	}
+}
+
+// realEqual compares a reply with redis-server's as far as a real server
+// allows: status as bulk, TTLs rounded, set members unordered.
+func realEqual(o op, got, want Reply) bool {
+	return unordered(o, roundTTLs(o, loose(got))).Equal(unordered(o, roundTTLs(o, loose(want)))) || closeTTL(o, got, want)
 }
 
 // loose maps status replies to bulk: go-redis does not tell them apart.

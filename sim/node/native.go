@@ -95,24 +95,31 @@ func (n *Native) Dump(now int64, keys []string) []KeyState {
 			keys = append(keys, k)
 		}
 	}
+	if len(keys) == 1 { // the loss-signal oracle's look, after every command
+		return []KeyState{n.state(now, keys[0])}
+	}
 	keys = sortedUnique(keys)
 	out := make([]KeyState, 0, len(keys))
 	for _, k := range keys {
-		e := n.get(now, k)
-		switch {
-		case e == nil:
-			out = append(out, KeyState{Key: k, Type: "none"})
-		case e.hash != nil:
-			out = append(out, KeyState{Key: k, Type: "hash", Fields: sortedFields(e.hash), ExpireAt: e.expireAt})
-		case e.set != nil || e.zset != nil:
-			out = append(out, collectionState(k, e))
-		case e.list != nil:
-			out = append(out, listState(k, e))
-		default:
-			out = append(out, KeyState{Key: k, Type: "string", Str: e.str, ExpireAt: e.expireAt})
-		}
+		out = append(out, n.state(now, k))
 	}
 	return out
+}
+
+// state is the state of one key.
+func (n *Native) state(now int64, k string) KeyState {
+	e := n.get(now, k)
+	switch {
+	case e == nil:
+		return KeyState{Key: k, Type: "none"}
+	case e.hash != nil:
+		return KeyState{Key: k, Type: "hash", Fields: sortedFields(e.hash), ExpireAt: e.expireAt}
+	case e.set != nil || e.zset != nil:
+		return collectionState(k, e)
+	case e.list != nil:
+		return listState(k, e)
+	}
+	return KeyState{Key: k, Type: "string", Str: e.str, ExpireAt: e.expireAt}
 }
 
 func sortedFields(h map[string]string) [][2]string {

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -103,10 +104,37 @@ func cmdZRank(n *Native, now int64, args []string) Reply {
 	if !ok {
 		return r
 	}
-	if _, in := z[args[2]]; !in {
+	s, in := z[args[2]]
+	if !in {
 		return Nil()
 	}
-	return Int(int64(slices.Index(sortedByScore(z), args[2])))
+	return Int(zrank(z, args[2], s))
+}
+
+// zrank is the rank of member m, of score s, in z: the members ordered
+// before it (by score, then by bytes), counted without sorting.
+func zrank(scores map[string]float64, m string, s float64) int64 {
+	var r int64
+	for o, os := range scores {
+		if os < s || (os == s && o < m) {
+			r++
+		}
+	}
+	return r
+}
+
+// zfirst is the member ZRANGE key 0 0 returns (false for an empty set),
+// found without sorting.
+func zfirst(zset map[string]float64) (string, bool) {
+	var first string
+	var fs float64
+	found := false
+	for m, s := range zset {
+		if !found || s < fs || (s == fs && m < first) {
+			first, fs, found = m, s, true
+		}
+	}
+	return first, found
 }
 
 func cmdZRem(n *Native, now int64, args []string) Reply {
@@ -181,19 +209,26 @@ func formatScore(f float64) string {
 	return strconv.FormatFloat(f, 'g', 17, 64)
 }
 
+// sortedByScore lists z's members by score, then by bytes (scores are
+// never NaN: parseScore refuses it).
 func sortedByScore(z map[string]float64) []string {
-	out := make([]string, 0, len(z))
-	for m := range z {
-		out = append(out, m)
+	type scored struct {
+		m string
+		s float64
 	}
-	slices.SortFunc(out, func(a, b string) int {
-		if z[a] != z[b] {
-			if z[a] < z[b] {
-				return -1
-			}
-			return 1
+	ps := make([]scored, 0, len(z))
+	for m, s := range z {
+		ps = append(ps, scored{m, s})
+	}
+	slices.SortFunc(ps, func(a, b scored) int {
+		if c := cmp.Compare(a.s, b.s); c != 0 {
+			return c
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(a.m, b.m)
 	})
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.m
+	}
 	return out
 }

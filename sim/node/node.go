@@ -235,16 +235,7 @@ func (n *Node) load(src string) string {
 // miniredis, the reference the engine is tested against).
 func (n *Node) run(sha, src string, keys, argv []string, ro bool) Reply {
 	n.stats.Scripts++
-	var r Reply
-	touched := keys
-	switch {
-	case !n.noTwins && n.native != nil && n.native.KnowsScript(sha, len(keys), len(argv)):
-		r = n.native.EvalSHA(n.now(), sha, keys, argv)
-	case n.useLua:
-		r, touched = n.runLua(sha, src, keys, argv, ro)
-	default:
-		r = n.store.Eval(n.now(), src, keys, argv)
-	}
+	r, touched := n.runScript(sha, src, keys, argv, ro)
 	if !ro {
 		n.wrote()
 	}
@@ -252,6 +243,26 @@ func (n *Node) run(sha, src string, keys, argv []string, ro bool) Reply {
 		n.replicate(touched)
 	}
 	return r
+}
+
+// runScript runs a script by its twin, its guarded twin (twins.go) if
+// that takes the input, the Lua engine or miniredis, in that order of
+// preference; it returns the reply and the keys to replicate.
+func (n *Node) runScript(sha, src string, keys, argv []string, ro bool) (Reply, []string) {
+	if !n.noTwins && n.native != nil {
+		// Every twin's script writes: EVAL_RO runs it on the engine, which
+		// refuses the first write as Redis does.
+		if !ro && n.native.KnowsScript(sha, len(keys), len(argv)) {
+			return n.native.EvalSHA(n.now(), sha, keys, argv), keys
+		}
+		if r, written, ok := n.native.tryTwin(n.now(), sha, keys, argv, ro); ok {
+			return r, written
+		}
+	}
+	if n.useLua {
+		return n.runLua(sha, src, keys, argv, ro)
+	}
+	return n.store.Eval(n.now(), src, keys, argv), keys
 }
 
 func (n *Node) script(args []string) Reply {
