@@ -3,6 +3,7 @@ package benchtest
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime/metrics"
 	"strings"
 	"testing"
@@ -63,6 +64,23 @@ func (in Interleaved) Table() string {
 			bench.MedianInterval(in.Values(j, allocs)).Median)
 	}
 	return sb.String()
+}
+
+// WriteCSV writes every block as a CSV row (round, subject, cpu_ns,
+// wall_ns, allocs, all per cycle), after a header, for analysis across
+// runs.
+func (in Interleaved) WriteCSV(w io.Writer) error {
+	if _, err := fmt.Fprintln(w, "round,subject,cpu_ns,wall_ns,allocs"); err != nil {
+		return err
+	}
+	for i, r := range in.Rounds {
+		for j, b := range r {
+			if _, err := fmt.Fprintf(w, "%d,%s,%.0f,%.0f,%.2f\n", i, in.Names[j], b.CPU, b.Wall, b.Allocs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // CyclesInterleaved measures the uncontended cycles of several subjects

@@ -2,7 +2,9 @@ package refs
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -106,4 +108,24 @@ func BenchmarkCycleInterleaved(b *testing.B) {
 	subjects = append(subjects, bench.PatternSubjects()...)
 	in := benchtest.CyclesInterleaved(b, tg, subjects, 200)
 	b.Logf("%d rounds of 200 cycles:\n%s", len(in.Rounds), in.Table())
+	if *interleavedCSV != "" {
+		writeInterleaved(b, *interleavedCSV, in)
+	}
+}
+
+// interleavedCSV names a file for BenchmarkCycleInterleaved's blocks.
+var interleavedCSV = flag.String("interleaved-csv", "", "write BenchmarkCycleInterleaved's blocks as CSV to this new file")
+
+func writeInterleaved(b *testing.B, path string, in benchtest.Interleaved) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		b.Fatalf("-interleaved-csv: %v", err)
+	}
+	if err := in.WriteCSV(f); err != nil {
+		f.Close()
+		b.Fatalf("-interleaved-csv: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatalf("-interleaved-csv: %v", err)
+	}
 }
