@@ -23,9 +23,11 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/locksim/locksim/locks.(*hold).expire"))
 }
 
-// TestReleaseStopsValidityTimer: the goroutine that closes Done when the
-// validity runs out (and a watchdog's, where there is one) ends on
-// Release, for every single-key pattern.
+// TestReleaseStopsValidityTimer: on a Clock without AfterFunc (the
+// simulator's), the goroutine that closes Done when the validity runs out
+// (and a watchdog's, where there is one) ends on Release, for every
+// single-key pattern. TestValidityTimerStartsNoGoroutine is the same for
+// a Clock with AfterFunc.
 func TestReleaseStopsValidityTimer(t *testing.T) {
 	m := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
@@ -42,7 +44,7 @@ func TestReleaseStopsValidityTimer(t *testing.T) {
 		{"Service", 2, func(o Options) (Locker, error) { return NewService(rdb, "t:se", o) }},
 	} {
 		clk := &countingClock{}
-		l := extMust(tc.new(Options{TTL: time.Hour, Clock: clk}))
+		l := extMust(tc.new(Options{TTL: time.Hour, Clock: goClock{clk}}))
 		lease, err := l.Acquire(context.Background())
 		if err != nil {
 			t.Fatalf("%s: Acquire = %v", tc.name, err)
@@ -75,6 +77,10 @@ func (c *countingClock) Go(fn func()) {
 		fn()
 	}()
 }
+
+// goClock is a Clock with no more than the Clock interface's methods (no
+// AfterFunc): lock code waits on it through Go and Sleep.
+type goClock struct{ clock.Clock }
 
 // runningWithin waits up to 5s for want goroutines to run and returns how
 // many do.

@@ -11,9 +11,9 @@ import (
 )
 
 // TestRenewalLoopStartsOncePerLocker: a Watchdog or Service that acquires
-// and releases in a tight loop starts one goroutine per holding (its
-// validity timer) and one renewal loop in all, not a watchdog per
-// holding; once idle it runs none.
+// and releases in a tight loop starts one renewal loop in all, not a
+// watchdog per holding, and no goroutine per holding (on the real clock
+// the validity timer is a timer); once idle it runs none.
 func TestRenewalLoopStartsOncePerLocker(t *testing.T) {
 	m := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
@@ -38,8 +38,8 @@ func TestRenewalLoopStartsOncePerLocker(t *testing.T) {
 				t.Fatalf("%s: Release = %v", tc.name, err)
 			}
 		}
-		if got, want := clk.started.Load(), int64(cycles+1); got != want {
-			t.Errorf("%s: %d goroutines started over %d cycles, want %d (a timer per holding, one renewal loop)", tc.name, got, cycles, want)
+		if got, want := clk.started.Load(), int64(1); got != want {
+			t.Errorf("%s: %d goroutines started over %d cycles, want %d (one renewal loop)", tc.name, got, cycles, want)
 		}
 		if n := clk.runningWithin(0); n != 0 {
 			t.Errorf("%s: %d background goroutines 5s after the last Release, want 0", tc.name, n)
@@ -48,12 +48,14 @@ func TestRenewalLoopStartsOncePerLocker(t *testing.T) {
 }
 
 // TestRenewalLoopRenewsEveryHolding: one loop renews N holdings, each on
-// its own schedule, with one goroutine besides the holdings' timers; a
-// refused renewal ends only its own holding (Done closed at once), and the
-// loop stops once the last holding ends.
+// its own schedule, with one goroutine besides the holdings' timers (each a
+// goroutine here: the clock has no AfterFunc); a refused renewal ends only
+// its own holding (Done closed at once), and the loop stops once the last
+// holding ends.
 func TestRenewalLoopRenewsEveryHolding(t *testing.T) {
 	const n = 5
-	clk := &countingClock{}
+	counted := &countingClock{}
+	clk := goClock{counted}
 	c := &config{Options: Options{TTL: time.Second, Clock: clk, RenewEvery: 20 * time.Millisecond}}
 	rn := newRenewer(c, nil)
 	var leases [n]*Lease
@@ -72,7 +74,7 @@ func TestRenewalLoopRenewsEveryHolding(t *testing.T) {
 			return true, nil
 		})
 	}
-	if got := clk.runningWithin(n + 1); got != n+1 {
+	if got := counted.runningWithin(n + 1); got != n+1 {
 		t.Fatalf("%d goroutines run for %d holdings, want %d (their timers and one loop)", got, n, n+1)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -84,7 +86,7 @@ func TestRenewalLoopRenewsEveryHolding(t *testing.T) {
 			t.Fatalf("holding %d renewed %d times in 10s, want at least 3", i, calls[i].Load())
 		}
 	}
-	if got := clk.running.Load(); got != n+1 {
+	if got := counted.running.Load(); got != n+1 {
 		t.Errorf("%d goroutines while renewing, want %d", got, n+1)
 	}
 	refuse.Store(true)
@@ -99,10 +101,10 @@ func TestRenewalLoopRenewsEveryHolding(t *testing.T) {
 		}
 		l.h.end(ErrReleased)
 	}
-	if got := clk.runningWithin(0); got != 0 {
+	if got := counted.runningWithin(0); got != 0 {
 		t.Errorf("%d goroutines 5s after every holding ended, want 0", got)
 	}
-	if got := clk.started.Load(); got != n+1 {
+	if got := counted.started.Load(); got != n+1 {
 		t.Errorf("%d goroutines started, want %d", got, n+1)
 	}
 }
