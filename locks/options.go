@@ -99,7 +99,8 @@ type Retry struct {
 
 type config struct {
 	Options
-	ttlMS int64
+	ttlMS   int64
+	retryBy RetryStrategy // the resolved strategy (see strategy), built once
 }
 
 func (o Options) resolve() (config, error) {
@@ -127,6 +128,7 @@ func (o Options) resolve() (config, error) {
 	if err := c.resolveRetry(); err != nil {
 		return c, err
 	}
+	c.retryBy = c.strategy()
 	if o.NodeTimeout < 0 {
 		return c, &OptionError{"NodeTimeout", o.NodeTimeout, "must not be negative"}
 	}
