@@ -45,3 +45,16 @@ func BenchmarkCycle(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCycleInterleaved measures the floor and every pattern's
+// uncontended cycle on one node side by side, in rounds of 200 cycles of
+// each (see benchtest.CyclesInterleaved), and logs each one's CPU per
+// cycle and its ratio to the floor with 95% intervals: run it with
+// -benchtime 30x -v for 30 rounds.
+func BenchmarkCycleInterleaved(b *testing.B) {
+	tg := benchtest.Target(b, 1)
+	subjects := []bench.Subject{bench.FloorSubject()}
+	subjects = append(subjects, bench.PatternSubjects()...)
+	in := benchtest.CyclesInterleaved(b, tg, subjects, 200)
+	b.Logf("%d rounds of 200 cycles:\n%s", len(in.Rounds), in.Table())
+}

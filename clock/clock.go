@@ -40,6 +40,20 @@ type Clock interface {
 	Parallel(n int, fn func(i int))
 }
 
+// AfterFuncer is a Clock that can call a function once d has passed on it
+// without any goroutine waiting meanwhile (the timer is the clock's own).
+// Lock code uses it, when its Clock has it, for timers that are usually
+// stopped before they fire (a lease's validity timer, stopped by the
+// release), and otherwise waits through Go and Sleep. A Clock that wraps
+// another and changes how it measures time (Since) must not pass the
+// wrapped one's AfterFunc on: its timers would run on the other clock.
+type AfterFuncer interface {
+	// AfterFunc calls fn in a goroutine of its own once d has passed, and
+	// returns a function that stops the timer; stop reports whether it
+	// stopped it before fn was called.
+	AfterFunc(d time.Duration, fn func()) (stop func() bool)
+}
+
 // Real is the production Clock: the time package and goroutines.
 type Real struct{}
 
@@ -81,6 +95,11 @@ func (Real) WithCancel(ctx context.Context) (context.Context, context.CancelFunc
 
 // Go runs fn in a new goroutine.
 func (Real) Go(fn func()) { go fn() }
+
+var _ AfterFuncer = Real{}
+
+// AfterFunc is time.AfterFunc.
+func (Real) AfterFunc(d time.Duration, fn func()) func() bool { return time.AfterFunc(d, fn).Stop }
 
 // Parallel runs fn(i) for i in [0, n) in n goroutines and waits for all.
 func (Real) Parallel(n int, fn func(i int)) {

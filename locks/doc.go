@@ -106,7 +106,9 @@
 // other lease. Reentrant and Service record one entry per acquisition in
 // their hash, so a duplicate or late release request can only remove its
 // own acquisition. Lease.Done closes when the validity runs out on the
-// holder's clock (a timer), when the lock is found lost (by a renewal,
+// holder's clock (a timer: the Clock's own AfterFunc where it has one, as
+// clock.Real does, otherwise a goroutine sleeping on it), when the lock is
+// found lost (by a renewal,
 // Extend, TTL or Release), or on Release; the watchdog bounds each renewal attempt by a third of the
 // validity left and retries while validity remains.
 //

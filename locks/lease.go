@@ -128,18 +128,45 @@ type hold struct {
 	left  bool          // ended, but the server may still hold its token (validity ran out, partial release)
 	open  int           // reentrant: leases issued on this holding and not yet released
 	done  chan struct{}
-	stops []func() // stop the validity timer and the watchdog, if any
+	stops []func()    // stop the validity timer and the watchdog, if any
+	timer func() bool // stops the validity timer armed on a clock.AfterFuncer
 }
 
 // newHold starts a holding whose validity, measured on clk from start, is
 // valid, and its timer: Done closes when the validity runs out unless the
-// holding is renewed or ended first.
+// holding is renewed or ended first. On a Clock with AfterFunc the timer
+// is the clock's own, so a holding released before its validity ends (the
+// common case) costs no goroutine; on any other Clock a goroutine sleeps
+// on it.
 func newHold(clk clock.Clock, start time.Time, valid time.Duration) *hold {
 	h := &hold{clk: clk, start: start, valid: valid, done: make(chan struct{})}
+	if af, ok := clk.(clock.AfterFuncer); ok {
+		h.mu.Lock()
+		h.timer = af.AfterFunc(h.valid-clk.Since(h.start), func() { h.timeUp(af) })
+		h.mu.Unlock()
+		return h
+	}
 	ctx, cancel := clk.WithCancel(context.Background())
 	h.stops = append(h.stops, cancel)
 	clk.Go(func() { h.expire(ctx) })
 	return h
+}
+
+// timeUp is the AfterFunc timer's end: the holding runs out if its
+// validity has, and the timer is armed again for what a renewal left.
+func (h *hold) timeUp(af clock.AfterFuncer) {
+	h.mu.Lock()
+	if h.err != nil {
+		h.mu.Unlock()
+		return
+	}
+	if left := h.valid - h.clk.Since(h.start); left > 0 {
+		h.timer = af.AfterFunc(left, func() { h.timeUp(af) })
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Unlock()
+	h.runOut()
 }
 
 // expire sleeps until the validity runs out (following renewals) and then
@@ -211,10 +238,13 @@ func (h *hold) end(err error) {
 		return
 	}
 	h.err = err
-	stops := h.stops
-	h.stops = nil
+	stops, timer := h.stops, h.timer
+	h.stops, h.timer = nil, nil
 	h.mu.Unlock()
 	close(h.done)
+	if timer != nil {
+		timer()
+	}
 	for _, stop := range stops {
 		stop()
 	}

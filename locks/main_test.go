@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.uber.org/goleak"
 
+	"github.com/locksim/locksim/clock"
 	"github.com/locksim/locksim/clock/clocktest"
 )
 
@@ -23,9 +24,11 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/locksim/locksim/locks.(*hold).expire"))
 }
 
-// TestReleaseStopsValidityTimer: the goroutine that closes Done when the
-// validity runs out ends on Release, and a watchdog's renewal loop, where
-// there is one, its linger later, for every single-key pattern.
+// TestReleaseStopsValidityTimer: on a Clock without AfterFunc (the
+// simulator's), the goroutine that closes Done when the validity runs out
+// (and a watchdog's, where there is one) ends on Release, for every
+// single-key pattern. TestValidityTimerStartsNoGoroutine is the same for
+// a Clock with AfterFunc.
 func TestReleaseStopsValidityTimer(t *testing.T) {
 	m := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
@@ -42,7 +45,7 @@ func TestReleaseStopsValidityTimer(t *testing.T) {
 		{"Service", 2, func(o Options) (Locker, error) { return NewService(rdb, "t:se", o) }},
 	} {
 		clk := newCountingClock(t)
-		l := extMust(tc.new(Options{TTL: time.Hour, Clock: clk}))
+		l := extMust(tc.new(Options{TTL: time.Hour, Clock: goClock{clk}}))
 		lease, err := l.Acquire(context.Background())
 		if err != nil {
 			t.Fatalf("%s: Acquire = %v", tc.name, err)
@@ -81,6 +84,10 @@ func (c *countingClock) Go(fn func()) {
 	c.started.Add(1)
 	c.ManualClock.Go(fn)
 }
+
+// goClock is a Clock with no more than the Clock interface's methods (no
+// AfterFunc): lock code waits on it through Go and Sleep.
+type goClock struct{ clock.Clock }
 
 // runningWithin waits up to 5s (real time: goroutines that were told to
 // end return when the Go runtime gets to them, seen by no clock) for want

@@ -101,8 +101,9 @@ type Retry struct {
 
 type config struct {
 	Options
-	ttlMS int64
-	pit   *pitfall // Options.pitfall, compiled; nil for none
+	ttlMS   int64
+	pit     *pitfall      // Options.pitfall, compiled; nil for none
+	retryBy RetryStrategy // the resolved strategy (see strategy), built once
 }
 
 func (o Options) resolve() (config, error) {
@@ -130,6 +131,7 @@ func (o Options) resolve() (config, error) {
 	if err := c.resolveRetry(); err != nil {
 		return c, err
 	}
+	c.retryBy = c.strategy()
 	if o.NodeTimeout < 0 {
 		return c, &OptionError{"NodeTimeout", o.NodeTimeout, "must not be negative"}
 	}

@@ -141,8 +141,12 @@ func atLeast(name string, first, maxWait time.Duration) error {
 }
 
 // strategy is the retry strategy c's loop asks: Options.RetryStrategy, or
-// the one the Retry field describes.
+// the one the Retry field describes (built once, when the options were
+// resolved).
 func (c *config) strategy() RetryStrategy {
+	if c.retryBy != nil {
+		return c.retryBy
+	}
 	if c.RetryStrategy != nil {
 		return c.RetryStrategy
 	}

@@ -13,7 +13,7 @@
 #
 # Tunables: BENCH_DURATION (400ms), BENCH_WARMUP (100ms), BENCH_REPS (3);
 # micro: BENCH_COUNT (6 runs of each, what benchstat needs for an interval),
-# BENCH_BENCHTIME (2000x). The defaults keep the sweep to about 5 minutes on
+# BENCH_BENCHTIME (2000x), BENCH_ROUNDS (30 interleaved rounds). The defaults keep the sweep to about 5 minutes on
 # 2 cores; raise them on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +30,10 @@ if [[ "${1:-}" == "micro" ]]; then
   count=${BENCH_COUNT:-6}
   benchtime=${BENCH_BENCHTIME:-2000x}
   {
-    go test -run '^$' -bench BenchmarkCycle -count "$count" -benchtime "$benchtime" ./bench/
-    (cd bench/refs && go test -run '^$' -bench BenchmarkCycle -count "$count" -benchtime "$benchtime" .)
+    go test -run '^$' -bench '^BenchmarkCycle$' -benchmem -count "$count" -benchtime "$benchtime" ./bench/
+    (cd bench/refs && go test -run '^$' -bench '^BenchmarkCycle$' -benchmem -count "$count" -benchtime "$benchtime" .)
+    # the same cycles interleaved in rounds of 200, with client CPU per cycle and ratios to the floor
+    (cd bench/refs && go test -run '^$' -bench '^BenchmarkCycleInterleaved$' -benchtime "${BENCH_ROUNDS:-30}x" -v . | grep -v '^=== ')
   } 2>/dev/null | grep -v '^redis: ' | tee "$out/micro.txt" # go test merges go-redis's log lines into stdout
   echo "bench: microbenchmarks in $out/micro.txt (compare runs with benchstat)" >&2
   exit 0

@@ -116,7 +116,11 @@ func holdOnce(ctx context.Context, l bench.Locker, holders *atomic.Int64, most i
 }
 
 // Cycles benchmarks one uncontended acquire+release of s per iteration, on
-// one client, and reports the Redis round trips per cycle.
+// one client, and reports the Redis round trips per cycle and the client
+// process's CPU time (user + system) per cycle, cpu-ns/op: on a machine
+// whose cores the clients share with redis-server, the client's CPU per
+// cycle is what a lock costs in throughput, and unlike ns/op it moves
+// little with the load of other processes.
 func Cycles(b *testing.B, tg *bench.Target, s bench.Subject, nodes int) {
 	var rt, retries bench.Counter
 	cs, err := tg.Open(nodes, 4, &rt)
@@ -141,9 +145,14 @@ func Cycles(b *testing.B, tg *bench.Target, s bench.Subject, nodes int) {
 	cycle() // load the scripts, fill the pool
 	rt.Reset()
 	var n int64
+	cpu0, cpuOK := cpuTime()
 	for b.Loop() {
 		cycle()
 		n++
 	}
+	cpu1, _ := cpuTime()
 	b.ReportMetric(float64(rt.Load())/float64(n), "roundtrips/op")
+	if cpuOK {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(n), "cpu-ns/op")
+	}
 }

@@ -2,7 +2,9 @@ package refs
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -68,14 +70,16 @@ func TestSweepWithLibraries(t *testing.T) {
 }
 
 // BenchmarkCycle is the per-call cost of one uncontended cycle of each
-// library, named like bench's BenchmarkCycle so that benchstat lines them up.
+// library, beside the floor, named like bench's BenchmarkCycle so that
+// benchstat lines them up.
 func BenchmarkCycle(b *testing.B) {
 	tg := benchtest.Target(b, 5)
 	target := "redis"
 	if tg.Demo {
 		target = "miniredis"
 	}
-	for _, s := range Subjects() {
+	// The floor first, so that every run holds the ratios to it.
+	for _, s := range append([]bench.Subject{bench.FloorSubject()}, Subjects()...) {
 		nodes := []int{1}
 		if s.Family == bench.Quorum {
 			nodes = []int{3, 5}
@@ -85,5 +89,43 @@ func BenchmarkCycle(b *testing.B) {
 				benchtest.Cycles(b, tg, s, n)
 			})
 		}
+	}
+}
+
+// BenchmarkCycleInterleaved measures the floor, every pattern and the
+// libraries' uncontended cycle on one node side by side, in rounds of 200
+// cycles of each (see benchtest.CyclesInterleaved), and logs each one's CPU
+// per cycle and its ratio to the floor with 95% intervals: run it with
+// -benchtime 30x -v for 30 rounds.
+func BenchmarkCycleInterleaved(b *testing.B) {
+	tg := benchtest.Target(b, 1)
+	subjects := []bench.Subject{bench.FloorSubject()}
+	for _, s := range Subjects() {
+		if s.Family == bench.Single {
+			subjects = append(subjects, s)
+		}
+	}
+	subjects = append(subjects, bench.PatternSubjects()...)
+	in := benchtest.CyclesInterleaved(b, tg, subjects, 200)
+	b.Logf("%d rounds of 200 cycles:\n%s", len(in.Rounds), in.Table())
+	if *interleavedCSV != "" {
+		writeInterleaved(b, *interleavedCSV, in)
+	}
+}
+
+// interleavedCSV names a file for BenchmarkCycleInterleaved's blocks.
+var interleavedCSV = flag.String("interleaved-csv", "", "write BenchmarkCycleInterleaved's blocks as CSV to this new file")
+
+func writeInterleaved(b *testing.B, path string, in benchtest.Interleaved) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		b.Fatalf("-interleaved-csv: %v", err)
+	}
+	if err := in.WriteCSV(f); err != nil {
+		f.Close()
+		b.Fatalf("-interleaved-csv: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatalf("-interleaved-csv: %v", err)
 	}
 }
