@@ -34,7 +34,7 @@ func init() {
 			}
 			return Alternating(rw.Writer(), rw.Reader()), nil
 		})})
-	Register(Pattern{Name: "rwlock-write", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer}, FIFO: true,
+	Register(Pattern{Name: "rwlock-write", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "the read-write lock's write side only: writers exclude each other",
 		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := locks.NewRWLock(r, k, o)

@@ -25,8 +25,8 @@ func TestCheckSelectionOfTheMatrix(t *testing.T) {
 		args []string
 		kept int
 	}{
-		// basic under failover-twice has one line (breaks mutex); loss-signal is unlisted there.
-		{[]string{"--pattern", "basic", "--scenario", "failover-twice", "--seeds", "40"}, 1},
+		// service under late-release has one line (holds mutex); progress is unlisted there, and breaks (every seed stalls).
+		{[]string{"--pattern", "service", "--scenario", "late-release", "--seeds", "40"}, 1},
 		// watchdog-renew-ttl is caught under slow-work, which the selection leaves out.
 		{[]string{"--pattern", "watchdog,watchdog-renew-ttl", "--scenario", "steady"}, 3},
 	} {
@@ -40,7 +40,7 @@ func TestCheckSelectionOfTheMatrix(t *testing.T) {
 			t.Errorf("locksim %s does not say %q:\n%s", strings.Join(args, " "), want, out)
 		}
 	}
-	out, _, err := runCLI(t, "check", "--pattern", "basic", "--scenario", "failover-twice", "--seeds", "40", "--json")
+	out, _, err := runCLI(t, "check", "--pattern", "service", "--scenario", "late-release", "--seeds", "40", "--json")
 	var res struct {
 		Selection *struct{ Judged, Skipped int }
 	}
