@@ -1,15 +1,10 @@
 package gate
 
 import (
-	"bytes"
 	"embed"
-	"fmt"
 	"io/fs"
-	"path"
-	"strings"
 
 	"github.com/locksim/locksim/internal/explore"
-	"github.com/locksim/locksim/sim/scenario"
 )
 
 // The gate's own scenarios, for faults no built-in shows: each file is
@@ -39,35 +34,7 @@ func init() {
 
 // Scenarios returns the gate's own scenarios, sorted by name.
 func Scenarios() ([]explore.Scenario, error) {
-	entries, err := fs.ReadDir(scenarioFiles, "scenarios")
-	if err != nil {
-		return nil, err
-	}
-	var out []explore.Scenario
-	for _, e := range entries {
-		sc, err := readScenario(e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sc)
-	}
-	return out, nil
-}
-
-func readScenario(file string) (explore.Scenario, error) {
-	data, err := fs.ReadFile(scenarioFiles, "scenarios/"+file)
-	if err != nil {
-		return explore.Scenario{}, err
-	}
-	where := path.Join(ScenarioDir, file)
-	sc, err := scenario.Parse(bytes.NewReader(data))
-	if err != nil {
-		return explore.Scenario{}, fmt.Errorf("%s: %w", where, err)
-	}
-	if want := strings.TrimSuffix(file, ".txt"); sc.Name != want {
-		return explore.Scenario{}, fmt.Errorf("%s: scenario %q, want it named after the file (%q)", where, sc.Name, want)
-	}
-	return explore.Parsed(where, sc, data), nil
+	return explore.ScenarioFiles(scenarioFiles, "scenarios", ScenarioDir)
 }
 
 // lookupScenario returns the built-in named name or, failing that, the

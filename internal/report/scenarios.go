@@ -1,16 +1,11 @@
 package report
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
-	"io/fs"
-	"path"
-	"strings"
 
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/internal/gate"
-	"github.com/locksim/locksim/sim/scenario"
 )
 
 // The report's own scenarios, for a fault kind that neither a built-in
@@ -37,27 +32,7 @@ func init() {
 
 // ownScenarios parses the report's own scenario files, sorted by name.
 func ownScenarios() ([]explore.Scenario, error) {
-	entries, err := fs.ReadDir(ownFiles, "scenarios")
-	if err != nil {
-		return nil, err
-	}
-	var out []explore.Scenario
-	for _, e := range entries {
-		data, err := fs.ReadFile(ownFiles, "scenarios/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		where := path.Join(ScenarioDir, e.Name())
-		sc, err := scenario.Parse(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
-		}
-		if want := strings.TrimSuffix(e.Name(), ".txt"); sc.Name != want {
-			return nil, fmt.Errorf("%s: scenario %q, want it named after the file (%q)", where, sc.Name, want)
-		}
-		out = append(out, explore.Parsed(where, sc, data))
-	}
-	return out, nil
+	return explore.ScenarioFiles(ownFiles, "scenarios", ScenarioDir)
 }
 
 // namedScenarios are the scenarios the production section can name: the
