@@ -200,6 +200,16 @@ func (h *hold) endPartly(err error) {
 	h.end(err)
 }
 
+// releaseFailed is the reason a holding ends when its Release failed (the
+// request or its reply was lost, the node was down): the holder has let
+// go, so its renewals stop and Done closes, but the key may still hold the
+// lease's token until it expires, and a later Release of the same lease
+// may still remove it (see endPartly). Renewing on would hold the lock for
+// as long as the process runs, for a holder that let go of it.
+func releaseFailed(err error) error {
+	return fmt.Errorf("%w: its release failed: %w", ErrLockLost, err)
+}
+
 // errRanOut is the reason a holding whose validity ran out ended.
 var errRanOut = fmt.Errorf("%w: validity ran out", ErrLockLost)
 
