@@ -94,9 +94,9 @@ func (re *Reentrant) Acquire(ctx context.Context) (*Lease, error) {
 }
 
 // begin starts one acquisition attempt: it returns a fresh entry id and,
-// when this value holds nothing (no holding, or one that is over: released,
-// lost, or let go by a Release that failed) and no other attempt is in
-// flight, the prefix of this value's entries for the grant to remove
+// when this value holds nothing (see holdsNothing: a holding released,
+// lost, or let go by a Release that failed or is still waiting) and no
+// other attempt is in flight, the prefix of this value's entries for the grant to remove
 // (else ""): any of them still in Redis is left from a holding this value
 // let go of, and re-entering it would hand out that holding's fencing
 // token again and keep its count above zero. settle ends the attempt.
@@ -104,11 +104,17 @@ func (re *Reentrant) begin() (entry, stale string) {
 	re.mu.Lock()
 	defer re.mu.Unlock()
 	re.seq++
-	if re.inflight == 0 && (re.cur == nil || re.cur.ended()) {
+	if re.inflight == 0 && re.holdsNothing() {
 		stale = re.inst + "."
 	}
 	re.inflight++
 	return re.inst + "." + strconv.FormatUint(re.seq, 10), stale
+}
+
+// holdsNothing reports whether this value has no holding, or one that is
+// over or whose last lease is being released; re.mu is held.
+func (re *Reentrant) holdsNothing() bool {
+	return re.cur == nil || re.cur.ended() || !re.cur.renewable()
 }
 
 // settle ends an attempt begun by begin.
@@ -218,7 +224,7 @@ func (re *Reentrant) dropOrphans(ctx context.Context, n int64) int64 {
 func (re *Reentrant) entered(n int64, start time.Time) (*hold, bool) {
 	re.mu.Lock()
 	defer re.mu.Unlock()
-	if n == 1 || re.cur == nil || re.cur.ended() {
+	if n == 1 || re.holdsNothing() {
 		if re.cur != nil {
 			re.cur.end(ErrLockLost) // the server no longer knew our old holding
 		}
@@ -231,18 +237,23 @@ func (re *Reentrant) entered(n int64, start time.Time) (*hold, bool) {
 
 // Release removes the entry l was issued for; the last one frees the lock.
 // A lease of another Locker, one released already, or one of a holding
-// that is over gets ErrNotHeld and changes nothing. A failed Release of
-// the holding's last open lease ends the holding all the same (its
-// renewals stop; the entry left in Redis expires with the key, or goes at
-// this value's next Acquire, which begins a new holding).
+// that is over gets ErrNotHeld and changes nothing. The Release of the
+// holding's last open lease stops its renewals as it begins, and if it
+// fails it ends the holding all the same (the entry left in Redis expires
+// with the key, or goes at this value's next Acquire, which begins a new
+// holding).
 func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 	if err := verifyRelease(l, re, re.key); err != nil {
 		return wrap("release", re.key, err)
 	}
 	start := re.c.Clock.Now()
+	last := l.h.openLeases() == 1 // the holder lets go of its last lease
+	if last {
+		l.h.letGo()
+	}
 	n, err := runInt(ctx, re.r, re.c.pit.releaseOr(reentrantReleaseScript), []string{re.key}, re.owner, re.c.ttlMS, l.id.entry)
 	if err != nil {
-		if l.h.openLeases() == 1 { // the holder lets go of its last lease: see releaseFailed
+		if last {
 			l.h.endPartly(releaseFailed(err))
 		}
 		return wrap("release", re.key, err)

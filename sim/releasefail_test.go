@@ -24,12 +24,15 @@ func scenarioFile(t *testing.T, path string) scenario.Scenario {
 }
 
 // TestLetGoHoldingsEndAndDoNotComeBack: the seeds that broke these cells
-// before a Release that failed ended its holding, and before an Acquire by
+// before Release stopped the renewals as it began and a Release that
+// failed ended its holding, and before an Acquire by
 // a Locker holding nothing removed its own entries left in Redis.
 //   - A release refused by the crashed node (fsync-always, the counterexample
 //     of a lost release) left the renewal running: the watchdog held the lock
 //     for the rest of the run (a stall), and Service's next Acquire re-entered
 //     the holding it had let go of, with the same fencing token.
+//   - A release whose request was lost (lossy-link) waits for its reply
+//     until its timeout, and the renewals went on meanwhile, past the TTL.
 //   - A release that the failover undid (failover-mid-retry-wait,
 //     split-brain-wait) brought the released holding back on the promoted
 //     replica: the owner's next Acquire re-entered it, token and all, and its
@@ -46,6 +49,10 @@ func TestLetGoHoldingsEndAndDoNotComeBack(t *testing.T) {
 		{"service-fenced", "../internal/gate/scenarios/failover-mid-retry-wait.txt", 1},
 		{"service-fenced", "../internal/gate/scenarios/split-brain-wait.txt", 7},
 		{"service-fenced", "simprop/testdata/outside/service-fenced-reentry-after-lost-release.txt", 1},
+		{"watchdog", "../internal/report/scenarios/lossy-link.txt", 17},
+		{"watchdog-fenced", "../internal/report/scenarios/lossy-link.txt", 1},
+		{"service", "../internal/report/scenarios/lossy-link.txt", 1},
+		{"service-fenced", "../internal/report/scenarios/lossy-link.txt", 17},
 	} {
 		r := run(t, lookupPattern(t, tc.pattern), scenarioFile(t, tc.file), tc.seed)
 		if len(r.Violated) > 0 {
