@@ -61,3 +61,19 @@ func TestLetGoHoldingsEndAndDoNotComeBack(t *testing.T) {
 		}
 	}
 }
+
+// TestFairWaiterLostCallEndsInTime: a fair waiter whose own request or
+// reply was lost (its queueing poll, its BLPOP, the wake-up it popped)
+// waited for its call's read timeout and kept its place at the head of the
+// queue until its waiter key expired, WaitTTL (480ms) later: the waiters
+// behind it stalled past 5 TTL. With each call bounded by a third of
+// WaitTTL, the waiter polls again in time.
+func TestFairWaiterLostCallEndsInTime(t *testing.T) {
+	sc := scenarioFile(t, "../internal/report/scenarios/lossy-link.txt")
+	for _, seed := range []uint64{3, 4, 5, 7, 12, 13, 15, 17} {
+		r := run(t, lookupPattern(t, "fair"), sc, seed)
+		if len(r.Violated) > 0 {
+			t.Errorf("fair under lossy-link, seed %d: violated %v (stalls %d), want none", seed, r.Violated, r.Liveness.Stalls)
+		}
+	}
+}
