@@ -15,7 +15,10 @@ import (
 // waiters whose key has expired, and the lock goes only to the head of the
 // queue. A waiter that vanishes therefore stops blocking the queue once its
 // waiter key expires (WaitTTL after its last poll); one that gives up
-// (cancelled context, deadline, attempts spent) dequeues itself at once.
+// (cancelled context, deadline, attempts spent) dequeues itself at once;
+// and each call a waiter makes is bounded by a third of WaitTTL (see
+// callBound), so one whose request or reply was lost polls again before
+// its key expires instead of holding the head of the queue.
 //
 // Client clocks play no part in the order: two clients whose clocks
 // disagree are still served in the order their first polls reached Redis.
@@ -75,18 +78,28 @@ func (f *Fair) WaitTTL() time.Duration { return f.waitTTL }
 // cases it leaves the queue before returning.
 func (f *Fair) Acquire(ctx context.Context) (*Lease, error) {
 	token := f.s.c.Rand.Token()
-	w := newWaker(f.s.r, f.name, token, &f.s.c)
+	w := newWaker(f.s.r, f.name, token, &f.s.c, f.callBound())
 	return wokenLoop(ctx, &f.s.c, f.m, w.wait,
 		func() (*Lease, error) { return f.poll(ctx, token) },
 		func(ctx context.Context) { _ = f.leave(ctx, token) })
 }
 
-// poll makes one fair_acquire call for token.
+// callBound bounds each call a waiter makes (a poll, or a block beyond its
+// timeout): a third of WaitTTL. A waiter whose request or reply was lost
+// would otherwise wait for the client's read timeout, keeping its place
+// in the queue (at the head, blocking every waiter behind it) until its
+// waiter key expired; bounded, it polls again and refreshes the key in
+// time. (go-redis honours the bound with ContextTimeoutEnabled.)
+func (f *Fair) callBound() time.Duration { return max(f.waitTTL/3, time.Millisecond) }
+
+// poll makes one fair_acquire call for token, bounded by callBound.
 func (f *Fair) poll(ctx context.Context, token string) (*Lease, error) {
 	lock, queue, seq, prefix := FairKeys(f.name)
 	start := f.s.c.Clock.Now()
-	pos, err := runInt(ctx, f.s.r, fairAcquireScript, f.pollKeys(lock, queue, seq),
+	pctx, cancel := f.s.c.Clock.WithTimeout(ctx, f.callBound())
+	pos, err := runInt(pctx, f.s.r, fairAcquireScript, f.pollKeys(lock, queue, seq),
 		token, f.s.c.ttlMS, f.waitTTL.Milliseconds(), prefix)
+	cancel()
 	if err != nil {
 		return nil, wrap("acquire", lock, err)
 	}

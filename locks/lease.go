@@ -127,6 +127,7 @@ type hold struct {
 	err   error         // nil while held
 	left  bool          // ended, but the server may still hold its token (validity ran out, partial release)
 	open  int           // reentrant: leases issued on this holding and not yet released
+	going bool          // the holder is releasing it: renewals stop (see letGo)
 	done  chan struct{}
 	stops []func()    // stop the validity timer and the watchdog, if any
 	timer func() bool // stops the validity timer armed on a clock.AfterFuncer
@@ -225,6 +226,33 @@ func (h *hold) endPartly(err error) {
 	}
 	h.mu.Unlock()
 	h.end(err)
+}
+
+// releaseFailed is the reason a holding ends when its Release failed (the
+// request or its reply was lost, the node was down): the holder has let
+// go, so its renewals stop and Done closes, but the key may still hold the
+// lease's token until it expires, and a later Release of the same lease
+// may still remove it (see endPartly). Renewing on would hold the lock for
+// as long as the process runs, for a holder that let go of it.
+func releaseFailed(err error) error {
+	return fmt.Errorf("%w: its release failed: %w", ErrLockLost, err)
+}
+
+// letGo marks the holding as being released: no renewal is sent for it
+// from now on, whatever the release's outcome. A release can wait long for
+// a reply that was lost; renewing meanwhile would keep the key alive for
+// a holder that has let go of it.
+func (h *hold) letGo() {
+	h.mu.Lock()
+	h.going = true
+	h.mu.Unlock()
+}
+
+// renewable reports whether renewals may still be sent for the holding.
+func (h *hold) renewable() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return !h.going
 }
 
 // errRanOut is the reason a holding whose validity ran out ended.

@@ -109,6 +109,9 @@ func (s *reentrantMachine) actions() map[string]func(*rapid.T) {
 // acquire is a first acquisition or a re-entry, as the owner's state has it.
 func (s *reentrantMachine) acquire(t *rapid.T) {
 	i := rapid.IntRange(0, rapidOwners-1).Draw(t, "owner")
+	if h := s.cur[i]; h == nil || !h.relied(s.w.now()) {
+		s.dropStale(i)
+	}
 	l, err := s.lockers[i].Acquire(context.Background())
 	g := s.m.Acquire(ownerID(i))
 	if !g.OK {
@@ -134,6 +137,19 @@ func (s *reentrantMachine) acquire(t *rapid.T) {
 	}
 	h.until = now + s.valid
 	s.leases = append(s.leases, &reentrantLease{l: l, h: h, gen: s.gen[i]})
+}
+
+// dropStale is what an Acquire by an owner that holds nothing does first:
+// the entries its earlier holdings left in the hash are removed, and the
+// lock is free again if they were all the owner counted.
+func (s *reentrantMachine) dropStale(i int) {
+	for {
+		who, n := s.m.Holder()
+		if who != ownerID(i) || n == 0 {
+			return
+		}
+		s.m.Release(ownerID(i))
+	}
 }
 
 // release gives back any lease ever issued to the owner: it removes that

@@ -39,10 +39,11 @@ type Reentrant struct {
 	// sessions pins a connection for WaitReplicas (nil without it).
 	sessions func(ctx context.Context, key string) (Session, func(), error)
 
-	mu      sync.Mutex // guards cur, seq and orphans; never held across a Redis call
-	cur     *hold
-	seq     uint64
-	orphans []string // entries of grants that may have landed and whose undo failed
+	mu       sync.Mutex // guards cur, seq, inflight and orphans; never held across a Redis call
+	cur      *hold
+	seq      uint64
+	inflight int      // acquisition attempts between their entry and their outcome
+	orphans  []string // entries of grants that may have landed and whose undo failed
 }
 
 var (
@@ -92,12 +93,35 @@ func (re *Reentrant) Acquire(ctx context.Context) (*Lease, error) {
 	})
 }
 
-// nextEntry returns a fresh entry id for one acquisition attempt.
-func (re *Reentrant) nextEntry() string {
+// begin starts one acquisition attempt: it returns a fresh entry id and,
+// when this value holds nothing (see holdsNothing: a holding released,
+// lost, or let go by a Release that failed or is still waiting) and no
+// other attempt is in flight, the prefix of this value's entries for the grant to remove
+// (else ""): any of them still in Redis is left from a holding this value
+// let go of, and re-entering it would hand out that holding's fencing
+// token again and keep its count above zero. settle ends the attempt.
+func (re *Reentrant) begin() (entry, stale string) {
 	re.mu.Lock()
 	defer re.mu.Unlock()
 	re.seq++
-	return re.inst + "." + strconv.FormatUint(re.seq, 10)
+	if re.inflight == 0 && re.holdsNothing() {
+		stale = re.inst + "."
+	}
+	re.inflight++
+	return re.inst + "." + strconv.FormatUint(re.seq, 10), stale
+}
+
+// holdsNothing reports whether this value has no holding, or one that is
+// over or whose last lease is being released; re.mu is held.
+func (re *Reentrant) holdsNothing() bool {
+	return re.cur == nil || re.cur.ended() || !re.cur.renewable()
+}
+
+// settle ends an attempt begun by begin.
+func (re *Reentrant) settle() {
+	re.mu.Lock()
+	re.inflight--
+	re.mu.Unlock()
 }
 
 // try makes one attempt; fresh reports whether a new holding began (as
@@ -108,9 +132,10 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 		return nil, false, wrap("acquire", re.key, err)
 	}
 	defer done()
-	entry := re.nextEntry()
+	entry, stale := re.begin()
+	defer re.settle()
 	start := re.c.Clock.Now()
-	n, fence, err := re.grant(ctx, entry)
+	n, fence, err := re.grant(ctx, entry, stale)
 	if err != nil {
 		// The outcome is unknown: the grant may have landed. Remove its
 		// entry, if any, so that it holds nothing.
@@ -136,15 +161,16 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 	return l, fresh, nil
 }
 
-// grant runs the acquire script for entry: it returns the owner's count
+// grant runs the acquire script for entry, removing first this value's
+// entries that begin with stale (if not ""): it returns the owner's count
 // (0 if another owner holds the lock) and, with Fencing, the holding's
 // fencing token.
-func (re *Reentrant) grant(ctx context.Context, entry string) (n, fence int64, err error) {
+func (re *Reentrant) grant(ctx context.Context, entry, stale string) (n, fence int64, err error) {
 	if re.fence == "" {
-		n, err = runInt(ctx, re.conn(ctx), reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry)
+		n, err = runInt(ctx, re.conn(ctx), reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry, stale)
 		return n, 0, err
 	}
-	v, err := reentrantFencedAcquireScript.Run(ctx, re.conn(ctx), []string{re.key, re.fence}, re.owner, re.c.ttlMS, entry).Int64Slice()
+	v, err := reentrantFencedAcquireScript.Run(ctx, re.conn(ctx), []string{re.key, re.fence}, re.owner, re.c.ttlMS, entry, stale).Int64Slice()
 	if err != nil {
 		return 0, 0, err
 	}
@@ -198,7 +224,7 @@ func (re *Reentrant) dropOrphans(ctx context.Context, n int64) int64 {
 func (re *Reentrant) entered(n int64, start time.Time) (*hold, bool) {
 	re.mu.Lock()
 	defer re.mu.Unlock()
-	if n == 1 || re.cur == nil || re.cur.ended() {
+	if n == 1 || re.holdsNothing() {
 		if re.cur != nil {
 			re.cur.end(ErrLockLost) // the server no longer knew our old holding
 		}
@@ -211,14 +237,25 @@ func (re *Reentrant) entered(n int64, start time.Time) (*hold, bool) {
 
 // Release removes the entry l was issued for; the last one frees the lock.
 // A lease of another Locker, one released already, or one of a holding
-// that is over gets ErrNotHeld and changes nothing.
+// that is over gets ErrNotHeld and changes nothing. The Release of the
+// holding's last open lease stops its renewals as it begins, and if it
+// fails it ends the holding all the same (the entry left in Redis expires
+// with the key, or goes at this value's next Acquire, which begins a new
+// holding).
 func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 	if err := verifyRelease(l, re, re.key); err != nil {
 		return wrap("release", re.key, err)
 	}
 	start := re.c.Clock.Now()
+	last := l.h.openLeases() == 1 // the holder lets go of its last lease
+	if last {
+		l.h.letGo()
+	}
 	n, err := runInt(ctx, re.r, re.c.pit.releaseOr(reentrantReleaseScript), []string{re.key}, re.owner, re.c.ttlMS, l.id.entry)
 	if err != nil {
+		if last {
+			l.h.endPartly(releaseFailed(err))
+		}
 		return wrap("release", re.key, err)
 	}
 	if n > 0 && l.spend() && l.h.openLeases() == 0 {

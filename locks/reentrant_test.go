@@ -32,11 +32,12 @@ func TestReentrantLateRequests(t *testing.T) {
 		}
 		// A grant whose reply the caller never saw: its entry counts until
 		// undone, and undoing it leaves the current holding as it was.
-		late := re.nextEntry()
-		if n, err := runInt(ctx, e.client(t), reentrantAcquireScript, []string{key}, re.owner, re.c.ttlMS, late); err != nil || n != 2 {
+		late, _ := re.begin()
+		re.settle()
+		if n, err := runInt(ctx, e.client(t), reentrantAcquireScript, []string{key}, re.owner, re.c.ttlMS, late, ""); err != nil || n != 2 {
 			t.Fatalf("late grant = %d, %v; want count 2", n, err)
 		}
-		if n, err := runInt(ctx, e.client(t), reentrantAcquireScript, []string{key}, re.owner, re.c.ttlMS, late); err != nil || n != 2 {
+		if n, err := runInt(ctx, e.client(t), reentrantAcquireScript, []string{key}, re.owner, re.c.ttlMS, late, ""); err != nil || n != 2 {
 			t.Fatalf("the same grant request again = %d, %v; want count 2 (counted once)", n, err)
 		}
 		re.undo(ctx, late)
@@ -45,8 +46,9 @@ func TestReentrantLateRequests(t *testing.T) {
 		}
 		// A late grant whose undo failed as well is an orphan: the
 		// holder's last release removes it too.
-		orphan := re.nextEntry()
-		if n, err := runInt(ctx, e.client(t), reentrantAcquireScript, []string{key}, re.owner, re.c.ttlMS, orphan); err != nil || n != 2 {
+		orphan, _ := re.begin()
+		re.settle()
+		if n, err := runInt(ctx, e.client(t), reentrantAcquireScript, []string{key}, re.owner, re.c.ttlMS, orphan, ""); err != nil || n != 2 {
 			t.Fatalf("orphaned grant = %d, %v; want count 2", n, err)
 		}
 		re.orphans = append(re.orphans, orphan)

@@ -177,8 +177,13 @@ func (r *renewer) renewDue() {
 // attempt makes one renewal attempt for j, bounded by a third of the
 // validity left and at most RenewEvery; a failed attempt is tried again
 // after retryPause while validity remains, a refused one ends the holding.
+// A holding being released is not renewed.
 func (r *renewer) attempt(j *renewal) {
 	h := j.l.h
+	if !h.renewable() { // being released: wait for the release to end it
+		r.reschedule(j, r.c.RenewEvery)
+		return
+	}
 	left := h.remaining()
 	if left <= 0 {
 		r.m.lost()

@@ -128,7 +128,9 @@ func (s *single) tryToken(ctx context.Context) (*Lease, error) {
 
 // release is the owner-checked release of a lease s issued, counted into
 // m; any other lease gets ErrNotHeld and touches nothing (but with a
-// Pitfall.ReleaseScript, whose script runs for any lease).
+// Pitfall.ReleaseScript, whose script runs for any lease). Renewals stop
+// as the release begins (see letGo), and a release that fails still ends
+// the holding (see releaseFailed).
 func (s *single) release(ctx context.Context, m *Metrics, l *Lease) error {
 	if err := verifyRelease(l, s, s.key); err != nil {
 		if s.c.pit.releasesAny() {
@@ -136,8 +138,10 @@ func (s *single) release(ctx context.Context, m *Metrics, l *Lease) error {
 		}
 		return wrap("release", s.key, err)
 	}
+	l.h.letGo()
 	n, err := runInt(ctx, s.r, s.c.pit.releaseOr(releaseScript), []string{s.key}, l.id.token)
 	if err != nil {
+		l.h.endPartly(releaseFailed(err))
 		return wrap("release", s.key, err)
 	}
 	if n == 0 {

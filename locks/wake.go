@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/clock"
 )
 
 // This file holds how a waiter is woken instead of polling: each waiter has
@@ -51,34 +53,41 @@ func WakePrefix(name string) string { return "{" + name + "}:wake:" }
 type waker struct {
 	b     Blocker // nil: the seam cannot block, sleep instead
 	key   string  // the waiter's wake list
-	clock func(context.Context, time.Duration) error
+	clk   clock.Clock
+	bound time.Duration // how long past its timeout a block may take
 }
 
-// newWaker returns the waker of token on the lock named name.
-func newWaker(r Redis, name, token string, c *config) waker {
+// newWaker returns the waker of token on the lock named name; a block
+// that has not returned bound after its timeout is given up (its request
+// or reply was lost), and the rest of the backoff slept.
+func newWaker(r Redis, name, token string, c *config, bound time.Duration) waker {
 	b, _ := r.(Blocker)
-	return waker{b: b, key: WakePrefix(name) + token, clock: c.Clock.Sleep}
+	return waker{b: b, key: WakePrefix(name) + token, clk: c.Clock, bound: bound}
 }
 
 // wait blocks until the waiter is woken or d passes (or ctx is done). It
 // falls back to a sleep when the seam cannot block, and to a sleep for the
 // rest of d when the block fails (a transient error must not turn the
-// backoff into a tight loop); ctx's end is its only error.
+// backoff into a tight loop); ctx's end is its only error. A block is
+// given up bound after its timeout (its request or reply was lost).
 func (w waker) wait(ctx context.Context, d time.Duration) error {
 	if w.b == nil {
-		return w.clock(ctx, d)
+		return w.clk.Sleep(ctx, d)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := w.block(ctx, d)
+	start := w.clk.Now()
+	bctx, cancel := w.clk.WithTimeout(ctx, d+w.bound)
+	err := w.block(bctx, d)
+	cancel()
 	switch {
 	case err == nil, errors.Is(err, redis.Nil):
 		return nil
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
-	return w.clock(ctx, d)
+	return w.clk.Sleep(ctx, max(d-w.clk.Since(start), 0))
 }
 
 // block sends one BLPOP of at most d: in whole seconds through BLPop (which

@@ -4,6 +4,26 @@
 -- owner, the entry is recorded, the owner's count incremented and the TTL
 -- refreshed; returns the new count. The same entry twice (a request sent
 -- again) counts once. Returns 0 if another owner holds it.
+-- ARGV[4], if not empty, is the prefix of the acquiring value's own entries
+-- (its instance id and '.'), sent when that value holds nothing: any such
+-- entry still in the hash is left from a holding it let go of (a release
+-- that failed, or that a failover or crash undid), so it is removed first,
+-- and the lock is free if the owner counted nothing else. This
+-- acquisition's own entry (ARGV[3], a request sent again) is kept.
+if (ARGV[4] or '') ~= '' and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
+  local kv = redis.call('HGETALL', KEYS[1])
+  local p, own = '@' .. ARGV[4], '@' .. ARGV[3]
+  local stale = 0
+  for i = 1, #kv, 2 do
+    if kv[i] ~= own and string.sub(kv[i], 1, #p) == p then
+      redis.call('HDEL', KEYS[1], kv[i])
+      stale = stale + 1
+    end
+  end
+  if stale > 0 and redis.call('HINCRBY', KEYS[1], ARGV[1], -stale) <= 0 then
+    redis.call('DEL', KEYS[1])
+  end
+end
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
   local e = '@' .. ARGV[3]
   if redis.call('HEXISTS', KEYS[1], e) == 1 then

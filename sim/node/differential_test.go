@@ -58,8 +58,11 @@ func genOps(r *rand.Rand, n int, timed bool) []op {
 			o.script = pick(names)
 			o.keys = []string{pick(keys), pick(keys)}[:nativeByName[o.script].keys]
 			o.argv = []string{pick([]string{"a", "b"}), pick(ttls)}
-			if nativeByName[o.script].args == 3 {
+			if nativeByName[o.script].args >= 3 {
 				o.argv = append(o.argv, pick([]string{"e1", "e2"}))
+			}
+			if nativeByName[o.script].args == 4 { // the prefix of stale entries to drop
+				o.argv = append(o.argv, pick([]string{"", "", "e"}))
 			}
 			if o.script == "fenced_acquire" {
 				o.argv[1] = pick(setTTLs)

@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"strconv"
+	"strings"
 
 	"github.com/locksim/locksim/locks"
 )
@@ -25,7 +26,7 @@ var nativeByName = map[string]nativeScript{
 	"release":           {keys: 1, args: 1, run: scriptRelease},
 	"extend":            {keys: 1, args: 2, run: scriptExtend},
 	"fenced_acquire":    {keys: 2, args: 2, run: scriptFencedAcquire},
-	"reentrant_acquire": {keys: 1, args: 3, run: scriptReentrantAcquire},
+	"reentrant_acquire": {keys: 1, args: 4, run: scriptReentrantAcquire},
 	"reentrant_release": {keys: 1, args: 3, run: scriptReentrantRelease},
 	"reentrant_extend":  {keys: 1, args: 2, run: scriptReentrantExtend},
 	"redlock_acquire":   {keys: 1, args: 2, run: scriptRedlockAcquire},
@@ -121,6 +122,9 @@ func scriptRedlockAcquire(n *Native, now int64, keys, args []string) Reply {
 }
 
 func scriptReentrantAcquire(n *Native, now int64, keys, args []string) Reply {
+	if r := n.dropStale(now, keys[0], args[0], args[2], args[3]); r.IsError() {
+		return r
+	}
 	if n.get(now, keys[0]) != nil {
 		h := n.hexists(now, keys[0], args[0])
 		if h.IsError() || h.Int == 0 {
@@ -145,6 +149,37 @@ func scriptReentrantAcquire(n *Native, now int64, keys, args []string) Reply {
 		return r
 	}
 	return c
+}
+
+// dropStale is the first step of reentrant_acquire.lua: with a prefix,
+// the owner's entries under it other than entry are removed and taken off
+// its count, and the key deleted once the count is down to zero.
+func (n *Native) dropStale(now int64, key, owner, entry, prefix string) Reply {
+	if prefix == "" {
+		return Int(0)
+	}
+	if h := n.hexists(now, key, owner); h.IsError() || h.Int == 0 {
+		return h
+	}
+	p, own := "@"+prefix, "@"+entry
+	var stale []string
+	for _, f := range sortedFields(n.get(now, key).hash) {
+		if f[0] != own && strings.HasPrefix(f[0], p) {
+			stale = append(stale, f[0])
+		}
+	}
+	if len(stale) == 0 {
+		return Int(0)
+	}
+	n.hdel(now, key, stale...)
+	c := n.hincrby(now, key, owner, -int64(len(stale)))
+	if c.IsError() {
+		return c
+	}
+	if c.Int <= 0 {
+		n.del(now, key)
+	}
+	return Int(0)
 }
 
 // luaNumber is a script's return of tonumber(reply): an integer for a

@@ -69,10 +69,12 @@ func (g *gen) multiKeys() []string {
 }
 
 var scriptSpecs = map[string]scriptSpec{
-	"release":           func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
-	"extend":            func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
-	"fenced_acquire":    func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok(), g.validTTL()} },
-	"reentrant_acquire": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.entry()} },
+	"release":        func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
+	"extend":         func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
+	"fenced_acquire": func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok(), g.validTTL()} },
+	"reentrant_acquire": func(g *gen) ([]string, []string) {
+		return g.keys(1), []string{g.tok(), g.ttl(), g.entry(), g.pick("", "a.", "b.")}
+	},
 	"reentrant_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.entry()} },
 	"probe":             func(g *gen) ([]string, []string) { return g.keys(1), nil },
 	"reentrant_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl()} },
@@ -80,7 +82,7 @@ var scriptSpecs = map[string]scriptSpec{
 	"redlock_extend":    func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.validTTL()} },
 	"redlock_acquire":   func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.validTTL()} },
 	"reentrant_fenced_acquire": func(g *gen) ([]string, []string) {
-		return g.keys(2), []string{g.tok(), g.validTTL(), g.tok()}
+		return g.keys(2), []string{g.tok(), g.validTTL(), g.entry(), g.pick("", "a.", "b.")}
 	},
 	"fair_acquire": func(g *gen) ([]string, []string) { // a 4th key: the fence counter of Fencing
 		return g.keys(3 + g.r.IntN(2)), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}

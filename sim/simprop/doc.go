@@ -31,7 +31,8 @@
 //	              fair rwlock-write redlock
 //	mutex-nested  reentrant service                  MutexEnvelope, each section re-entered once (Nested)
 //	renewal       watchdog service                   RenewalEnvelope
-//	safe-store    fenced                             FencedEnvelope (default network)
+//	safe-store    fenced watchdog-fenced fair-fenced FencedEnvelope (default network)
+//	              service-fenced
 //	rw-exclusion  rwlock (3 clients)                 MutexEnvelope
 //	max-holders   semaphore (3 clients)              MutexEnvelope
 //	fifo          fair                               FIFOEnvelope
