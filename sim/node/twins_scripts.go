@@ -168,7 +168,8 @@ func (t *twinRun) liveHead(queue, prefix string) (string, bool) {
 	return "", false
 }
 
-// twinReentrantFencedAcquire is reentrant_fenced_acquire.lua. It takes
+// twinReentrantFencedAcquire is reentrant_fenced_acquire.lua (its stale
+// entries dropped first, see dropStale). It takes
 // only owners that cannot be one of the hash's '@' fields and non-empty
 // entry ids, so the owner's count, the fence field and the entry are three
 // fields.
@@ -178,6 +179,9 @@ func twinReentrantFencedAcquire(t *twinRun, keys, args []string) (Reply, bool) {
 	_, ok := ttl(args[1])
 	if !ok || h == ctr || strings.HasPrefix(owner, "@") || args[2] == "" ||
 		!t.kindOK(h, isHash) || !t.counter(ctr) {
+		return Reply{}, false
+	}
+	if len(args) > 3 && !t.dropStale(h, owner, args[2], args[3]) {
 		return Reply{}, false
 	}
 	free := t.read(cmdExists, "EXISTS", h).Int == 0
@@ -204,6 +208,37 @@ func twinReentrantFencedAcquire(t *twinRun, keys, args []string) (Reply, bool) {
 	n := t.write(cmdHIncrBy, "HINCRBY", h, owner, "1").Int
 	t.write(pexpire, "PEXPIRE", h, args[1])
 	return luaArray(&n, fence), true
+}
+
+// dropStale is the scripts' first step (ARGV[4], the prefix of the
+// acquiring value's own entries): the owner's entries under prefix other
+// than entry are removed one HDEL each, taken off its count, and the hash
+// deleted once the count is down to zero. It declines (false, nothing
+// written) when the count is not a small integer.
+func (t *twinRun) dropStale(h, owner, entry, prefix string) bool {
+	if prefix == "" || t.read(cmdHExists, "HEXISTS", h, owner).Int == 0 {
+		return true
+	}
+	p, own := "@"+prefix, "@"+entry
+	var stale []string
+	for _, f := range sortedFields(t.n.get(t.now, h).hash) {
+		if f[0] != own && strings.HasPrefix(f[0], p) {
+			stale = append(stale, f[0])
+		}
+	}
+	if len(stale) == 0 {
+		return true
+	}
+	if _, ok := t.field(h, owner); !ok {
+		return false
+	}
+	for _, f := range stale {
+		t.write(cmdHDel, "HDEL", h, f)
+	}
+	if t.write(cmdHIncrBy, "HINCRBY", h, owner, itoa(-int64(len(stale)))).Int <= 0 {
+		t.write(cmdDel, "DEL", h)
+	}
+	return true
 }
 
 // field is tonumber(redis.call('HGET', h, f)): nil for a missing field; ok
