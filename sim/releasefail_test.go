@@ -49,10 +49,10 @@ func TestLetGoHoldingsEndAndDoNotComeBack(t *testing.T) {
 		{"service-fenced", "../internal/gate/scenarios/failover-mid-retry-wait.txt", 1},
 		{"service-fenced", "../internal/gate/scenarios/split-brain-wait.txt", 7},
 		{"service-fenced", "simprop/testdata/outside/service-fenced-reentry-after-lost-release.txt", 1},
-		{"watchdog", "../internal/report/scenarios/lossy-link.txt", 17},
-		{"watchdog-fenced", "../internal/report/scenarios/lossy-link.txt", 1},
-		{"service", "../internal/report/scenarios/lossy-link.txt", 1},
-		{"service-fenced", "../internal/report/scenarios/lossy-link.txt", 17},
+		{"watchdog", "../internal/gate/scenarios/lossy-link.txt", 17},
+		{"watchdog-fenced", "../internal/gate/scenarios/lossy-link.txt", 1},
+		{"service", "../internal/gate/scenarios/lossy-link.txt", 1},
+		{"service-fenced", "../internal/gate/scenarios/lossy-link.txt", 17},
 	} {
 		r := run(t, lookupPattern(t, tc.pattern), scenarioFile(t, tc.file), tc.seed)
 		if len(r.Violated) > 0 {
@@ -69,7 +69,7 @@ func TestLetGoHoldingsEndAndDoNotComeBack(t *testing.T) {
 // behind it stalled past 5 TTL. With each call bounded by a third of
 // WaitTTL, the waiter polls again in time.
 func TestFairWaiterLostCallEndsInTime(t *testing.T) {
-	sc := scenarioFile(t, "../internal/report/scenarios/lossy-link.txt")
+	sc := scenarioFile(t, "../internal/gate/scenarios/lossy-link.txt")
 	for _, seed := range []uint64{3, 4, 5, 7, 12, 13, 15, 17} {
 		r := run(t, lookupPattern(t, "fair"), sc, seed)
 		if len(r.Violated) > 0 {

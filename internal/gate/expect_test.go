@@ -94,11 +94,11 @@ func TestOwnScenariosParse(t *testing.T) {
 			t.Errorf("scenario %s replays as %q, want %q", sc.Name, sc.Arg, want)
 		}
 	}
-	const own = "blackhole-renewal,crowded-pause,failover-lag-const,failover-lag-exp,failover-lag-slow-wait,failover-lag-slow,failover-mid-grant-wait,failover-mid-grant,failover-mid-retry-wait,failover-mid-retry,failover-once-replica,failover-twice,fsync-always,fsync-everysec,gc-storm,late-release,long-work-careless,long-work-extended,misuse,pause-mid-prep,paused-grant,reenter,renewal-cut-careless,renewal-cut,retry-pause,slow-quorum,split-brain-wait,split-brain,stale-read-release,starved-watchdog-careless,starved-watchdog"
+	const own = "blackhole-renewal,crowded-pause,failover-lag-const,failover-lag-exp,failover-lag-slow-wait,failover-lag-slow,failover-mid-grant-wait,failover-mid-grant,failover-mid-retry-wait,failover-mid-retry,failover-once-replica,failover-twice,fsync-always,fsync-everysec,gc-storm,late-release,long-work-careless,long-work-extended,lossy-link,misuse,pause-mid-prep,paused-grant,reenter,renewal-cut-careless,renewal-cut,retry-pause,slow-quorum,split-brain-wait,split-brain,stale-read-release,starved-watchdog-careless,starved-watchdog"
 	if got := strings.Join(names, ","); got != own {
 		t.Errorf("the gate's scenarios = %s, want %s", got, own)
 	}
-	if _, err := lookupScenario("no-such"); err == nil || !strings.Contains(err.Error(), "nor one of the gate's own (blackhole-renewal, crowded-pause, failover-lag-const, failover-lag-exp, failover-lag-slow, failover-lag-slow-wait, failover-mid-grant, failover-mid-grant-wait, failover-mid-retry, failover-mid-retry-wait, failover-once-replica, failover-twice, fsync-always, fsync-everysec, gc-storm, late-release, long-work-careless, long-work-extended, misuse, pause-mid-prep, paused-grant, reenter, renewal-cut, renewal-cut-careless, retry-pause, slow-quorum, split-brain, split-brain-wait, stale-read-release, starved-watchdog, starved-watchdog-careless)") {
+	if _, err := lookupScenario("no-such"); err == nil || !strings.Contains(err.Error(), "nor one of the gate's own (blackhole-renewal, crowded-pause, failover-lag-const, failover-lag-exp, failover-lag-slow, failover-lag-slow-wait, failover-mid-grant, failover-mid-grant-wait, failover-mid-retry, failover-mid-retry-wait, failover-once-replica, failover-twice, fsync-always, fsync-everysec, gc-storm, late-release, long-work-careless, long-work-extended, lossy-link, misuse, pause-mid-prep, paused-grant, reenter, renewal-cut, renewal-cut-careless, retry-pause, slow-quorum, split-brain, split-brain-wait, stale-read-release, starved-watchdog, starved-watchdog-careless)") {
 		t.Errorf("lookupScenario(no-such) = %v, want it to list the gate's own", err)
 	}
 }

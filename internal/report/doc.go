@@ -9,7 +9,7 @@
 // by claim, safety curves (Sweep: the violation rate as one fault grows)
 // and the production faults (MeasureProduction: every pattern under the
 // gate's scenarios of the fault kinds, triggers and workload steps no
-// built-in has, and the report's own, internal/report/scenarios/).
+// built-in has).
 //
 // # Intervals
 //

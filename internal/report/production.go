@@ -22,8 +22,8 @@ import (
 // at an offset, manual extension, misuse), and a lossy link, which no
 // built-in has either. The report measures every pattern under the gate's
 // own scenario files that exercise them (they are data:
-// internal/gate/scenarios/) and its own (internal/report/scenarios/), each
-// a named scenario that `locksim run` replays.
+// internal/gate/scenarios/), each a named scenario that `locksim run`
+// replays.
 
 // ProductionScenarios names the scenarios of the production-faults
 // section, in the order the report shows them: each exercises a fault
@@ -48,21 +48,21 @@ var ProductionScenarios = []string{
 }
 
 // ProductionBuiltins returns the scenarios named (ProductionScenarios
-// when names is nil), read from the gate's files and the report's, as built-ins the report
+// when names is nil), read from the gate's files, as built-ins the report
 // measures: each resolves for a pattern's node count as a built-in does.
 func ProductionBuiltins(names []string) ([]scenario.Builtin, error) {
 	if names == nil {
 		names = ProductionScenarios
 	}
-	all, err := namedScenarios()
+	all, err := gate.Scenarios()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("report: the gate's scenarios: %w", err)
 	}
 	var out []scenario.Builtin
 	for _, name := range names {
 		i := slices.IndexFunc(all, func(s explore.Scenario) bool { return s.Name == name })
 		if i < 0 {
-			return nil, fmt.Errorf("report: production scenario %q is neither the gate's (%s) nor the report's (%s)", name, gate.ScenarioDir, ScenarioDir)
+			return nil, fmt.Errorf("report: production scenario %q is not one of the gate's (%s)", name, gate.ScenarioDir)
 		}
 		sc, err := all[i].Resolve(0)
 		if err != nil {

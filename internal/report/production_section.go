@@ -17,7 +17,7 @@ func production(d *Document, pm *Measurements) {
 	}
 	d.heading(2, "production", "Production faults: fault schedules, split brain, WAIT and finer triggers")
 	d.para(text("The built-in scenarios place one fault by hand. Lock failures seen in production need more: faults drawn from distributions over the run, a split brain, a half-open connection, a CPU-starved watchdog, an fsync window, replicas that lag by a distribution or fail over more than once, WAIT for replicas, faults at an acquisition's N-th attempt, at a request sent or a reply received, or at an offset from a point, and clients that extend by hand or misuse the API; and a lossy link, which no built-in has either. "),
-		text("Each scenario below is one of the gate's own files (%s/NAME.txt) or the report's (%s/NAME.txt; ", gate.ScenarioDir, ScenarioDir), code("locksim run --scenario NAME"),
+		text("Each scenario below is one of the gate's own files (%s/NAME.txt; ", gate.ScenarioDir), code("locksim run --scenario NAME"),
 		text(" replays it); %d simulations ran %d patterns under %d of them (%s).", pm.Runs, len(pm.Patterns), len(pm.Scenarios), seedsRule(pm)))
 	d.para(text("Each scenario's table has every correct pattern, then each broken variant that broke a claim there while the pattern it imitates did not (the variant's own mistake, not a limit both share), and the replay command of every violating row's first seed. "),
 		text("Each row reads violating seeds/seeds (the rate, then its 95%% Wilson interval) and the violations of the pattern's claims per hour of simulated time and per million successful acquisitions, summed over its seeds: "),
