@@ -180,18 +180,24 @@ func under(rel, dir string) bool { return rel == dir || strings.HasPrefix(rel, d
 
 // listModule runs go list -json over the whole module.
 func listModule(t *testing.T) []pkg {
+	return goList[pkg](t, "ImportPath,Name,Imports,Deps")
+}
+
+// goList runs go list -json=fields over the whole module and decodes each
+// package it lists into a T.
+func goList[T any](t *testing.T, fields string) []T {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json=ImportPath,Name,Imports,Deps", module+"/...")
+	cmd := exec.Command("go", "list", "-json="+fields, module+"/...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, stderr.String())
 	}
-	var pkgs []pkg
+	var pkgs []T
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
-		var p pkg
+		var p T
 		err := dec.Decode(&p)
 		if errors.Is(err, io.EOF) {
 			return pkgs

@@ -1,16 +1,11 @@
 package archtest
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"go/ast"
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,27 +86,7 @@ func checkedExamples(dir string, files []string) (int, error) {
 // listTestFiles runs go list -json over the whole module for the test
 // files of each package.
 func listTestFiles(t *testing.T) []testFiles {
-	t.Helper()
-	cmd := exec.Command("go", "list", "-json=ImportPath,Name,Dir,TestGoFiles,XTestGoFiles", module+"/...")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, stderr.String())
-	}
-	var pkgs []testFiles
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var p testFiles
-		err := dec.Decode(&p)
-		if errors.Is(err, io.EOF) {
-			return pkgs
-		}
-		if err != nil {
-			t.Fatalf("go list output: %v", err)
-		}
-		pkgs = append(pkgs, p)
-	}
+	return goList[testFiles](t, "ImportPath,Name,Dir,TestGoFiles,XTestGoFiles")
 }
 
 func write(t *testing.T, path, src string) {
