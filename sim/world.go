@@ -141,18 +141,13 @@ func (w *world) addClient(i int) error {
 	return nil
 }
 
-// lockOptions are a client's locks.Options: its clock and token source,
-// the scenario's TTL and first retry backoff, and the pattern directive's
-// options (see scenario.PatternOptions).
+// lockOptions are a client's locks.Options: its clock and token source
+// on the scenario's (scenario.Scenario.LockOptions: the TTL, the first
+// retry backoff and the pattern directive's options), which real mode
+// builds its client processes' locks with too.
 func (w *world) lockOptions(clk clock.Clock, r locks.Rand) locks.Options {
-	po := w.sc.Pattern
-	o := locks.Options{TTL: w.sc.TTL, Clock: clk, Rand: r,
-		Retry:      locks.Retry{Attempts: -1, Delay: w.sc.Workload.Retry, MaxDelay: po.RetryMaxDelay},
-		RenewEvery: po.RenewEvery, DriftFactor: po.DriftFactor, NodeTimeout: po.NodeTimeout,
-		WaitReplicas: po.WaitReplicas, WaitTimeout: po.WaitTimeout}
-	if po.RetryAttempts > 0 {
-		o.Retry.Attempts = po.RetryAttempts
-	}
+	o := w.sc.LockOptions()
+	o.Clock, o.Rand = clk, r
 	return o
 }
 
