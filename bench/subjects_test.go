@@ -6,6 +6,7 @@ import (
 
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/bench/benchtest"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
 // TestSubjectsExclusive checks that every subject really is a lock: a
@@ -57,4 +58,29 @@ func BenchmarkCycleInterleaved(b *testing.B) {
 	subjects = append(subjects, bench.PatternSubjects()...)
 	in := benchtest.CyclesInterleaved(b, tg, subjects, 200)
 	b.Logf("%d rounds of 200 cycles:\n%s", len(in.Rounds), in.Table())
+}
+
+// BenchmarkCycleServer is what one redis-server spends on the floor's and
+// every single-node pattern's uncontended cycle, one client, b.N cycles a
+// subject: the server process's CPU (server-cpu-ns/op, from /proc, in
+// 10 ms ticks: run it with -benchtime 10000x or more), the execution time
+// of the commands the client sent (server-exec-ns/op, INFO commandstats
+// after CONFIG RESETSTAT) and the round trips; -v logs each command's
+// calls and µs per cycle. On a machine whose cores the clients share with
+// redis-server, server time per cycle costs throughput like client CPU.
+func BenchmarkCycleServer(b *testing.B) {
+	srv := redistest.Require(b, 1)[0]
+	subjects := append([]bench.Subject{bench.FloorSubject()}, bench.PatternSubjects()...)
+	for _, s := range subjects {
+		if s.Family != bench.Single {
+			continue
+		}
+		b.Run("subject="+s.Name, func(b *testing.B) {
+			c := benchtest.ServerCycles(b, srv, s, b.N)
+			b.ReportMetric(c.PerCycle(float64(c.CPU.Nanoseconds())), "server-cpu-ns/op")
+			b.ReportMetric(c.PerCycle(c.ExecUsec()*1e3), "server-exec-ns/op")
+			b.ReportMetric(c.PerCycle(float64(c.RoundTrips)), "roundtrips/op")
+			b.Logf("%s", c)
+		})
+	}
 }

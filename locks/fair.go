@@ -35,7 +35,7 @@ import (
 // hash slot.
 type Fair struct {
 	s       single
-	name    string
+	k       fairKeys // its key names, built once
 	waitTTL time.Duration
 	m       *Metrics
 	fence   string // with Options.Fencing, the fence counter's key (FairFenceKey); else ""
@@ -52,6 +52,17 @@ func FairKeys(name string) (lock, queue, seq, waiterPrefix string) {
 	return t + ":lock", t + ":queue", t + ":seq", t + ":w:"
 }
 
+// fairKeys are a fair lock's key names (FairKeys, WakePrefix), built when
+// it is made rather than at every call.
+type fairKeys struct {
+	lock, queue, seq, prefix, wake string
+}
+
+func newFairKeys(name string) fairKeys {
+	lock, queue, seq, prefix := FairKeys(name)
+	return fairKeys{lock: lock, queue: queue, seq: seq, prefix: prefix, wake: WakePrefix(name)}
+}
+
 // NewFair returns a fair lock named name. Its waiters' entries expire after
 // WaitTTL = max(TTL, 3 × Retry.MaxDelay) without a poll.
 func NewFair(r Redis, name string, o Options) (*Fair, error) {
@@ -61,13 +72,13 @@ func NewFair(r Redis, name string, o Options) (*Fair, error) {
 	if err := o.noOwner("Fair"); err != nil {
 		return nil, err
 	}
-	lock, _, _, _ := FairKeys(name)
-	s, err := newSingle(r, lock, o)
+	k := newFairKeys(name)
+	s, err := newSingle(r, k.lock, o)
 	if err != nil {
 		return nil, err
 	}
 	wait := max(s.c.TTL, 3*s.c.Retry.MaxDelay).Truncate(time.Millisecond)
-	return &Fair{s: s, name: name, waitTTL: wait, m: o.Metrics, fence: fairFence(name, o.Fencing)}, nil
+	return &Fair{s: s, k: k, waitTTL: wait, m: o.Metrics, fence: fairFence(name, o.Fencing)}, nil
 }
 
 // WaitTTL is how long a waiter's queue entry outlives its last poll.
@@ -78,7 +89,7 @@ func (f *Fair) WaitTTL() time.Duration { return f.waitTTL }
 // cases it leaves the queue before returning.
 func (f *Fair) Acquire(ctx context.Context) (*Lease, error) {
 	token := f.s.c.Rand.Token()
-	w := newWaker(f.s.r, f.name, token, &f.s.c, f.callBound())
+	w := newWaker(f.s.r, f.k.wake, token, &f.s.c, f.callBound())
 	return wokenLoop(ctx, &f.s.c, f.m, w.wait,
 		func() (*Lease, error) { return f.poll(ctx, token) },
 		func(ctx context.Context) { _ = f.leave(ctx, token) })
@@ -94,11 +105,11 @@ func (f *Fair) callBound() time.Duration { return max(f.waitTTL/3, time.Millisec
 
 // poll makes one fair_acquire call for token, bounded by callBound.
 func (f *Fair) poll(ctx context.Context, token string) (*Lease, error) {
-	lock, queue, seq, prefix := FairKeys(f.name)
+	lock := f.k.lock
 	start := f.s.c.Clock.Now()
 	pctx, cancel := f.s.c.Clock.WithTimeout(ctx, f.callBound())
-	pos, err := runInt(pctx, f.s.r, fairAcquireScript, f.pollKeys(lock, queue, seq),
-		token, f.s.c.ttlMS, f.waitTTL.Milliseconds(), prefix)
+	pos, err := runInt(pctx, f.s.r, fairAcquireScript, f.pollKeys(),
+		token, f.s.c.ttlMS, f.waitTTL.Milliseconds(), f.k.prefix)
 	cancel()
 	if err != nil {
 		return nil, wrap("acquire", lock, err)
@@ -111,9 +122,8 @@ func (f *Fair) poll(ctx context.Context, token string) (*Lease, error) {
 
 // leave dequeues token and releases a grant to it whose reply was lost.
 func (f *Fair) leave(ctx context.Context, token string) error {
-	lock, queue, _, prefix := FairKeys(f.name)
-	_, err := runInt(ctx, f.s.r, fairLeaveScript, []string{lock, queue},
-		token, prefix, WakePrefix(f.name), f.s.c.wakeTTL())
+	_, err := runInt(ctx, f.s.r, fairLeaveScript, []string{f.k.lock, f.k.queue},
+		token, f.k.prefix, f.k.wake, f.s.c.wakeTTL())
 	return err
 }
 
@@ -143,12 +153,12 @@ func (f *Fair) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error
 // release is the fair lock's owner-checked release, which also wakes the
 // head of the queue (fair_release.lua), counted into the metrics.
 func (f *Fair) release(ctx context.Context, l *Lease) error {
-	lock, queue, _, prefix := FairKeys(f.name)
+	lock := f.k.lock
 	if err := verifyRelease(l, &f.s, lock); err != nil {
 		return wrap("release", lock, err)
 	}
-	n, err := runInt(ctx, f.s.r, fairReleaseScript, []string{lock, queue},
-		l.id.token, prefix, WakePrefix(f.name), f.s.c.wakeTTL())
+	n, err := runInt(ctx, f.s.r, fairReleaseScript, []string{lock, f.k.queue},
+		l.id.token, f.k.prefix, f.k.wake, f.s.c.wakeTTL())
 	switch {
 	case err != nil:
 		return wrap("release", lock, err)
@@ -179,9 +189,9 @@ func fairFence(name string, fencing bool) string {
 
 // pollKeys are the keys of one fair_acquire call: the lock, the queue, the
 // ticket counter and, when fencing, the fence counter.
-func (f *Fair) pollKeys(lock, queue, seq string) []string {
+func (f *Fair) pollKeys() []string {
 	if f.fence == "" {
-		return []string{lock, queue, seq}
+		return []string{f.k.lock, f.k.queue, f.k.seq}
 	}
-	return []string{lock, queue, seq, f.fence}
+	return []string{f.k.lock, f.k.queue, f.k.seq, f.fence}
 }

@@ -14,7 +14,10 @@ import (
 // believe they hold the lock (after a pause or an expiry): the store rejects
 // the stale holder's write. It is only as durable as the counter: a node
 // that restarts without persistence issues the same tokens again.
-type Fenced struct{ s single }
+type Fenced struct {
+	s     single
+	fence string // the fence counter's key (FencedCounterKey), built once
+}
 
 var (
 	_ Locker      = (*Fenced)(nil)
@@ -34,7 +37,7 @@ func NewFenced(r Redis, name string, o Options) (*Fenced, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Fenced{s}, nil
+	return &Fenced{s: s, fence: FencedCounterKey(name)}, nil
 }
 
 // FencedLockKey and FencedCounterKey are the keys a Fenced lock named name uses.
@@ -43,18 +46,13 @@ func FencedLockKey(name string) string { return "{" + name + "}:lock" }
 // FencedCounterKey is the fence counter's key; it never expires.
 func FencedCounterKey(name string) string { return "{" + name + "}:fence" }
 
-func (f *Fenced) fenceKey() string {
-	k := f.s.key
-	return k[:len(k)-len(":lock")] + ":fence"
-}
-
 // Acquire takes the lock and returns a lease whose Fence is the new token.
 func (f *Fenced) Acquire(ctx context.Context) (*Lease, error) {
 	return f.s.c.counted(ctx, func() (*Lease, error) { return f.try(ctx) })
 }
 
 func (f *Fenced) try(ctx context.Context) (*Lease, error) {
-	return f.s.replicated(ctx, func(ctx context.Context) (*Lease, error) { return f.s.tryFenced(ctx, f.fenceKey()) })
+	return f.s.replicated(ctx, func(ctx context.Context) (*Lease, error) { return f.s.tryFenced(ctx, f.fence) })
 }
 
 // tryFenced makes one attempt to take s's key and issue the next token of

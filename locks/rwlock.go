@@ -34,7 +34,7 @@ type RWLocker interface {
 type RWLock struct {
 	w         single
 	readers   members
-	name      string
+	intent    string // its intent key (RWKeys), built once
 	intentTTL time.Duration
 	m         *Metrics
 }
@@ -59,12 +59,12 @@ func NewRWLock(r Redis, name string, o Options) (*RWLock, error) {
 	if err := o.noOwner("RWLock"); err != nil {
 		return nil, err
 	}
-	writer, readers, _, prefix := RWKeys(name)
+	writer, readers, intent, prefix := RWKeys(name)
 	s, err := newSingle(r, writer, o)
 	if err != nil {
 		return nil, err
 	}
-	rw := &RWLock{w: s, name: name, m: o.Metrics}
+	rw := &RWLock{w: s, intent: intent, m: o.Metrics}
 	rw.readers = members{r: r, key: readers, prefix: prefix, c: &rw.w.c, m: o.Metrics}
 	rw.intentTTL = max(s.c.TTL, 3*s.c.Retry.MaxDelay).Truncate(time.Millisecond)
 	return rw, nil
@@ -83,9 +83,9 @@ func (rw *RWLock) RLock(ctx context.Context) (*Lease, error) {
 }
 
 func (rw *RWLock) tryRead(ctx context.Context, token string) (*Lease, error) {
-	writer, readers, intent, prefix := RWKeys(rw.name)
+	readers := rw.readers.key
 	start := rw.w.c.Clock.Now()
-	n, err := runInt(ctx, rw.w.r, rwRLockScript, []string{writer, readers, intent}, token, rw.w.c.ttlMS, prefix)
+	n, err := runInt(ctx, rw.w.r, rwRLockScript, []string{rw.w.key, readers, rw.intent}, token, rw.w.c.ttlMS, rw.readers.prefix)
 	if err != nil {
 		return nil, wrap("acquire", readers, err)
 	}
@@ -112,10 +112,10 @@ func (rw *RWLock) Lock(ctx context.Context) (*Lease, error) {
 }
 
 func (rw *RWLock) tryWrite(ctx context.Context, token string) (*Lease, error) {
-	writer, readers, intent, prefix := RWKeys(rw.name)
+	writer := rw.w.key
 	start := rw.w.c.Clock.Now()
-	n, err := runInt(ctx, rw.w.r, rwLockScript, []string{writer, readers, intent},
-		token, rw.w.c.ttlMS, rw.intentTTL.Milliseconds(), prefix)
+	n, err := runInt(ctx, rw.w.r, rwLockScript, []string{writer, rw.readers.key, rw.intent},
+		token, rw.w.c.ttlMS, rw.intentTTL.Milliseconds(), rw.readers.prefix)
 	if err != nil {
 		return nil, wrap("acquire", writer, err)
 	}
@@ -126,8 +126,7 @@ func (rw *RWLock) tryWrite(ctx context.Context, token string) (*Lease, error) {
 }
 
 func (rw *RWLock) leaveWrite(ctx context.Context, token string) {
-	writer, _, intent, _ := RWKeys(rw.name)
-	_, _ = runInt(ctx, rw.w.r, rwWLeaveScript, []string{writer, intent}, token)
+	_, _ = runInt(ctx, rw.w.r, rwWLeaveScript, []string{rw.w.key, rw.intent}, token)
 }
 
 // Unlock releases the write holding if the lease still holds it.

@@ -57,12 +57,13 @@ type waker struct {
 	bound time.Duration // how long past its timeout a block may take
 }
 
-// newWaker returns the waker of token on the lock named name; a block
-// that has not returned bound after its timeout is given up (its request
-// or reply was lost), and the rest of the backoff slept.
-func newWaker(r Redis, name, token string, c *config, bound time.Duration) waker {
+// newWaker returns the waker of token on the lock whose wake lists start
+// with prefix (WakePrefix of its name); a block that has not returned
+// bound after its timeout is given up (its request or reply was lost), and
+// the rest of the backoff slept.
+func newWaker(r Redis, prefix, token string, c *config, bound time.Duration) waker {
 	b, _ := r.(Blocker)
-	return waker{b: b, key: WakePrefix(name) + token, clk: c.Clock, bound: bound}
+	return waker{b: b, key: prefix + token, clk: c.Clock, bound: bound}
 }
 
 // wait blocks until the waiter is woken or d passes (or ctx is done). It
