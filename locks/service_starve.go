@@ -79,9 +79,10 @@ func indexTag(key string) int {
 }
 
 // acquire is Service.Acquire with the starving waiters' priority: each
-// attempt made StarveAfter or more after the first is a starving one, and
-// from the first of them on the backoff is spent blocked on the waiter's
-// wake list.
+// attempt made StarveAfter or more after the first is a starving one (the
+// backoff that would cross the bound is cut to end at it), and from the
+// first of them on the backoff is spent blocked on the waiter's wake
+// list.
 func (k *starveKeys) acquire(ctx context.Context, s *Service) (*Lease, error) {
 	c := &s.re.c
 	token := c.Rand.Token()
@@ -89,10 +90,11 @@ func (k *starveKeys) acquire(ctx context.Context, s *Service) (*Lease, error) {
 	me := "" // token once starving; touched only by this Acquire's loop
 	w := newWaker(s.re.r, k.wake, token, c, max(c.TTL/3, time.Millisecond))
 	wait := func(ctx context.Context, d time.Duration) error {
-		if me == "" {
-			return c.Clock.Sleep(ctx, d)
+		if me != "" {
+			return w.wait(ctx, d)
 		}
-		return w.wait(ctx, d)
+		// Wake up when the bound is reached, not a whole backoff later.
+		return c.Clock.Sleep(ctx, min(d, max(k.after-c.Clock.Since(begin), 0)))
 	}
 	try := func() (*Lease, error) {
 		if me == "" && c.Clock.Since(begin) >= k.after {
