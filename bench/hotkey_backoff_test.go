@@ -28,22 +28,6 @@ func serviceWith(name string, s locks.RetryStrategy) bench.Subject {
 	}
 }
 
-// serviceStarve is a Service subject whose waiters count as starving
-// after after (Options.StarveAfter).
-func serviceStarve(name string, after time.Duration) bench.Subject {
-	return bench.Subject{
-		Name: name, Kind: bench.KindPattern, Family: bench.Single, Holders: 1,
-		Summary: "Service with its starving waiters first after " + after.String(),
-		New: func(c bench.Conn, key string) (bench.Locker, error) {
-			l, err := locks.NewService(c.Nodes[0], key, locks.Options{TTL: c.TTL, StarveAfter: after, Metrics: new(locks.Metrics)})
-			if err != nil {
-				return nil, err
-			}
-			return serviceLocker{l}, nil
-		},
-	}
-}
-
 type serviceLocker struct{ l *locks.Service }
 
 type serviceHeld struct {
@@ -84,32 +68,6 @@ func BenchmarkServiceHotKeyBackoff(b *testing.B) {
 	}
 	cfg := bench.Config{Clients: []int{8, 32, 64}, Keys: []bench.KeyMode{bench.Hot}, Families: []bench.Family{bench.Single},
 		Timing: bench.Timing{Warmup: 200 * time.Millisecond, Duration: time.Second}, Reps: 6}
-	for b.Loop() {
-		res, err := bench.Run(context.Background(), tg, subjects, cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Logf("hot key, %d repetitions of %v:\n%s", cfg.Reps, cfg.Duration, hotTable(res))
-	}
-}
-
-// BenchmarkServiceHotKeyStarve is the hot-key experiment on Service's
-// starving waiters: the floor's tight loop beside Service with its default
-// backoff and no queue, and with waiters queued first once they have waited
-// 40 or 80ms (Options.StarveAfter), interleaved, at 8, 32 and 64 clients
-// on one key, logged as BenchmarkServiceHotKeyBackoff's table. Each
-// iteration is one sweep of 10 repetitions of 1s (about 2.5 min): run it
-// with -benchtime 1x.
-func BenchmarkServiceHotKeyStarve(b *testing.B) {
-	tg := benchtest.Target(b, 1)
-	subjects := []bench.Subject{
-		bench.FloorSubject(),
-		serviceWith("service", nil),
-		serviceStarve("starve40ms", 40*time.Millisecond),
-		serviceStarve("starve80ms", 80*time.Millisecond),
-	}
-	cfg := bench.Config{Clients: []int{8, 32, 64}, Keys: []bench.KeyMode{bench.Hot}, Families: []bench.Family{bench.Single},
-		Timing: bench.Timing{Warmup: 200 * time.Millisecond, Duration: time.Second}, Reps: 10}
 	for b.Loop() {
 		res, err := bench.Run(context.Background(), tg, subjects, cfg)
 		if err != nil {

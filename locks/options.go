@@ -84,13 +84,6 @@ type Options struct {
 	// (at least 1ms); must be less than the validity the TTL leaves. Set
 	// only with WaitReplicas.
 	WaitTimeout time.Duration
-	// StarveAfter (Service only) is how long an Acquire may wait before it
-	// counts as starving: from then on it is queued, server-side, among the
-	// starving waiters, and while any is queued the lock goes anew only to
-	// the first of them (re-entries are never refused); the release that
-	// frees the lock wakes it. 0 (default) keeps no such queue; negative
-	// is refused. The other patterns ignore it.
-	StarveAfter time.Duration
 
 	pitfall *Pitfall // a deliberate mistake (WithPitfall); nil for none
 }

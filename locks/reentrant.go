@@ -38,9 +38,6 @@ type Reentrant struct {
 	fence string // the fence counter's key, with Options.Fencing; else ""
 	// sessions pins a connection for WaitReplicas (nil without it).
 	sessions func(ctx context.Context, key string) (Session, func(), error)
-	// starve is a Service's starving waiters' keys (nil: none kept; always
-	// nil for a Reentrant).
-	starve *starveKeys
 
 	mu       sync.Mutex // guards cur, seq, inflight and orphans; never held across a Redis call
 	cur      *hold
@@ -91,7 +88,7 @@ func (re *Reentrant) Owner() string { return re.owner }
 // Acquire takes the lock, or re-enters it if this owner holds it.
 func (re *Reentrant) Acquire(ctx context.Context) (*Lease, error) {
 	return re.c.counted(ctx, func() (*Lease, error) {
-		l, _, err := re.try(ctx, "")
+		l, _, err := re.try(ctx)
 		return l, err
 	})
 }
@@ -127,10 +124,9 @@ func (re *Reentrant) settle() {
 	re.mu.Unlock()
 }
 
-// try makes one attempt, as the starving waiter me if not "" (see
-// starveKeys); fresh reports whether a new holding began (as opposed to a
-// re-entry).
-func (re *Reentrant) try(ctx context.Context, me string) (l *Lease, fresh bool, err error) {
+// try makes one attempt; fresh reports whether a new holding began (as
+// opposed to a re-entry).
+func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) {
 	ctx, done, err := re.pin(ctx)
 	if err != nil {
 		return nil, false, wrap("acquire", re.key, err)
@@ -139,7 +135,7 @@ func (re *Reentrant) try(ctx context.Context, me string) (l *Lease, fresh bool, 
 	entry, stale := re.begin()
 	defer re.settle()
 	start := re.c.Clock.Now()
-	n, fence, err := re.grant(ctx, entry, stale, me)
+	n, fence, err := re.grant(ctx, entry, stale)
 	if err != nil {
 		// The outcome is unknown: the grant may have landed. Remove its
 		// entry, if any, so that it holds nothing.
@@ -168,26 +164,13 @@ func (re *Reentrant) try(ctx context.Context, me string) (l *Lease, fresh bool, 
 // grant runs the acquire script for entry, removing first this value's
 // entries that begin with stale (if not ""): it returns the owner's count
 // (0 if another owner holds the lock) and, with Fencing, the holding's
-// fencing token. With a starving waiters' queue (re.starve) the script is
-// Service's, which puts the starving waiters first; me is the caller's
-// token if it is one of them.
-func (re *Reentrant) grant(ctx context.Context, entry, stale, me string) (n, fence int64, err error) {
-	if k := re.starve; k != nil {
-		if re.fence == "" {
-			n, err = runInt(ctx, re.conn(ctx), serviceAcquireScript, []string{re.key, k.queue}, re.owner, re.c.ttlMS, entry, stale, k.members, me, k.ttlMS)
-			return n, 0, err
-		}
-		return fencedReply(serviceFencedAcquireScript.Run(ctx, re.conn(ctx), []string{re.key, re.fence, k.queue}, re.owner, re.c.ttlMS, entry, stale, k.members, me, k.ttlMS).Int64Slice())
-	}
+// fencing token.
+func (re *Reentrant) grant(ctx context.Context, entry, stale string) (n, fence int64, err error) {
 	if re.fence == "" {
 		n, err = runInt(ctx, re.conn(ctx), reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry, stale)
 		return n, 0, err
 	}
-	return fencedReply(reentrantFencedAcquireScript.Run(ctx, re.conn(ctx), []string{re.key, re.fence}, re.owner, re.c.ttlMS, entry, stale).Int64Slice())
-}
-
-// fencedReply reads a fenced acquisition's reply {count, fence}.
-func fencedReply(v []int64, err error) (n, fence int64, _ error) {
+	v, err := reentrantFencedAcquireScript.Run(ctx, re.conn(ctx), []string{re.key, re.fence}, re.owner, re.c.ttlMS, entry, stale).Int64Slice()
 	if err != nil {
 		return 0, 0, err
 	}
@@ -213,9 +196,6 @@ func (re *Reentrant) undo(ctx context.Context, entry string) {
 func (re *Reentrant) drop(ctx context.Context, entry string) (int64, error) {
 	uctx, cancel := re.c.Clock.WithTimeout(context.WithoutCancel(ctx), re.c.TTL)
 	defer cancel()
-	if k := re.starve; k != nil {
-		return runInt(uctx, re.r, serviceReleaseScript, []string{re.key, k.queue}, re.owner, re.c.ttlMS, entry, k.members, k.wake, re.c.wakeTTL())
-	}
 	return runInt(uctx, re.r, reentrantReleaseScript, []string{re.key}, re.owner, re.c.ttlMS, entry)
 }
 
@@ -271,7 +251,7 @@ func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 	if last {
 		l.h.letGo()
 	}
-	n, err := re.release(ctx, l.id.entry)
+	n, err := runInt(ctx, re.r, re.c.pit.releaseOr(reentrantReleaseScript), []string{re.key}, re.owner, re.c.ttlMS, l.id.entry)
 	if err != nil {
 		if last {
 			l.h.endPartly(releaseFailed(err))
@@ -303,16 +283,6 @@ func (re *Reentrant) Release(ctx context.Context, l *Lease) error {
 		}
 	}
 	return nil
-}
-
-// release runs the release script for entry: Service's, which wakes the
-// first starving waiter when it frees the lock, if re keeps their queue
-// (and no Pitfall replaces the script); else the reentrant one.
-func (re *Reentrant) release(ctx context.Context, entry string) (int64, error) {
-	if k := re.starve; k != nil && re.c.pit.releaseOr(nil) == nil {
-		return runInt(ctx, re.r, serviceReleaseScript, []string{re.key, k.queue}, re.owner, re.c.ttlMS, entry, k.members, k.wake, re.c.wakeTTL())
-	}
-	return runInt(ctx, re.r, re.c.pit.releaseOr(reentrantReleaseScript), []string{re.key}, re.owner, re.c.ttlMS, entry)
 }
 
 func (re *Reentrant) finish(h *hold, err error) {

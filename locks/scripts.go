@@ -15,13 +15,10 @@ import (
 var scriptFiles embed.FS
 
 // scriptSpec is one row of scriptTable: a script's name (its file is
-// scripts/<name>.lua), the libraries prepended to it, in order, and the
-// script (another row's file) appended to it, if any: a guard run before
-// that script's own body.
+// scripts/<name>.lua) and the libraries prepended to it, in order.
 type scriptSpec struct {
 	name string
 	libs []string
-	body string
 }
 
 // The libraries. lib_members.lua holds the helpers of the scripts that keep
@@ -35,44 +32,39 @@ type scriptSpec struct {
 var (
 	withMembers = []string{"lib_members"}
 	withWake    = []string{"lib_members", "lib_wake"}
-	withStarve  = []string{"lib_members", "lib_starve"}
 )
 
 // scriptTable is every script the patterns run. Scripts, the *redis.Script
 // values below and the simulator's copy all derive from it.
 var scriptTable = []scriptSpec{
-	{"release", nil, ""},
-	{"extend", nil, ""},
-	{"reentrant_acquire", nil, ""},
-	{"reentrant_release", nil, ""},
-	{"reentrant_extend", nil, ""},
-	{"fenced_acquire", nil, ""},
-	{"probe", nil, ""},
-	{"reentrant_fenced_acquire", nil, ""},
-	{"token_acquire", nil, ""},
-	{"redlock_extend", nil, ""},
-	{"redlock_acquire", nil, ""},
-	{"fair_acquire", withMembers, ""},
-	{"fair_leave", withWake, ""},
-	{"fair_release", withWake, ""},
-	{"rw_rlock", withMembers, ""},
-	{"rw_lock", withMembers, ""},
-	{"rw_wleave", nil, ""},
-	{"member_release", nil, ""},
-	{"member_extend", withMembers, ""},
-	{"sem_acquire", withMembers, ""},
-	{"inspect", nil, ""},
-	{"ttl", nil, ""},
-	{"reentrant_ttl", nil, ""},
-	{"member_ttl", nil, ""},
-	{"multi_acquire", nil, ""},
-	{"multi_release", nil, ""},
-	{"multi_extend", nil, ""},
-	{"multi_ttl", nil, ""},
-	{"service_acquire", withStarve, "reentrant_acquire"},
-	{"service_fenced_acquire", withStarve, "reentrant_fenced_acquire"},
-	{"service_release", withWake, ""},
-	{"service_leave", withWake, ""},
+	{"release", nil},
+	{"extend", nil},
+	{"reentrant_acquire", nil},
+	{"reentrant_release", nil},
+	{"reentrant_extend", nil},
+	{"fenced_acquire", nil},
+	{"probe", nil},
+	{"reentrant_fenced_acquire", nil},
+	{"token_acquire", nil},
+	{"redlock_extend", nil},
+	{"redlock_acquire", nil},
+	{"fair_acquire", withMembers},
+	{"fair_leave", withWake},
+	{"fair_release", withWake},
+	{"rw_rlock", withMembers},
+	{"rw_lock", withMembers},
+	{"rw_wleave", nil},
+	{"member_release", nil},
+	{"member_extend", withMembers},
+	{"sem_acquire", withMembers},
+	{"inspect", nil},
+	{"ttl", nil},
+	{"reentrant_ttl", nil},
+	{"member_ttl", nil},
+	{"multi_acquire", nil},
+	{"multi_release", nil},
+	{"multi_extend", nil},
+	{"multi_ttl", nil},
 }
 
 // scriptSources maps each script of scriptTable to its full source, its
@@ -84,11 +76,7 @@ var scriptSources = func() map[string]string {
 		for _, lib := range s.libs {
 			src += scriptFile(lib)
 		}
-		src += scriptFile(s.name)
-		if s.body != "" {
-			src += scriptFile(s.body)
-		}
-		out[s.name] = src
+		out[s.name] = src + scriptFile(s.name)
 	}
 	return out
 }()
@@ -147,10 +135,6 @@ var (
 	multiReleaseScript           = script("multi_release")
 	multiExtendScript            = script("multi_extend")
 	multiTTLScript               = script("multi_ttl")
-	serviceAcquireScript         = script("service_acquire")
-	serviceFencedAcquireScript   = script("service_fenced_acquire")
-	serviceReleaseScript         = script("service_release")
-	serviceLeaveScript           = script("service_leave")
 )
 
 // Scripts returns the Lua sources the patterns run, by name (each with its

@@ -13,13 +13,6 @@ import "context"
 //
 // With Options.Fencing the key is a name and each new holding carries a
 // fencing token (see Reentrant): renewal and fencing in one lock.
-//
-// With Options.StarveAfter, a waiter that has waited that long is put
-// first, server-side: while one is queued the lock goes anew only to the
-// first of them, and the release that frees it wakes that waiter (see
-// service_starve.go). Its keys, beside the lock's and in its hash slot:
-// <tag>:starve (the queue), <tag>:sw:<token> and <tag>:wake:<token>, where
-// <tag> is the lock key itself if it has a hash tag, else {key}.
 type Service struct {
 	re *Reentrant
 	m  *Metrics
@@ -41,10 +34,6 @@ func NewService(r Redis, key string, o Options) (*Service, error) {
 	if err := re.c.resolveRenew(); err != nil {
 		return nil, err
 	}
-	if o.StarveAfter < 0 {
-		return nil, &OptionError{"StarveAfter", o.StarveAfter, "must not be negative"}
-	}
-	re.starve = newStarveKeys(re.key, o.StarveAfter, &re.c)
 	return &Service{re: re, m: o.Metrics, rn: newRenewer(&re.c, o.Metrics)}, nil
 }
 
@@ -57,15 +46,11 @@ func (s *Service) Metrics() *Metrics { return s.m }
 // Acquire takes or re-enters the lock; a first acquisition hands the
 // holding to the Locker's renewal loop (started if it is not running).
 func (s *Service) Acquire(ctx context.Context) (*Lease, error) {
-	if k := s.re.starve; k != nil {
-		return k.acquire(ctx, s)
-	}
-	return s.re.c.counted(ctx, func() (*Lease, error) { return s.try(ctx, "") })
+	return s.re.c.counted(ctx, func() (*Lease, error) { return s.try(ctx) })
 }
 
-// try makes one attempt, as the starving waiter me if not "".
-func (s *Service) try(ctx context.Context, me string) (*Lease, error) {
-	l, fresh, err := s.re.try(ctx, me)
+func (s *Service) try(ctx context.Context) (*Lease, error) {
+	l, fresh, err := s.re.try(ctx)
 	if err == nil && fresh {
 		re := s.re
 		s.rn.add(l, func(ctx context.Context) (bool, error) { return re.extend(ctx, l) })

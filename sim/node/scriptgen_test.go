@@ -112,18 +112,6 @@ var scriptSpecs = map[string]scriptSpec{
 	"multi_release": func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
 	"multi_extend":  func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok(), g.ttl()} },
 	"multi_ttl":     func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
-	"service_acquire": func(g *gen) ([]string, []string) {
-		return g.keys(2), []string{g.tok(), g.ttl(), g.entry(), g.pick("", "a.", "b."), g.prefix(), g.pick("", g.tok()), g.validTTL()}
-	},
-	"service_fenced_acquire": func(g *gen) ([]string, []string) {
-		return g.keys(3), []string{g.tok(), g.validTTL(), g.entry(), g.pick("", "a.", "b."), g.prefix(), g.pick("", g.tok()), g.validTTL()}
-	},
-	"service_release": func(g *gen) ([]string, []string) {
-		return g.keys(2), []string{g.tok(), g.ttl(), g.entry(), g.prefix(), g.prefix(), g.validTTL()}
-	},
-	"service_leave": func(g *gen) ([]string, []string) {
-		return g.keys(2), []string{g.tok(), g.prefix(), g.prefix(), g.validTTL()}
-	},
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
 		n := map[string]int{"fenced": 2, "fair": 2, "rwlock": 3}[kind]
