@@ -16,8 +16,9 @@ import (
 // see Pitfall.
 type Config struct{ c config }
 
-// Resolve checks o and fills in its defaults as every pattern does; the
-// error is an *OptionError naming the field and value.
+// Resolve checks o and fills in its defaults as every pattern that does
+// not renew does (RenewEvery is refused); the error is an *OptionError
+// naming the field and value.
 func (o Options) Resolve() (Config, error) {
 	c, err := o.resolve()
 	if err != nil {
@@ -29,6 +30,7 @@ func (o Options) Resolve() (Config, error) {
 // ResolveRenewing is Resolve for a pattern that renews (Watchdog,
 // Service): RenewEvery is checked and defaulted too.
 func (o Options) ResolveRenewing() (Config, error) {
+	o.renews = true
 	c, err := o.resolve()
 	if err != nil {
 		return Config{}, err
