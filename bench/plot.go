@@ -21,7 +21,8 @@ import (
 // throughput-<keys> (cycles/s against clients, a line per subject),
 // latency-<keys> (p50/p99/p99.9 of the cycle per subject at the highest
 // client count), redlock-nodes (Redlock latency against node count) and
-// contention (the hot key's p99 acquire wait against clients).
+// contention (the hot key's p99 acquire wait against clients). Each
+// legend is drawn in a column right of its plot, never over the data.
 func WritePlots(dir string, res *Result) error {
 	var errs []error
 	save := func(name string, p *plot.Plot, err error) {
@@ -54,7 +55,7 @@ func keyTitle(k KeyMode) string {
 
 func savePlot(p *plot.Plot, dir, name string) error {
 	for _, ext := range []string{".png", ".svg"} {
-		save := func(tmp string) error { return p.Save(18*vg.Centimeter, 11*vg.Centimeter, tmp) }
+		save := func(tmp string) error { return saveLegendBeside(p, tmp) }
 		if err := safefile.WritePath(filepath.Join(dir, name+ext), save); err != nil {
 			return fmt.Errorf("plot %s%s: %w", name, ext, err)
 		}
@@ -67,16 +68,15 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
-	p.Legend.Top = true
+	p.Legend.Top, p.Legend.Left = true, true
 	p.Add(plotter.NewGrid())
 	return p
 }
 
-// clientAxis makes X a log axis with a tick at every client count, and
-// room on the right for the legend.
+// clientAxis makes X a log axis with a tick at every client count.
 func clientAxis(p *plot.Plot, clients []int) {
 	p.X.Scale = plot.LogScale{}
-	p.X.Min, p.X.Max = float64(slices.Min(clients))/1.5, float64(slices.Max(clients))*8
+	p.X.Min, p.X.Max = float64(slices.Min(clients))/1.5, float64(slices.Max(clients))*1.5
 	var ticks []plot.Tick
 	for _, c := range clients {
 		ticks = append(ticks, plot.Tick{Value: float64(c), Label: strconv.Itoa(c)})
@@ -204,8 +204,8 @@ func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 		p.Legend.Add(q.name, b)
 	}
 	p.NominalX(rowSubjects(rows)...)
-	p.Y.Min = lowest / 2   // the bars start at 0: floorLog puts it on the axis
-	p.Y.Max = highest * 10 // room for the legend
+	p.Y.Min = lowest / 2 // the bars start at 0: floorLog puts it on the axis
+	p.Y.Max = highest * 1.5
 	p.X.Tick.Label.Rotation = math.Pi / 5
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
 	return p, nil
@@ -261,6 +261,6 @@ func redlockPlot(res *Result) (*plot.Plot, error) {
 		ys = append(ys, r.CycleP50/1e3, r.CycleP99/1e3)
 	}
 	logY(p, ys)
-	p.X.Min, p.X.Max = 0.5, float64(slices.Max(res.Config.QuorumNodes))*2+0.5 // legend room
+	p.X.Min, p.X.Max = 0.5, float64(slices.Max(res.Config.QuorumNodes))+0.5
 	return p, nil
 }

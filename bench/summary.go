@@ -29,7 +29,7 @@ func WriteSummary(w io.Writer, res *Result) error {
 }
 
 func writeHeader(b *strings.Builder, res *Result) {
-	fmt.Fprintf(b, "# locksim benchmarks\n\n")
+	fmt.Fprintf(b, "%s\n\n", summaryTitle)
 	if res.Demo {
 		fmt.Fprintf(b, "**Demo path: embedded miniredis.** These figures show the harness working, not what Redis costs: "+
 			"miniredis runs every command behind one lock and builds a Lua interpreter per script call. "+

@@ -16,8 +16,9 @@ import (
 // see Pitfall.
 type Config struct{ c config }
 
-// Resolve checks o and fills in its defaults as every pattern does; the
-// error is an *OptionError naming the field and value.
+// Resolve checks o and fills in its defaults as every pattern that does
+// not renew does (RenewEvery is refused); the error is an *OptionError
+// naming the field and value.
 func (o Options) Resolve() (Config, error) {
 	c, err := o.resolve()
 	if err != nil {
@@ -26,9 +27,10 @@ func (o Options) Resolve() (Config, error) {
 	return Config{c}, nil
 }
 
-// ResolveRenewing is Resolve for a pattern that renews (Watchdog,
-// Service): RenewEvery is checked and defaulted too.
+// ResolveRenewing is Resolve for a pattern that renews (as Watchdog and
+// Service do): RenewEvery is taken, checked and defaulted too.
 func (o Options) ResolveRenewing() (Config, error) {
+	o.renews = true
 	c, err := o.resolve()
 	if err != nil {
 		return Config{}, err
@@ -54,12 +56,10 @@ func (c Config) TTL() time.Duration { return c.c.TTL }
 // TTLms is the TTL in milliseconds, as PX and PEXPIRE take it.
 func (c Config) TTLms() int64 { return c.c.ttlMS }
 
-// RenewEvery is the renewal period (resolved by ResolveRenewing; as given
-// otherwise).
+// RenewEvery is the renewal period resolved by ResolveRenewing (default
+// TTL/3); 0 from Resolve, which refuses one. A Locker that renews, built
+// outside this package, renews at it.
 func (c Config) RenewEvery() time.Duration { return c.c.RenewEvery }
-
-// NodeTimeout bounds each request to one node of a quorum.
-func (c Config) NodeTimeout() time.Duration { return c.c.NodeTimeout }
 
 // Validity is what a grant obtained after elapsed leaves the holder: TTL −
 // elapsed − the drift allowance (TTL × DriftFactor + 2ms).

@@ -28,7 +28,7 @@ func TestConfigIsTheResolvedOptions(t *testing.T) {
 	if got, want := c.Validity(100*time.Millisecond), 1383*time.Millisecond; got != want {
 		t.Errorf("Validity(100ms) = %v, want %v", got, want)
 	}
-	if c.Clock() == nil || c.Rand() == nil || c.NodeTimeout() != 150*time.Millisecond || c.Options().Retry.Delay != 10*time.Millisecond {
+	if c.Clock() == nil || c.Rand() == nil || c.Options().NodeTimeout != 150*time.Millisecond || c.Options().Retry.Delay != 10*time.Millisecond {
 		t.Errorf("defaults not filled in: %+v", c.Options())
 	}
 	r, err := locks.Options{TTL: 300 * time.Millisecond}.ResolveRenewing()

@@ -39,7 +39,7 @@ type Options struct {
 	// RenewEvery is the watchdog's renewal period (Watchdog, Service, a
 	// Redlock from NewRedlockWatchdog).
 	// Default TTL/3. Must be positive and less than the TTL; the patterns
-	// that do not renew ignore it.
+	// that do not renew refuse it (it could not take effect).
 	RenewEvery time.Duration
 	// Owner identifies the owner of a reentrant lock (Reentrant, Service).
 	// Default: a fresh token per locker value. The other patterns refuse
@@ -86,6 +86,9 @@ type Options struct {
 	WaitTimeout time.Duration
 
 	pitfall *Pitfall // a deliberate mistake (WithPitfall); nil for none
+	// renews is set by the constructors of the patterns that renew, before
+	// they build on another: only they take RenewEvery.
+	renews bool
 }
 
 // Retry is an acquisition retry policy: exponential backoff with jitter.
@@ -113,6 +116,9 @@ func (o Options) resolve() (config, error) {
 	}
 	c.TTL = o.TTL.Truncate(time.Millisecond)
 	c.ttlMS = c.TTL.Milliseconds()
+	if o.RenewEvery != 0 && !o.renews {
+		return c, &OptionError{"RenewEvery", o.RenewEvery, "has no effect: this lock does not renew (only Watchdog, Service and NewRedlockWatchdog do)"}
+	}
 	if c.Clock == nil {
 		c.Clock = clock.Real{}
 	}

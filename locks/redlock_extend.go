@@ -17,6 +17,7 @@ import (
 // every node; so does the validity of the last renewed quorum running out
 // on the holder's clock (a timer), unless a renewal landed first.
 func NewRedlockWatchdog(nodes []Redis, key string, o Options) (*Redlock, error) {
+	o.renews = true
 	rl, err := NewRedlock(nodes, key, o)
 	if err != nil {
 		return nil, err

@@ -27,6 +27,7 @@ func NewService(r Redis, key string, o Options) (*Service, error) {
 	if o.Retry.Attempts == 0 && o.RetryStrategy == nil {
 		o.Retry.Attempts = -1
 	}
+	o.renews = true
 	re, err := NewReentrant(r, key, o)
 	if err != nil {
 		return nil, err

@@ -46,6 +46,7 @@ func NewWatchdog(r Redis, key string, o Options) (*Watchdog, error) {
 	if o.Fencing {
 		lockKey, fence = FencedLockKey(key), FencedCounterKey(key)
 	}
+	o.renews = true
 	s, err := newSingle(r, lockKey, o)
 	if err != nil {
 		return nil, err

@@ -21,31 +21,31 @@ const SemaphorePermits = 2
 func init() {
 	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer}, FIFO: true,
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
-		New:     Single(locks.NewFair)})
+		New:     NoRenewal(Single(locks.NewFair))})
 	Register(Pattern{Name: "fair-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer}, FIFO: true,
 		Summary: "fair + a fencing token per grant from a never-expiring counter, incremented in the grant's script",
-		New:     Single(fencing(locks.NewFair))})
+		New:     NoRenewal(Single(fencing(locks.NewFair)))})
 	Register(Pattern{Name: "rwlock", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer}, Shared: true, Holding: rwHolding,
 		Summary: "read-write lock, clients alternating write/read; owned, expiring readers; a waiting writer holds off new readers",
-		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: NoRenewal(Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := locks.NewRWLock(r, k, o)
 			if err != nil {
 				return nil, err
 			}
 			return Alternating(rw.Writer(), rw.Reader()), nil
-		})})
+		}))})
 	Register(Pattern{Name: "rwlock-write", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "the read-write lock's write side only: writers exclude each other",
-		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: NoRenewal(Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := locks.NewRWLock(r, k, o)
 			if err != nil {
 				return nil, err
 			}
 			return rw.Writer(), nil
-		})})
+		}))})
 	Register(Pattern{Name: "semaphore", Nodes: 1, Claims: Claims{MaxHolders: SemaphorePermits, Progress: ProgressTTLs, LossSignal: LossSignalTimer}, Holding: semaphoreHolding,
 		Summary: "at most N=2 holders; each permit owned and expiring on its own; owner-checked release",
-		New: Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: NoRenewal(Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewSemaphore(r, k, SemaphorePermits, o)
-		})})
+		}))})
 }

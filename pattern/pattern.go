@@ -195,6 +195,21 @@ func Single[L locks.Locker](f func(r locks.Redis, key string, o locks.Options) (
 	}
 }
 
+// NoRenewal adapts the constructor of a pattern that does not renew: its
+// lock is built without Options.RenewEvery, which the locks of such a
+// pattern refuse. A scenario's pattern line is one team's settings, run
+// under every pattern a gate names (service and fenced under one file),
+// so its renewal period is a setting of the patterns that renew and is
+// not passed to the others. Every built-in pattern that does not renew
+// (basic, reentrant, fenced, redlock, fair, rwlock, semaphore and their
+// variants) is registered so.
+func NoRenewal(n New) New {
+	return func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, error) {
+		o.RenewEvery = 0
+		return n(nodes, key, o)
+	}
+}
+
 // fencing makes a constructor's locks issue fencing tokens
 // (Options.Fencing), the fenced variant of its pattern.
 func fencing[L locks.Locker](f func(r locks.Redis, key string, o locks.Options) (L, error)) func(locks.Redis, string, locks.Options) (L, error) {
@@ -207,10 +222,10 @@ func fencing[L locks.Locker](f func(r locks.Redis, key string, o locks.Options) 
 func init() {
 	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "SET NX PX + owner-checked Lua release; safe while the holder finishes within its validity",
-		New:     Single(locks.NewBasic)})
+		New:     NoRenewal(Single(locks.NewBasic))})
 	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "hash {owner: count}; the owner re-enters; TTL refreshed on re-entry and partial release",
-		New:     Single(locks.NewReentrant)})
+		New:     NoRenewal(Single(locks.NewReentrant))})
 	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "SET NX PX renewed every TTL/3 while held; the holder learns of loss",
 		New:     Single(locks.NewWatchdog)})
@@ -219,7 +234,7 @@ func init() {
 		New:     Single(locks.NewService)})
 	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "SET NX PX + INCR of a never-expiring fence counter in one script; a checking store rejects stale holders",
-		New:     Single(locks.NewFenced)})
+		New:     NoRenewal(Single(locks.NewFenced))})
 	Register(Pattern{Name: "watchdog-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "watchdog + a fencing token from a never-expiring counter, issued in the grant's script",
 		New:     Single(fencing(locks.NewWatchdog))})
@@ -228,9 +243,9 @@ func init() {
 		New:     Single(fencing(locks.NewService))})
 	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "quorum of N independent nodes in parallel; validity = TTL - elapsed - drift",
-		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: NoRenewal(func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			return locks.NewRedlock(nodes, k, o)
-		}})
+		})})
 	Register(Pattern{Name: "redlock-watchdog", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "redlock renewed every TTL/3 on every node while held; a node that lost the key gets it set again",
 		New: func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/locks"
-	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -19,12 +18,12 @@ func TestPatternDirectiveReachesTheLocker(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []locks.Options
-	basic, _ := pattern.Lookup("basic")
-	p := basic
+	watchdog := lookupPattern(t, "watchdog") // a pattern that renews: it takes renew-every
+	p := watchdog
 	p.Name = "capture"
 	p.New = func(nodes []locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 		got = append(got, o)
-		return basic.New(nodes, k, o)
+		return watchdog.New(nodes, k, o)
 	}
 	if _, err := Run(Config{Pattern: p, Scenario: s, Seed: 1}); err != nil {
 		t.Fatal(err)

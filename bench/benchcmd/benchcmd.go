@@ -74,7 +74,11 @@ interrupt (SIGINT, SIGTERM) stops the sweep and every server it started
 before bench exits.
 
 The table (or --json) goes to stdout, the progress bar to stderr; --out DIR
-writes CSV, JSON, PNG and SVG plots and a Markdown summary.`,
+writes CSV, JSON, PNG and SVG plots and a Markdown summary (README.md),
+replacing those files of an earlier run and nothing else. An --out that
+cannot be written (a file, a missing parent, no permission), that holds a
+README.md bench did not write, or a directory under one of those names is
+refused (exit 2) before any server starts.`,
 		Example: `  locksim bench --duration 200ms --reps 1            # quick demo on miniredis
   locksim bench --spawn 5 --out reports/bench          # real redis-servers, full report
   locksim bench --redis 127.0.0.1:6379 --nodes 1 --subjects basic,fenced --clients 1,8`,
@@ -127,7 +131,7 @@ func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	if err := f.checkPaths(); err != nil {
+	if err := f.checkPaths(cfg.Keys); err != nil {
 		return err
 	}
 	switch {
@@ -197,8 +201,10 @@ func progressLines(w io.Writer) func(done, total int) {
 }
 
 // checkPaths refuses, before anything runs, an output path that is
-// another output or cannot be written.
-func (f flags) checkPaths() error {
+// another output or cannot be written, and an --out that holds, under a
+// name the report writes over keys, a directory or a README.md of its own
+// (bench.CheckReportDir).
+func (f flags) checkPaths(keys []bench.KeyMode) error {
 	var paths safefile.Paths
 	if f.out != "" {
 		paths.OutputDir("--out", f.out)
@@ -207,6 +213,11 @@ func (f flags) checkPaths() error {
 	paths.Output("--blockprofile", f.blockProfile)
 	if err := paths.Check(); err != nil {
 		return UsageError{err}
+	}
+	if f.out != "" {
+		if err := bench.CheckReportDir(f.out, keys); err != nil {
+			return UsageError{fmt.Errorf("--out %s: %w", f.out, err)}
+		}
 	}
 	return nil
 }

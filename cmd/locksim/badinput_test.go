@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +59,30 @@ func TestRealClientIsAPath(t *testing.T) {
 	argv, err := clientArgv("client")
 	if err != nil || len(argv) != 1 || argv[0] != filepath.Join(dir, "client") {
 		t.Errorf("clientArgv(%q) = %q, %v; want [%s]", "client", argv, err, filepath.Join(dir, "client"))
+	}
+}
+
+// TestEmptyScenarioFileRefused: a scenario file without a directive is
+// refused by every command that reads one, naming the file and what it
+// lacks (it said "line 0: no start line").
+func TestEmptyScenarioFileRefused(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("empty.txt", []byte("# nothing yet\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("expect.txt", []byte("basic empty.txt holds mutex\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "empty.txt: empty scenario file: no directive"
+	for _, args := range [][]string{
+		{"run", "--pattern", "basic", "--scenario", "empty.txt"},
+		{"explore", "--pattern", "basic", "--scenario", "empty.txt", "--seeds", "1"},
+		{"check", "--expect", "expect.txt", "--seeds", "1"},
+		{"real", "--pattern", "basic", "--scenario", "empty.txt"},
+	} {
+		refused(t, want, nil, args...)
+		if _, _, err := runCLI(t, args...); err != nil && strings.Contains(err.Error(), "line 0") {
+			t.Errorf("locksim %s: %v, names line 0", strings.Join(args, " "), err)
+		}
 	}
 }

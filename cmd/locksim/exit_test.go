@@ -249,7 +249,7 @@ func TestBenchRefusesBadOutputs(t *testing.T) {
 // On SIGINT report exits 130 and leaves the earlier report as it was.
 func TestReportInterruptedKeepsEarlierReport(t *testing.T) {
 	out := t.TempDir()
-	if _, _, err := runCLI(t, reportArgs(out, "basic")...); err != nil {
+	if _, _, err := runCLI(t, reportArgs(t, out, "basic")...); err != nil {
 		t.Fatal(err)
 	}
 	before, err := listFiles(out)
@@ -257,7 +257,7 @@ func TestReportInterruptedKeepsEarlierReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	manifest := mustRead(t, out+"/"+manifestName)
-	_, stderr, code := interrupt(t, os.Interrupt, "report", "--out", out, "--seeds", "1000", "--bench", out+"/no-bench", "--commit=false")
+	_, stderr, code := interrupt(t, os.Interrupt, "report", "--out", out, "--seeds", "1000", "--bench", t.TempDir(), "--commit=false")
 	if code != exitInterrupt {
 		t.Fatalf("report after SIGINT: exit %d, want %d; stderr:\n%s", code, exitInterrupt, stderr)
 	}

@@ -103,3 +103,16 @@ func TestExploreProgressBar(t *testing.T) {
 		t.Errorf("--progress: stderr %q, want a finished bar", stderr)
 	}
 }
+
+// TestRenewEveryAppliesToRenewingPatterns: a scenario's pattern line is one
+// team's settings, run under every pattern (a gate compares service and
+// fenced under the same file): its renew-every sets the renewal period of
+// the patterns that renew, and the others, whose locks refuse a
+// RenewEvery, are built without it instead of refusing the scenario.
+func TestRenewEveryAppliesToRenewingPatterns(t *testing.T) {
+	sc := writeFile(t, "ours.txt", "scenario ours\nstart clients=2 duration=300ms\npattern ttl=300ms renew-every=90ms\n")
+	_, _, err := runCLI(t, "explore", "--pattern", "all", "--scenario", sc, "--seeds", "1")
+	if code := exitCode(err); code != exitOK && code != exitViolation {
+		t.Errorf("explore --pattern all under renew-every=90ms: exit %d (%v), want every pattern run", code, err)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/internal/buildinfo"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/safefile"
@@ -60,7 +62,9 @@ steady, with --baseline-seeds), and writes into --out:
   manifest.txt             the files above that this report wrote
 
 The benchmark comes from --bench (results.json, else results.csv, as
-'locksim bench' writes them); without it the report says so. Real mode's
+'locksim bench' writes them); a directory without them, or a missing
+default reports/bench, makes the report say so, and a --bench given
+that does not exist or is not a directory is refused (exit 2). Real mode's
 agreement table comes from --real DIR (DIR/agreement.json, as 'locksim
 real --table DIR/README.md' writes it, and a link to DIR/NOTES.md): per
 pattern × scenario the simulator's and the real rate with their intervals
@@ -102,6 +106,25 @@ anything runs.`,
 	return cmd
 }
 
+// checkBenchDir refuses a --bench that is not a directory: a path that
+// does not exist when given (a mistyped directory would otherwise give a
+// report that says it has no benchmark data), or a file. The default
+// may be missing: the report then says so.
+func checkBenchDir(dir string, given bool) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !given:
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("--bench %s: no such directory (give the directory 'locksim bench --out' wrote)", dir)
+	case err != nil:
+		return usagef("--bench %s: %v", dir, err)
+	case !st.IsDir():
+		return usagef("--bench %s: not a directory (give the directory that holds %s or %s)", dir, bench.FileJSON, bench.FileRows)
+	}
+	return nil
+}
+
 func runReport(cmd *cobra.Command, f reportFlags) error {
 	if err := errors.Join(checkCount("--seeds", f.seeds, maxReportSeeds), checkCount("--baseline-seeds", f.baselineSeeds, maxReportSeeds)); err != nil {
 		return err
@@ -120,6 +143,9 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	}
 	cfg, err := reportConfig(f)
 	if err != nil {
+		return err
+	}
+	if err := checkBenchDir(f.bench, cmd.Flags().Changed("bench")); err != nil {
 		return err
 	}
 	var paths safefile.Paths

@@ -10,7 +10,7 @@ import (
 func tinyRealReport(t *testing.T, out, realDir string) (string, error) {
 	t.Helper()
 	_, _, err := runCLI(t, "report", "--seeds", "1", "--baseline-seeds", "1", "--sweep-seeds", "0", "--patterns", "basic",
-		"--scenarios", "gc-pause", "--bench", filepath.Join(t.TempDir(), "no-bench"), "--out", out, "--commit=false", "--real", realDir)
+		"--scenarios", "gc-pause", "--bench", t.TempDir(), "--out", out, "--commit=false", "--real", realDir)
 	if err != nil {
 		return "", err
 	}

@@ -23,7 +23,7 @@ func tinyReport(t *testing.T, out, benchDir string) string {
 }
 
 func TestReportWritesAndRepeats(t *testing.T) {
-	noBench := filepath.Join(t.TempDir(), "no-bench")
+	noBench := t.TempDir() // a directory without benchmark files
 	a, b := t.TempDir(), t.TempDir()
 	stdout := tinyReport(t, a, noBench)
 	if !strings.Contains(stdout, filepath.Join(a, "README.md")) || !strings.Contains(stdout, filepath.Join(a, "report.html")) {
@@ -144,7 +144,7 @@ func TestRunViz(t *testing.T) {
 func TestReportWithoutProduction(t *testing.T) {
 	out := t.TempDir()
 	_, _, err := runCLI(t, "report", "--seeds", "1", "--baseline-seeds", "1", "--sweep-seeds", "0", "--production-seeds", "0", "--patterns", "basic",
-		"--scenarios", "gc-pause", "--bench", filepath.Join(t.TempDir(), "no-bench"), "--out", out, "--commit=false")
+		"--scenarios", "gc-pause", "--bench", t.TempDir(), "--out", out, "--commit=false")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,5 +154,26 @@ func TestReportWithoutProduction(t *testing.T) {
 	}
 	if strings.Contains(string(md), "## Production faults") || !strings.Contains(string(md), "--production-seeds 0") {
 		t.Error("--production-seeds 0: the report has the production-faults section, or its command line does not say 0")
+	}
+}
+
+// TestReportRefusesAMissingBenchDir: a --bench directory that does not
+// exist is bad usage naming the flag and the path, refused before any
+// simulation and without writing into --out; the default directory may
+// be missing (the report then says it has no benchmark data), and so may
+// the files in a directory that exists (TestReportWritesAndRepeats).
+func TestReportRefusesAMissingBenchDir(t *testing.T) {
+	out := t.TempDir()
+	missing := filepath.Join(t.TempDir(), "no-such-dir")
+	refused(t, "--bench "+missing+": no such directory", []string{filepath.Join(out, "README.md"), filepath.Join(out, manifestName)},
+		"report", "--seeds", "1", "--baseline-seeds", "1", "--patterns", "basic", "--scenarios", "gc-pause", "--bench", missing, "--out", out)
+	afile := filepath.Join(t.TempDir(), "results.json")
+	if err := os.WriteFile(afile, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, "--bench "+afile+": not a directory", nil,
+		"report", "--seeds", "1", "--patterns", "basic", "--scenarios", "gc-pause", "--bench", afile, "--out", out)
+	if entries, err := os.ReadDir(out); err != nil || len(entries) != 0 {
+		t.Errorf("a refused report wrote into --out: %v, %v", entries, err)
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"testing"
 )
 
-func reportArgs(out, patterns string, extra ...string) []string {
+// reportArgs are a small report's into out, with --bench an empty
+// directory (no benchmark data).
+func reportArgs(t *testing.T, out, patterns string, extra ...string) []string {
 	return append([]string{"report", "--seeds", "1", "--baseline-seeds", "1", "--patterns", patterns,
-		"--scenarios", "gc-pause", "--bench", filepath.Join(out, "no-bench"), "--out", out, "--commit=false"}, extra...)
+		"--scenarios", "gc-pause", "--bench", t.TempDir(), "--out", out, "--commit=false"}, extra...)
 }
 
 func put(t *testing.T, path, text string) {
@@ -40,9 +42,9 @@ func TestReportWritesOnlyItsFiles(t *testing.T) {
 	mine, notes := filepath.Join(out, "viz", "mine.html"), filepath.Join(out, "notes.txt")
 	put(t, mine, "my page")
 	put(t, notes, "my notes")
-	refused(t, "not empty and holds no earlier report", []string{mine, notes, filepath.Join(out, "README.md")}, reportArgs(out, "basic")...)
+	refused(t, "not empty and holds no earlier report", []string{mine, notes, filepath.Join(out, "README.md")}, reportArgs(t, out, "basic")...)
 
-	if _, _, err := runCLI(t, reportArgs(out, "basic,basic-del", "--force")...); err != nil {
+	if _, _, err := runCLI(t, reportArgs(t, out, "basic,basic-del", "--force")...); err != nil {
 		t.Fatal(err)
 	}
 	manifest := mustRead(t, filepath.Join(out, manifestName))
@@ -56,7 +58,7 @@ func TestReportWritesOnlyItsFiles(t *testing.T) {
 	}
 
 	// Without --force now: the directory holds an earlier report.
-	if _, _, err := runCLI(t, reportArgs(out, "basic")...); err != nil {
+	if _, _, err := runCLI(t, reportArgs(t, out, "basic")...); err != nil {
 		t.Fatalf("a report over an earlier report: %v", err)
 	}
 	if mustRead(t, mine) != "my page" || mustRead(t, notes) != "my notes" {
@@ -77,7 +79,7 @@ func TestReportWritesOnlyItsFiles(t *testing.T) {
 	put(t, filepath.Join(other, manifestName), manifestHeader+"\nplots/violations.png\n")
 	readme := filepath.Join(other, "README.md")
 	put(t, readme, "my readme")
-	refused(t, "README.md not written by the earlier report", []string{readme}, reportArgs(other, "basic")...)
+	refused(t, "README.md not written by the earlier report", []string{readme}, reportArgs(t, other, "basic")...)
 }
 
 func TestReportRefusesBadOut(t *testing.T) {
@@ -125,7 +127,7 @@ func TestCommittedReportHasItsManifest(t *testing.T) {
 // TestReportProgressIsPlainOffATerminal: into a file or pipe, report's
 // progress is lines, without a bar's carriage returns.
 func TestReportProgressIsPlainOffATerminal(t *testing.T) {
-	_, stderr, err := runCLI(t, reportArgs(t.TempDir(), "basic")...)
+	_, stderr, err := runCLI(t, reportArgs(t, t.TempDir(), "basic")...)
 	if err != nil {
 		t.Fatal(err)
 	}

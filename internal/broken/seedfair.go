@@ -120,5 +120,5 @@ func init() {
 	pattern.Register(pattern.Pattern{Name: "fair-clock-queue", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true}, FIFO: true,
 		Pitfall: "queue ordered by client wall clocks (skew reorders it) and enqueued without an atomic expiry (an abandoned waiter blocks the queue)",
 		Summary: "the seed's fair lock: ZADD queue {token: client time}, EXPIRE in a second call, grant to the head",
-		New:     pattern.Single(NewSeedFair)})
+		New:     pattern.NoRenewal(pattern.Single(NewSeedFair))})
 }

@@ -177,11 +177,11 @@ func init() {
 	pattern.Register(pattern.Pattern{Name: "rwlock-shared-count", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true}, Shared: true,
 		Pitfall: "readers share one counter with no owner (any client can release a read, letting a writer in beside a reader) and nothing holds readers off for a waiting writer (writers starve)",
 		Summary: "the seed's read-write lock, clients alternating write/read like rwlock",
-		New: pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		New: pattern.NoRenewal(pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
 			rw, err := NewSeedRW(r, k, o)
 			if err != nil {
 				return nil, err
 			}
 			return pattern.Alternating(rw.Writer(), rw.Reader()), nil
-		})})
+		}))})
 }

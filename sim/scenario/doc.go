@@ -49,7 +49,8 @@
 //
 // pattern sets the options every client's locker is built with
 // (locks.Options, see PatternOptions): renew-every (the watchdog's
-// period, less than ttl), drift (the drift factor, 0 < drift < 1),
+// period, less than ttl; the built-in patterns that do not renew are
+// built without it, see pattern.NoRenewal), drift (the drift factor, 0 < drift < 1),
 // node-timeout (each Redlock node request), retry-attempts (absent: retry
 // until acquire-timeout), retry-max-delay (the backoff cap),
 // wait-replicas and wait-timeout (WAIT for that many replicas after every

@@ -19,9 +19,17 @@ func ParseString(text string) (Scenario, error) { return Parse(strings.NewReader
 // the bytes.
 var ErrNotText = errors.New("not a text scenario file")
 
+// exampleStart is the start line the errors of a file without one show.
+const exampleStart = "start nodes=1 clients=2 ttl=100ms duration=1s"
+
+// ErrEmpty is the error of a scenario file without a directive: empty, or
+// only blank lines and comments.
+var ErrEmpty = errors.New("empty scenario file")
+
 // Parse reads a scenario. Errors name the line, the directive and the
 // field. A UTF-8 byte order mark before the first line is skipped; input
-// that is not text fails with ErrNotText.
+// that is not text fails with ErrNotText, and input without a directive
+// (empty, or only blank lines and comments) with ErrEmpty.
 func Parse(r io.Reader) (Scenario, error) {
 	p := parser{s: Default(), seen: map[string]int{}, shared: map[string]int{}}
 	sc := bufio.NewScanner(r)
@@ -44,8 +52,11 @@ func Parse(r io.Reader) (Scenario, error) {
 	} else if err != nil {
 		return Scenario{}, fmt.Errorf("line %d: %w", p.line+1, err)
 	}
+	if len(p.seen) == 0 {
+		return Scenario{}, fmt.Errorf("%w: no directive, only blank lines and comments (want at least a start line, e.g. %s)", ErrEmpty, exampleStart)
+	}
 	if p.seen["start"] == 0 {
-		return Scenario{}, fmt.Errorf("line %d: no start line (e.g. start nodes=1 clients=2 ttl=100ms duration=1s)", p.line)
+		return Scenario{}, fmt.Errorf("line %d: no start line (e.g. %s)", p.line, exampleStart)
 	}
 	if err := p.s.Validate(); err != nil {
 		return Scenario{}, err

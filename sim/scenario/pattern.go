@@ -16,7 +16,7 @@ import (
 // node count and the first retry backoff are the scenario's TTL, Nodes and
 // Workload.Retry, which the pattern directive may set too.
 type PatternOptions struct {
-	RenewEvery    time.Duration // locks.Options.RenewEvery (Watchdog, Service)
+	RenewEvery    time.Duration // locks.Options.RenewEvery (Watchdog, Service, redlock-watchdog; not given to the others)
 	DriftFactor   float64       // locks.Options.DriftFactor, in (0, 1)
 	NodeTimeout   time.Duration // locks.Options.NodeTimeout (Redlock)
 	RetryAttempts int           // locks.Retry.Attempts; 0: retry until acquire-timeout

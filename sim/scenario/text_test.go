@@ -41,3 +41,18 @@ func TestParseRefusesBinaryWithoutEchoingIt(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRefusesAnEmptyFile: a file without a directive (nothing, blank
+// lines, comments, a byte order mark) fails with ErrEmpty, saying what it
+// lacks, not with an error on a line it does not have.
+func TestParseRefusesAnEmptyFile(t *testing.T) {
+	for _, text := range []string{"", "\n\n", "# a comment\n   \n", "\ufeff"} {
+		_, err := ParseString(text)
+		if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "empty scenario file: no directive") || strings.HasPrefix(err.Error(), "line ") {
+			t.Errorf("Parse(%q) = %v, want ErrEmpty saying it has no directive, naming no line", text, err)
+		}
+	}
+	if _, err := ParseString("# a comment\npause c1 for=150ms\n"); errors.Is(err, ErrEmpty) || err == nil || !strings.Contains(err.Error(), "no start line") {
+		t.Errorf("Parse(no start line) = %v, want the missing start line, not ErrEmpty", err)
+	}
+}

@@ -1,0 +1,60 @@
+package locks_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/locks"
+)
+
+// TestRenewEveryOnlyWhereItRenews: RenewEvery is refused, naming the field
+// and the value, by every constructor whose lock does not renew (it was
+// accepted and ignored), and by Options.Resolve; the patterns that renew
+// and ResolveRenewing take it.
+func TestRenewEveryOnlyWhereItRenews(t *testing.T) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // no call is made: construction only
+	t.Cleanup(func() { rdb.Close() })
+	nodes := []locks.Redis{rdb, rdb, rdb}
+	o := locks.Options{TTL: time.Second, RenewEvery: 300 * time.Millisecond}
+	fenced := o
+	fenced.Fencing = true
+	refuse := map[string]error{
+		"Basic":     errOf(locks.NewBasic(rdb, "k", o)),
+		"Reentrant": errOf(locks.NewReentrant(rdb, "k", o)),
+		"Fenced":    errOf(locks.NewFenced(rdb, "k", o)),
+		"Fair":      errOf(locks.NewFair(rdb, "k", o)),
+		"FairFence": errOf(locks.NewFair(rdb, "k", fenced)),
+		"RWLock":    errOf(locks.NewRWLock(rdb, "k", o)),
+		"Semaphore": errOf(locks.NewSemaphore(rdb, "k", 2, o)),
+		"MultiLock": errOf(locks.NewMultiLock(rdb, []string{"a", "b"}, o)),
+		"Redlock":   errOf(locks.NewRedlock(nodes, "k", o)),
+		"Resolve":   errOf(o.Resolve()),
+	}
+	for name, err := range refuse {
+		var oe *locks.OptionError
+		if !errors.As(err, &oe) || oe.Field != "RenewEvery" || !strings.Contains(err.Error(), "RenewEvery (300ms)") || !strings.Contains(err.Error(), "does not renew") {
+			t.Errorf("%s with RenewEvery 300ms: %v, want an *OptionError naming RenewEvery (300ms): the lock does not renew", name, err)
+		}
+	}
+	accept := map[string]error{
+		"Watchdog":         errOf(locks.NewWatchdog(rdb, "k", o)),
+		"Watchdog fenced":  errOf(locks.NewWatchdog(rdb, "k", fenced)),
+		"Service":          errOf(locks.NewService(rdb, "k", o)),
+		"Service fenced":   errOf(locks.NewService(rdb, "k", fenced)),
+		"RedlockWatchdog":  errOf(locks.NewRedlockWatchdog(nodes, "k", o)),
+		"ResolveRenewing":  errOf(o.ResolveRenewing()),
+		"Basic without it": errOf(locks.NewBasic(rdb, "k", locks.Options{TTL: time.Second})),
+	}
+	for name, err := range accept {
+		if err != nil {
+			t.Errorf("%s with RenewEvery 300ms: %v, want it taken", name, err)
+		}
+	}
+}
+
+// errOf is the error of a constructor's (value, error).
+func errOf[T any](_ T, err error) error { return err }
