@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"iter"
 	"runtime/debug"
 )
 
@@ -16,7 +17,7 @@ type G struct {
 	proc   *Proc
 	fn     func()
 	w      *worker
-	ch     chan wakeMsg // w.ch
+	msg    wakeMsg // what the hand-off that resumes it carries
 	gen    uint64       // park generation: a Waker of an older one is stale
 	parked bool
 	done   bool
@@ -109,9 +110,8 @@ func (g *G) Park() (any, error) {
 		return nil, ErrStopped
 	}
 	g.parked = true
-	s.yield <- false
-	m := <-g.ch
-	return m.val, m.err
+	g.w.yield(struct{}{})
+	return g.msg.val, g.msg.err
 }
 
 // Yield parks the running G and resumes it at the current time, after the
@@ -123,12 +123,17 @@ func (g *G) Yield() error {
 	return err
 }
 
-// worker is a real goroutine that runs Gs one after another, so that a run
-// that starts many short Gs (Redlock's fan-out) does not pay for a new
-// goroutine and its stack growth each time.
+// worker is a coroutine (iter.Pull) that runs Gs one after another, so
+// that a run that starts many short Gs (Redlock's fan-out) does not pay for
+// a new goroutine and its stack growth each time. The scheduler resumes it
+// with next; it hands control back with yield, a direct switch between the
+// two goroutines that costs a fraction of a channel hand-off (no run queue,
+// no channel lock), and stop ends it.
 type worker struct {
-	ch chan wakeMsg
-	g  *G // the G it runs; nil tells an idle worker to exit
+	next  func() (struct{}, bool)
+	stop  func()
+	yield func(struct{}) bool
+	g     *G // the G it runs
 }
 
 // spawn creates a G that will start running fn at the current time.
@@ -140,34 +145,39 @@ func (s *Sched) spawn(p *Proc, name string, parent *G, fn func()) *G {
 		g.w = s.idle[n-1]
 		s.idle = s.idle[:n-1]
 	} else {
-		g.w = &worker{ch: make(chan wakeMsg)}
-		go g.w.loop()
+		g.w = newWorker()
 	}
-	g.w.g, g.ch = g, g.w.ch
+	g.w.g = g
 	w := g.Waker()
 	s.At(s.now, func() { w.Wake(nil, nil) })
 	return g
 }
 
-// loop runs the worker's Gs. A G's fn runs even when its first wake is
-// ErrStopped: every seam then fails at once and fn returns.
-func (w *worker) loop() {
+func newWorker() *worker {
+	w := &worker{}
+	w.next, w.stop = iter.Pull(w.loop)
+	return w
+}
+
+// loop runs the worker's Gs, one per resumption from the pool. A G's fn
+// runs even when its first wake is ErrStopped: every seam then fails at
+// once and fn returns.
+func (w *worker) loop(yield func(struct{}) bool) {
+	w.yield = yield
 	for {
-		<-w.ch
 		g := w.g
-		if g == nil {
-			return
-		}
 		g.call(g.fn)
 		g.exit()
+		if !yield(struct{}{}) {
+			return
+		}
 	}
 }
 
-// stopWorkers ends the idle workers' goroutines.
+// stopWorkers ends the idle workers' coroutines.
 func (s *Sched) stopWorkers() {
 	for _, w := range s.idle {
-		w.g = nil
-		w.ch <- wakeMsg{}
+		w.stop()
 	}
 	s.idle = nil
 }
@@ -182,8 +192,8 @@ func (g *G) call(fn func()) {
 }
 
 // exit removes g and, if it was the last child of a Parallel, wakes the
-// parent; then it returns its worker to the pool and control to the
-// scheduler.
+// parent, and returns its worker to the pool; the worker then hands
+// control back to the scheduler.
 func (g *G) exit() {
 	s := g.s
 	g.done = true
@@ -201,5 +211,4 @@ func (g *G) exit() {
 			s.At(s.now, func() { w.Wake(nil, nil) })
 		}
 	}
-	s.yield <- false
 }

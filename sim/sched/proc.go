@@ -194,7 +194,5 @@ func (p *Proc) Parallel(n int, fn func(i int)) {
 		k.kind, k.n = "par", p.ngo
 	}
 	g.parked = true
-	s := p.s
-	s.yield <- false
-	<-g.ch
+	g.w.yield(struct{}{})
 }
