@@ -18,7 +18,7 @@ type G struct {
 	fn     func()
 	w      *worker
 	msg    wakeMsg // what the hand-off that resumes it carries
-	gen    uint64       // park generation: a Waker of an older one is stale
+	gen    uint64  // park generation: a Waker of an older one is stale
 	parked bool
 	done   bool
 	kids   int // Parallel children still running
