@@ -121,7 +121,7 @@ func (s *Sched) RunUntil(end int64) error {
 		return s.failure
 	}
 	s.guard(func() {
-		for s.failure == nil && len(s.q) > 0 && s.q[0].at <= end {
+		for s.failure == nil && s.q.len() > 0 && s.q.peekAt() <= end {
 			s.step()
 		}
 	})
@@ -246,7 +246,7 @@ func (s *Sched) Shutdown() error {
 		return s.failure
 	}
 	s.stopping = true
-	s.q = s.q[:0]
+	s.q.clear()
 	for _, p := range s.procs {
 		p.deferred = nil
 	}
@@ -264,7 +264,7 @@ func (s *Sched) unwind() {
 			s.fail(fmt.Errorf("sim: %d goroutines would not unwind (first: %s)", len(s.live), s.live[0].Name()))
 			return
 		}
-		for len(s.q) > 0 {
+		for s.q.len() > 0 {
 			s.step()
 		}
 	}
