@@ -148,10 +148,15 @@ func (s *Sched) spawn(p *Proc, name string, parent *G, fn func()) *G {
 		g.w = newWorker()
 	}
 	g.w.g = g
-	w := g.Waker()
-	s.At(s.now, func() { w.Wake(nil, nil) })
+	s.AtRun(s.now, (*gStart)(g))
 	return g
 }
+
+// gStart is a new G's first wake-up, as an event.
+type gStart G
+
+// Run wakes the G's first park (generation 0: it has not run yet).
+func (t *gStart) Run() { Waker{(*G)(t), 0}.Wake(nil, nil) }
 
 func newWorker() *worker {
 	w := &worker{}

@@ -1,11 +1,11 @@
 package sched
 
-// event is one entry of the queue: fn runs at true time at; seq breaks ties
+// event is one entry of the queue: r runs at true time at; seq breaks ties
 // in the order events were scheduled.
 type event struct {
 	at  int64
 	seq uint64
-	fn  func()
+	r   Runner
 }
 
 func (a *event) before(b *event) bool {

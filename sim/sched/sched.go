@@ -67,13 +67,25 @@ func (s *Sched) Now() int64 { return s.now }
 // At schedules fn to run on the scheduler at true time t (or now, if t is
 // in the past). Events at the same time run in the order they were added.
 // Once the run is stopping, time no longer moves: later events are dropped.
-func (s *Sched) At(t int64, fn func()) {
+func (s *Sched) At(t int64, fn func()) { s.AtRun(t, runFunc(fn)) }
+
+// Runner is an event's work, for AtRun.
+type Runner interface{ Run() }
+
+// runFunc is a func as a Runner (a func is stored in an interface as is).
+type runFunc func()
+
+func (f runFunc) Run() { f() }
+
+// AtRun is At for a Runner: a caller that keeps its state in a struct
+// schedules a pointer to it, without making a closure per event.
+func (s *Sched) AtRun(t int64, r Runner) {
 	t = max(t, s.now)
 	if s.stopping && t > s.now {
 		return
 	}
 	s.seq++
-	s.q.push(event{at: t, seq: s.seq, fn: fn})
+	s.q.push(event{at: t, seq: s.seq, r: r})
 }
 
 // After schedules fn d nanoseconds from now.
@@ -135,7 +147,7 @@ func (s *Sched) step() {
 	s.mix(uint64(ev.at))
 	s.mix(ev.seq)
 	s.progress.Add(1)
-	ev.fn()
+	ev.r.Run()
 	if s.AfterEvent != nil {
 		s.AfterEvent()
 	}
