@@ -23,6 +23,10 @@ type Endpoint struct {
 	// at any later event, with the reply to send back or the error the
 	// caller gets (or never, if the connection died with the server).
 	Defer func(client int, req Message, reply func(Message, error)) bool
+	// MayDefer, if set, tells the requests Defer may take from those it
+	// never takes, so that the others skip it (and the reply func made
+	// for it); nil offers Defer every request.
+	MayDefer func(req Message) bool
 }
 
 // CallRecord describes one finished call, for observers.
@@ -264,7 +268,7 @@ func (n *Net) arrive(cl *call) {
 	case ep.Up != nil && !ep.Up():
 		n.stats.Refused++
 		cl.r.err = &RefusedError{n.ClientName(l.Client), ep.Name}
-	case ep.Defer != nil && ep.Defer(l.Client, cl.req, cl.deferred):
+	case ep.Defer != nil && (ep.MayDefer == nil || ep.MayDefer(cl.req)) && ep.Defer(l.Client, cl.req, cl.deferred):
 		return
 	default:
 		cl.r.msg = ep.Handle(l.Client, cl.req)
