@@ -16,6 +16,8 @@ type G struct {
 	n      int
 	proc   *Proc
 	fn     func()
+	par    func(int) // for a Parallel child, instead of fn: par(pi)
+	pi     int
 	w      *worker
 	msg    wakeMsg // what the hand-off that resumes it carries
 	gen    uint64  // park generation: a Waker of an older one is stale
@@ -171,7 +173,7 @@ func (w *worker) loop(yield func(struct{}) bool) {
 	w.yield = yield
 	for {
 		g := w.g
-		g.call(g.fn)
+		g.call(g.body)
 		g.exit()
 		if !yield(struct{}{}) {
 			return
@@ -185,6 +187,15 @@ func (s *Sched) stopWorkers() {
 		w.stop()
 	}
 	s.idle = nil
+}
+
+// body runs the G's code: fn, or a Parallel child's par(pi).
+func (g *G) body() {
+	if g.par != nil {
+		g.par(g.pi)
+		return
+	}
+	g.fn()
 }
 
 func (g *G) call(fn func()) {
@@ -202,7 +213,7 @@ func (g *G) call(fn func()) {
 func (g *G) exit() {
 	s := g.s
 	g.done = true
-	g.fn = nil
+	g.fn, g.par = nil, nil
 	s.idle = append(s.idle, g.w)
 	for i, x := range s.live {
 		if x == g {
