@@ -27,12 +27,16 @@ const nLanes = 4
 // event is the latest one not after it (so a lane stays sorted), else to
 // the heap. A pop takes the least of the heap's top and the lanes' heads.
 // The long-lived timers then sit in lanes, pushed and popped in constant
-// time, and the heap holds only the near events (replies, wake-ups), a few
-// dozen rather than thousands. The order popped is exactly the heap's:
+// time, and the heap holds only the near events (replies), a few dozen
+// rather than thousands. Events at the time of the last pop (a G's start,
+// a wake-up queued by a G, a Yield) have a lane of their own, sorted too:
+// such a series only grows in time. The order popped is exactly the heap's:
 // the least (at, seq) pending, whichever structure holds it.
 type queue struct {
 	heap  []event
 	lanes [nLanes]lane
+	now   lane  // events at the time of the last pop: wake-ups, a G's start
+	last  int64 // the time of the last pop
 	n     int
 }
 
@@ -61,6 +65,11 @@ func (l *lane) pop() event {
 	return e
 }
 
+func (l *lane) reset() {
+	clear(l.buf)
+	l.buf, l.head = l.buf[:0], 0
+}
+
 // len is the number of pending events.
 func (q *queue) len() int { return q.n }
 
@@ -69,10 +78,9 @@ func (q *queue) clear() {
 	clear(q.heap)
 	q.heap = q.heap[:0]
 	for i := range q.lanes {
-		l := &q.lanes[i]
-		clear(l.buf)
-		l.buf, l.head = l.buf[:0], 0
+		q.lanes[i].reset()
 	}
+	q.now.reset()
 	q.n = 0
 }
 
@@ -80,6 +88,10 @@ func (q *queue) clear() {
 // e, an empty lane if none is, else the heap.
 func (q *queue) push(e event) {
 	q.n++
+	if e.at == q.last && (q.now.empty() || q.now.last().at <= e.at) {
+		q.now.buf = append(q.now.buf, e)
+		return
+	}
 	best, free := -1, -1
 	for i := range q.lanes {
 		l := &q.lanes[i]
@@ -103,18 +115,21 @@ func (q *queue) push(e event) {
 	q.heapPush(e)
 }
 
-// next returns where the least pending event is: a lane's index, or -1
-// for the heap's top. The queue must not be empty.
-func (q *queue) next() int {
-	at := -1
+// next returns the lane that holds the least pending event, or nil for
+// the heap's top. The queue must not be empty.
+func (q *queue) next() *lane {
+	var at *lane
 	var min *event
 	if len(q.heap) > 0 {
 		min = &q.heap[0]
 	}
+	if !q.now.empty() && (min == nil || q.now.first().before(min)) {
+		at, min = &q.now, q.now.first()
+	}
 	for i := range q.lanes {
 		l := &q.lanes[i]
 		if !l.empty() && (min == nil || l.first().before(min)) {
-			at, min = i, l.first()
+			at, min = l, l.first()
 		}
 	}
 	return at
@@ -123,8 +138,8 @@ func (q *queue) next() int {
 // peekAt is the time of the least pending event. The queue must not be
 // empty.
 func (q *queue) peekAt() int64 {
-	if i := q.next(); i >= 0 {
-		return q.lanes[i].first().at
+	if l := q.next(); l != nil {
+		return l.first().at
 	}
 	return q.heap[0].at
 }
@@ -133,10 +148,14 @@ func (q *queue) peekAt() int64 {
 // empty.
 func (q *queue) pop() event {
 	q.n--
-	if i := q.next(); i >= 0 {
-		return q.lanes[i].pop()
+	var e event
+	if l := q.next(); l != nil {
+		e = l.pop()
+	} else {
+		e = q.heapPop()
 	}
-	return q.heapPop()
+	q.last = e.at
+	return e
 }
 
 func (q *queue) heapPush(e event) {
