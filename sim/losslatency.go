@@ -88,6 +88,7 @@ type lossWatch struct {
 	// told of the loss: its error will tell it, or the run's end comes.
 	pending []*lossHolding
 	lat     []int64
+	prev    []int64 // look's copy of a holding's expiries before it looks again
 	res     LossSignal
 }
 
@@ -144,38 +145,15 @@ func (lw *lossWatch) owners(h *lossHolding, now int64) int {
 func (lw *lossWatch) holdsAt(nd *node.Node, marks []pattern.Mark) (int64, bool) {
 	at := int64(0)
 	for _, m := range marks {
-		ks := nd.Peek([]string{m.Key})
-		if len(ks) == 0 || !marked(ks[0], m.Token) {
+		e, ok := nd.PeekMark(m.Key, m.Token)
+		if !ok {
 			return 0, false
 		}
-		if e := ks[0].ExpireAt; e > 0 && (at == 0 || e < at) {
+		if e > 0 && (at == 0 || e < at) {
 			at = e
 		}
 	}
 	return at, true
-}
-
-// marked reports whether a key's state is a mark naming token, or, with
-// token empty, whether the key exists.
-func marked(ks node.KeyState, token string) bool {
-	if token == "" {
-		return ks.Type != "none" && ks.Type != ""
-	}
-	return holdsToken(ks.Str, ks.Fields, ks.Members, token)
-}
-
-// holdsToken reports whether a key's state names token: a string equal
-// to it, a hash field or a (sorted) set member that is it.
-func holdsToken(str string, fields [][2]string, members []string, token string) bool {
-	if str == token {
-		return true
-	}
-	for _, f := range fields {
-		if f[0] == token {
-			return true
-		}
-	}
-	return slices.Contains(members, token)
 }
 
 // schedule recomputes the earliest expiry the next look must not miss.
@@ -254,11 +232,11 @@ func (lw *lossWatch) look(now int64) {
 		if h.lost || h.released {
 			continue
 		}
-		prev := slices.Clone(h.expires)
+		lw.prev = append(lw.prev[:0], h.expires...)
 		if lw.owners(h, now) >= lw.quorum {
 			continue
 		}
-		h.lost, h.lostAt = true, lossTime(prev, h.expires, now)
+		h.lost, h.lostAt = true, lossTime(lw.prev, h.expires, now)
 		lw.res.Losses++
 	}
 	lw.schedule()

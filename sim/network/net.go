@@ -23,6 +23,10 @@ type Endpoint struct {
 	// at any later event, with the reply to send back or the error the
 	// caller gets (or never, if the connection died with the server).
 	Defer func(client int, req Message, reply func(Message, error)) bool
+	// MayDefer, if set, tells the requests Defer may take from those it
+	// never takes, so that the others skip it (and the reply func made
+	// for it); nil offers Defer every request.
+	MayDefer func(req Message) bool
 }
 
 // CallRecord describes one finished call, for observers.
@@ -131,6 +135,41 @@ type reply struct {
 	err error
 }
 
+// call is one call in flight: its request, where its reply goes, and the
+// reply once made. Its events (arrive, back) and its timeout (as a
+// callTimer) are scheduled as the call itself, so that a call costs one
+// allocation instead of a closure per event.
+type call struct {
+	n    *Net
+	l    *Link
+	req  Message
+	w    sched.Waker
+	r    reply
+	back bool // the next event is the reply's arrival (else the request's)
+}
+
+// Run is the call's next event: the request arrives at the endpoint, or
+// its reply back at the caller.
+func (c *call) Run() {
+	if c.back {
+		c.n.back(c)
+		return
+	}
+	c.n.arrive(c)
+}
+
+// callTimer is a call's client-side timeout, as an event.
+type callTimer call
+
+// Run fails the call with a TimeoutError, unless it is over.
+func (t *callTimer) Run() {
+	if !t.w.Stale() {
+		n := t.n
+		n.stats.Timeouts++
+		t.w.Wake(nil, &TimeoutError{n.ClientName(t.l.Client), n.EndpointName(t.l.Endpoint)})
+	}
+}
+
 // Call sends req from client c to endpoint e and parks the calling G until
 // the reply arrives, ctx is done, or the client-side timeout passes. It must
 // be called from a G of client c.
@@ -150,10 +189,10 @@ func (n *Net) CallTimeout(ctx context.Context, c, e int, req Message, timeout ti
 	}
 	rec := CallRecord{Client: c, Endpoint: e, Req: req, Call: n.s.Now()}
 	n.stats.Calls++
-	w := g.Waker()
-	sched.Watch(ctx, w)
-	n.armTimeout(c, e, w, timeout)
-	n.send(n.Link(c, e), req, w)
+	cl := &call{n: n, l: n.Link(c, e), req: req, w: g.Waker()}
+	sched.Watch(ctx, cl.w)
+	n.armTimeout(cl, timeout)
+	n.send(cl)
 	if n.Sent != nil {
 		n.Sent(c, e, g)
 	}
@@ -182,13 +221,8 @@ func (n *Net) caller(c int) *sched.G {
 
 // armTimeout fails the call with a TimeoutError after the client-side
 // timeout, measured on the client's clock.
-func (n *Net) armTimeout(c, e int, w sched.Waker, timeout time.Duration) {
-	n.s.After(n.clients[c].Clock().TrueFor(timeout), func() {
-		if !w.Stale() {
-			n.stats.Timeouts++
-			w.Wake(nil, &TimeoutError{n.ClientName(c), n.EndpointName(e)})
-		}
-	})
+func (n *Net) armTimeout(cl *call, timeout time.Duration) {
+	n.s.AtRun(n.s.Now()+n.clients[cl.l.Client].Clock().TrueFor(timeout), (*callTimer)(cl))
 }
 
 // finish traces a failed call and tells the observer.
@@ -208,57 +242,60 @@ func gName(g *sched.G) string {
 	return g.Name()
 }
 
-// send puts req on the wire towards its endpoint.
-func (n *Net) send(l *Link, req Message, w sched.Waker) {
+// send puts the call's request on the wire towards its endpoint.
+func (n *Net) send(cl *call) {
+	l := cl.l
 	n.stats.Messages++
 	if l.Cut() || l.lost() {
 		n.stats.Dropped++
-		n.traceMsg(l, "→", req, "lost")
+		n.traceMsg(l, "→", cl.req, "lost")
 		return
 	}
-	n.traceMsg(l, "→", req, "")
-	n.s.After(l.delay(Request), func() { n.arrive(l, req, w) })
+	n.traceMsg(l, "→", cl.req, "")
+	n.s.AtRun(n.s.Now()+l.delay(Request), cl)
 }
 
-// arrive executes req at the endpoint and sends the reply back.
-func (n *Net) arrive(l *Link, req Message, w sched.Waker) {
+// arrive executes the request at the endpoint and sends the reply back.
+func (n *Net) arrive(cl *call) {
+	l := cl.l
 	if l.Cut() {
 		n.stats.Dropped++
-		n.traceMsg(l, "→", req, "cut in flight")
+		n.traceMsg(l, "→", cl.req, "cut in flight")
 		return
 	}
 	ep := n.eps[l.Endpoint]
-	r := &reply{}
 	switch {
 	case ep.Up != nil && !ep.Up():
 		n.stats.Refused++
-		r.err = &RefusedError{n.ClientName(l.Client), ep.Name}
-	case ep.Defer != nil && ep.Defer(l.Client, req, func(m Message, err error) { n.deferred(l, m, err, w) }):
+		cl.r.err = &RefusedError{n.ClientName(l.Client), ep.Name}
+	case ep.Defer != nil && (ep.MayDefer == nil || ep.MayDefer(cl.req)) && ep.Defer(l.Client, cl.req, cl.deferred):
 		return
 	default:
-		r.msg = ep.Handle(l.Client, req)
+		cl.r.msg = ep.Handle(l.Client, cl.req)
 	}
-	n.reply(l, r, w)
+	n.reply(cl)
 }
 
 // deferred sends back the reply (or error) of a blocking command, naming
 // the client in a ResetError.
-func (n *Net) deferred(l *Link, m Message, err error, w sched.Waker) {
+func (cl *call) deferred(m Message, err error) {
 	switch e := err.(type) {
 	case *ResetError:
 		if e.Client == "" {
-			e.Client = n.ClientName(l.Client)
+			e.Client = cl.n.ClientName(cl.l.Client)
 		}
 	case *ClosedError:
 		if e.Client == "" {
-			e.Client = n.ClientName(l.Client)
+			e.Client = cl.n.ClientName(cl.l.Client)
 		}
 	}
-	n.reply(l, &reply{msg: m, err: err}, w)
+	cl.r = reply{msg: m, err: err}
+	cl.n.reply(cl)
 }
 
-// reply sends r back over l towards the caller waiting on w.
-func (n *Net) reply(l *Link, r *reply, w sched.Waker) {
+// reply sends the call's reply back over its link towards the caller.
+func (n *Net) reply(cl *call) {
+	l, r := cl.l, &cl.r
 	n.stats.Messages++
 	if n.swallowed(l, r, "black-holed") {
 		return
@@ -268,11 +305,13 @@ func (n *Net) reply(l *Link, r *reply, w sched.Waker) {
 		n.traceMsg(l, "←", r, "lost")
 		return
 	}
-	n.s.After(l.delay(Reply), func() { n.back(l, r, w) })
+	cl.back = true
+	n.s.AtRun(n.s.Now()+l.delay(Reply), cl)
 }
 
 // back delivers a reply to the caller, unless the call has given up.
-func (n *Net) back(l *Link, r *reply, w sched.Waker) {
+func (n *Net) back(cl *call) {
+	l, r, w := cl.l, &cl.r, cl.w
 	switch {
 	case n.swallowed(l, r, "black-holed in flight"):
 	case l.Cut():

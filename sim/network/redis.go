@@ -66,7 +66,18 @@ func (r ReplyMsg) Describe() string { return r.String() }
 // connection to it, whose last write a WAIT waits for (see conns).
 func NodeEndpoint(nd *node.Node) *Endpoint {
 	cs := &conns{nd: nd, last: map[int]write{}}
-	return &Endpoint{Name: nd.Name(), Up: nd.Up, Handle: cs.handle, Defer: cs.block}
+	return &Endpoint{Name: nd.Name(), Up: nd.Up, Handle: cs.handle, Defer: cs.block, MayDefer: blocking}
+}
+
+// blocking reports whether req is a command conns.block may take: WAIT
+// or BLPOP.
+func blocking(req Message) bool {
+	a := req.(Command).Args
+	if len(a) == 0 {
+		return false
+	}
+	cmd := node.Upper(a[0]) // as waitFor and Blpop spell it
+	return cmd == "WAIT" || cmd == "BLPOP"
 }
 
 // RedisClient is one client's connection to one node: locks.Redis.

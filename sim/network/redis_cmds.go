@@ -9,7 +9,13 @@ import (
 	"github.com/locksim/locksim/sim/node"
 )
 
-func (r *RedisClient) eval(ctx context.Context, name, payload string, keys []string, args []any) *redis.Cmd {
+// The eval commands' names, boxed once: an any made of a string
+// variable is an allocation per call.
+var (
+	evalName, evalshaName, evalROName, evalshaROName any = "eval", "evalsha", "eval_ro", "evalsha_ro"
+)
+
+func (r *RedisClient) eval(ctx context.Context, name any, payload string, keys []string, args []any) *redis.Cmd {
 	cmdArgs := make([]any, 0, 3+len(keys)+len(args))
 	cmdArgs = append(cmdArgs, name, payload, len(keys))
 	for _, k := range keys {
@@ -31,22 +37,22 @@ func (r *RedisClient) eval(ctx context.Context, name, payload string, keys []str
 
 // Eval runs a script by source.
 func (r *RedisClient) Eval(ctx context.Context, script string, keys []string, args ...any) *redis.Cmd {
-	return r.eval(ctx, "eval", script, keys, args)
+	return r.eval(ctx, evalName, script, keys, args)
 }
 
 // EvalSha runs a cached script; a node without it answers NOSCRIPT.
 func (r *RedisClient) EvalSha(ctx context.Context, sha1 string, keys []string, args ...any) *redis.Cmd {
-	return r.eval(ctx, "evalsha", sha1, keys, args)
+	return r.eval(ctx, evalshaName, sha1, keys, args)
 }
 
 // EvalRO is Eval for read-only scripts.
 func (r *RedisClient) EvalRO(ctx context.Context, script string, keys []string, args ...any) *redis.Cmd {
-	return r.eval(ctx, "eval_ro", script, keys, args)
+	return r.eval(ctx, evalROName, script, keys, args)
 }
 
 // EvalShaRO is EvalSha for read-only scripts.
 func (r *RedisClient) EvalShaRO(ctx context.Context, sha1 string, keys []string, args ...any) *redis.Cmd {
-	return r.eval(ctx, "evalsha_ro", sha1, keys, args)
+	return r.eval(ctx, evalshaROName, sha1, keys, args)
 }
 
 // ScriptExists asks which scripts the node has cached.

@@ -24,6 +24,9 @@ type Ctx struct {
 	children []*Ctx
 	waiters  []Waker
 	funcs    []*afterFunc
+	// first holds the first waiters without a separate allocation: most
+	// contexts (one per call) have one or two.
+	first [2]Waker
 }
 
 type ctxKey struct{}
@@ -124,6 +127,9 @@ func (c *Ctx) addWaiter(w Waker) {
 		clear(c.waiters[len(live):])
 		c.waiters = live
 	}
+	if c.waiters == nil {
+		c.waiters = c.first[:0]
+	}
 	c.waiters = append(c.waiters, w)
 }
 
@@ -159,10 +165,16 @@ func (p *Proc) WithTimeout(parent context.Context, d time.Duration) (context.Con
 	if d <= 0 {
 		c.cancel(context.DeadlineExceeded)
 	} else if c.err == nil {
-		p.s.At(p.s.now+p.clk.TrueFor(d), func() { c.cancel(context.DeadlineExceeded) })
+		p.s.AtRun(p.s.now+p.clk.TrueFor(d), (*ctxTimer)(c))
 	}
 	return c, func() { c.cancel(context.Canceled) }
 }
+
+// ctxTimer is a Ctx's deadline, as an event.
+type ctxTimer Ctx
+
+// Run cancels the context with DeadlineExceeded (nothing if it is done).
+func (t *ctxTimer) Run() { (*Ctx)(t).cancel(context.DeadlineExceeded) }
 
 // cancel marks c done with err, then its children, after-funcs and
 // waiters. Lists are detached first: a woken G may touch c again.

@@ -5,11 +5,13 @@
 // # Model
 //
 // A Sched owns true time (nanoseconds since vclock.Epoch) and a queue of
-// events. RunUntil pops events in (at, seq) order and runs them on the
-// caller's goroutine. Some events resume a simulated goroutine (a G): the
-// scheduler hands control to it over a channel and waits until the G parks
-// again or exits. Exactly one of {the scheduler, one G} runs at any moment,
-// so a run is a deterministic function of its inputs.
+// events. RunUntil pops events in (at, seq) order and runs them on a
+// goroutine of the scheduler's own while the caller waits (so that a hung
+// G can still be reported, see below). Some events resume a simulated
+// goroutine (a G), which runs on a coroutine (iter.Pull): the scheduler
+// switches to it directly and gets control back when the G parks again or
+// exits. Exactly one of {the scheduler, one G} runs at any moment, so a run
+// is a deterministic function of its inputs.
 //
 // A G parks only at a seam: Sleep, a context made by a Proc, Parallel, or a
 // call that another package builds on Park and Waker (the simulated Redis

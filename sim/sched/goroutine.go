@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"iter"
 	"runtime/debug"
 )
 
@@ -15,9 +16,11 @@ type G struct {
 	n      int
 	proc   *Proc
 	fn     func()
+	par    func(int) // for a Parallel child, instead of fn: par(pi)
+	pi     int
 	w      *worker
-	ch     chan wakeMsg // w.ch
-	gen    uint64       // park generation: a Waker of an older one is stale
+	msg    wakeMsg // what the hand-off that resumes it carries
+	gen    uint64  // park generation: a Waker of an older one is stale
 	parked bool
 	done   bool
 	kids   int // Parallel children still running
@@ -109,9 +112,8 @@ func (g *G) Park() (any, error) {
 		return nil, ErrStopped
 	}
 	g.parked = true
-	s.yield <- false
-	m := <-g.ch
-	return m.val, m.err
+	g.w.yield(struct{}{})
+	return g.msg.val, g.msg.err
 }
 
 // Yield parks the running G and resumes it at the current time, after the
@@ -123,12 +125,17 @@ func (g *G) Yield() error {
 	return err
 }
 
-// worker is a real goroutine that runs Gs one after another, so that a run
-// that starts many short Gs (Redlock's fan-out) does not pay for a new
-// goroutine and its stack growth each time.
+// worker is a coroutine (iter.Pull) that runs Gs one after another, so
+// that a run that starts many short Gs (Redlock's fan-out) does not pay for
+// a new goroutine and its stack growth each time. The scheduler resumes it
+// with next; it hands control back with yield, a direct switch between the
+// two goroutines that costs a fraction of a channel hand-off (no run queue,
+// no channel lock), and stop ends it.
 type worker struct {
-	ch chan wakeMsg
-	g  *G // the G it runs; nil tells an idle worker to exit
+	next  func() (struct{}, bool)
+	stop  func()
+	yield func(struct{}) bool
+	g     *G // the G it runs
 }
 
 // spawn creates a G that will start running fn at the current time.
@@ -140,36 +147,55 @@ func (s *Sched) spawn(p *Proc, name string, parent *G, fn func()) *G {
 		g.w = s.idle[n-1]
 		s.idle = s.idle[:n-1]
 	} else {
-		g.w = &worker{ch: make(chan wakeMsg)}
-		go g.w.loop()
+		g.w = newWorker()
 	}
-	g.w.g, g.ch = g, g.w.ch
-	w := g.Waker()
-	s.At(s.now, func() { w.Wake(nil, nil) })
+	g.w.g = g
+	s.AtRun(s.now, (*gStart)(g))
 	return g
 }
 
-// loop runs the worker's Gs. A G's fn runs even when its first wake is
-// ErrStopped: every seam then fails at once and fn returns.
-func (w *worker) loop() {
+// gStart is a new G's first wake-up, as an event.
+type gStart G
+
+// Run wakes the G's first park (generation 0: it has not run yet).
+func (t *gStart) Run() { Waker{(*G)(t), 0}.Wake(nil, nil) }
+
+func newWorker() *worker {
+	w := &worker{}
+	w.next, w.stop = iter.Pull(w.loop)
+	return w
+}
+
+// loop runs the worker's Gs, one per resumption from the pool. A G's fn
+// runs even when its first wake is ErrStopped: every seam then fails at
+// once and fn returns.
+func (w *worker) loop(yield func(struct{}) bool) {
+	w.yield = yield
 	for {
-		<-w.ch
 		g := w.g
-		if g == nil {
+		g.call(g.body)
+		g.exit()
+		if !yield(struct{}{}) {
 			return
 		}
-		g.call(g.fn)
-		g.exit()
 	}
 }
 
-// stopWorkers ends the idle workers' goroutines.
+// stopWorkers ends the idle workers' coroutines.
 func (s *Sched) stopWorkers() {
 	for _, w := range s.idle {
-		w.g = nil
-		w.ch <- wakeMsg{}
+		w.stop()
 	}
 	s.idle = nil
+}
+
+// body runs the G's code: fn, or a Parallel child's par(pi).
+func (g *G) body() {
+	if g.par != nil {
+		g.par(g.pi)
+		return
+	}
+	g.fn()
 }
 
 func (g *G) call(fn func()) {
@@ -182,12 +208,12 @@ func (g *G) call(fn func()) {
 }
 
 // exit removes g and, if it was the last child of a Parallel, wakes the
-// parent; then it returns its worker to the pool and control to the
-// scheduler.
+// parent, and returns its worker to the pool; the worker then hands
+// control back to the scheduler.
 func (g *G) exit() {
 	s := g.s
 	g.done = true
-	g.fn = nil
+	g.fn, g.par = nil, nil
 	s.idle = append(s.idle, g.w)
 	for i, x := range s.live {
 		if x == g {
@@ -201,5 +227,4 @@ func (g *G) exit() {
 			s.At(s.now, func() { w.Wake(nil, nil) })
 		}
 	}
-	s.yield <- false
 }

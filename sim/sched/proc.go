@@ -190,11 +190,10 @@ func (p *Proc) Parallel(n int, fn func(i int)) {
 	g.kids = n
 	for i := range n {
 		p.ngo++
-		k := p.s.spawn(p, "", g, func() { fn(i) })
+		k := p.s.spawn(p, "", g, nil)
+		k.par, k.pi = fn, i // no closure per child
 		k.kind, k.n = "par", p.ngo
 	}
 	g.parked = true
-	s := p.s
-	s.yield <- false
-	<-g.ch
+	g.w.yield(struct{}{})
 }

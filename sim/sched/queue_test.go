@@ -34,8 +34,52 @@ func TestQueuePopsInTimeThenSequenceOrder(t *testing.T) {
 			if got.at != want.at || got.seq != want.seq {
 				t.Fatalf("seed %d step %d: pop = (%d, %d), want (%d, %d)", seed, step, got.at, got.seq, want.at, want.seq)
 			}
-			if len(q) != len(ref) {
-				t.Fatalf("seed %d step %d: %d queued, want %d", seed, step, len(q), len(ref))
+			if q.len() != len(ref) {
+				t.Fatalf("seed %d step %d: %d queued, want %d", seed, step, q.len(), len(ref))
+			}
+		}
+	}
+}
+
+// TestQueueTimersAndNearEvents runs the queue as a scheduler does: time
+// moves to each event popped, and each pushes near events (random small
+// delays, some at the same instant) and timers of a few fixed delays, the
+// series the lanes take; every pop is held to a sorted reference list.
+func TestQueueTimersAndNearEvents(t *testing.T) {
+	for seed := range uint64(30) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		var q queue
+		var ref []event
+		var seq uint64
+		push := func(at int64) {
+			seq++
+			e := event{at: at, seq: seq}
+			q.push(e)
+			ref = append(ref, e)
+		}
+		push(0)
+		delays := []int64{3000, 700, 100, 2500, 40}
+		for step := range 3000 {
+			slices.SortFunc(ref, func(a, b event) int {
+				if a.before(&b) {
+					return -1
+				}
+				return 1
+			})
+			got, want := q.pop(), ref[0]
+			ref = ref[1:]
+			if got.at != want.at || got.seq != want.seq {
+				t.Fatalf("seed %d step %d: pop = (%d, %d), want (%d, %d)", seed, step, got.at, got.seq, want.at, want.seq)
+			}
+			now := got.at
+			for range r.IntN(2) { // with the timer below, one push per pop on average
+				push(now + int64(r.IntN(20)))
+			}
+			if r.IntN(2) == 0 {
+				push(now + delays[r.IntN(len(delays))])
+			}
+			if q.len() == 0 {
+				push(now + 1)
 			}
 		}
 	}

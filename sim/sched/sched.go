@@ -38,7 +38,6 @@ type Sched struct {
 	seq      uint64
 	q        queue
 	cur      *G
-	yield    chan bool // a G hands control back (false); the stall monitor reports a hung G (true)
 	live     []*G
 	idle     []*worker
 	procs    []*Proc
@@ -47,6 +46,9 @@ type Sched struct {
 	broken   bool
 	failure  error
 	stopCall int
+	// loopExit, after a stall, receives when the scheduler loop left
+	// blocked on the hung G gets control back and ends (tests wait on it).
+	loopExit chan any
 
 	sum      uint64
 	events   uint64
@@ -56,7 +58,7 @@ type Sched struct {
 
 // New returns a scheduler at true time 0 with an empty queue.
 func New() *Sched {
-	return &Sched{yield: make(chan bool)}
+	return &Sched{}
 }
 
 // Now is the current true time, in nanoseconds since vclock.Epoch.
@@ -65,13 +67,25 @@ func (s *Sched) Now() int64 { return s.now }
 // At schedules fn to run on the scheduler at true time t (or now, if t is
 // in the past). Events at the same time run in the order they were added.
 // Once the run is stopping, time no longer moves: later events are dropped.
-func (s *Sched) At(t int64, fn func()) {
+func (s *Sched) At(t int64, fn func()) { s.AtRun(t, runFunc(fn)) }
+
+// Runner is an event's work, for AtRun.
+type Runner interface{ Run() }
+
+// runFunc is a func as a Runner (a func is stored in an interface as is).
+type runFunc func()
+
+func (f runFunc) Run() { f() }
+
+// AtRun is At for a Runner: a caller that keeps its state in a struct
+// schedules a pointer to it, without making a closure per event.
+func (s *Sched) AtRun(t int64, r Runner) {
 	t = max(t, s.now)
 	if s.stopping && t > s.now {
 		return
 	}
 	s.seq++
-	s.q.push(event{at: t, seq: s.seq, fn: fn})
+	s.q.push(event{at: t, seq: s.seq, r: r})
 }
 
 // After schedules fn d nanoseconds from now.
@@ -118,11 +132,11 @@ func (s *Sched) RunUntil(end int64) error {
 	if s.broken {
 		return s.failure
 	}
-	stop := s.watchStalls()
-	defer stop()
-	for s.failure == nil && len(s.q) > 0 && s.q[0].at <= end {
-		s.step()
-	}
+	s.guard(func() {
+		for s.failure == nil && s.q.len() > 0 && s.q.peekAt() <= end {
+			s.step()
+		}
+	})
 	return s.failure
 }
 
@@ -133,22 +147,22 @@ func (s *Sched) step() {
 	s.mix(uint64(ev.at))
 	s.mix(ev.seq)
 	s.progress.Add(1)
-	ev.fn()
+	ev.r.Run()
 	if s.AfterEvent != nil {
 		s.AfterEvent()
 	}
 }
 
-// handoff resumes g with m and waits until it parks or exits.
+// handoff resumes g with m and waits until it parks or exits: a direct
+// switch to g's worker coroutine and back.
 func (s *Sched) handoff(g *G, m wakeMsg) {
 	s.cur = g
 	s.switches++
 	s.mix(uint64(g.id))
-	g.ch <- m
-	if stalled := <-s.yield; stalled { // one receive, not a select: the hot path of every run
-		s.broken = true
-		s.fail(fmt.Errorf("sim: goroutine %s did not return to the scheduler within %v: it blocks outside the simulator's seams (a plain channel, a WaitGroup, a mutex held across a seam)", g.Name(), s.stallAfter()))
-	}
+	g.msg = m
+	s.progress.Add(1) // after s.cur is set: the stall monitor names s.cur
+	g.w.next()
+	g.msg = wakeMsg{}
 	s.cur = nil
 	s.progress.Add(1)
 }
@@ -160,9 +174,56 @@ func (s *Sched) stallAfter() time.Duration {
 	return DefaultStallAfter
 }
 
-// watchStalls starts the real-time monitor that turns a hung hand-off into
-// an error; the returned func stops it and waits for it.
-func (s *Sched) watchStalls() (stop func()) {
+// guard runs the scheduler loop f on a goroutine of its own, watched by a
+// real-time monitor: if no event or hand-off completes within StallAfter
+// (a G blocks outside the simulator's seams, so its coroutine never hands
+// control back), guard returns with the run failed and broken, leaving f
+// blocked on the hung G. A panic of f is raised again on the caller.
+func (s *Sched) guard(f func()) {
+	done, stalled := make(chan any, 1), make(chan struct{})
+	go func() {
+		finished := false
+		defer func() {
+			r := recover()
+			if r == nil && !finished {
+				r = errGoexit
+			}
+			done <- r
+		}()
+		f()
+		finished = true
+	}()
+	stop := s.watchStalls(stalled)
+	defer stop()
+	select {
+	case r := <-done:
+		if r == errGoexit {
+			s.fail(fmt.Errorf("sim: goroutine %s called runtime.Goexit", gName(s.cur)))
+			s.broken = true
+		} else if r != nil {
+			panic(r)
+		}
+	case <-stalled:
+		s.broken = true
+		s.fail(fmt.Errorf("sim: goroutine %s did not return to the scheduler within %v: it blocks outside the simulator's seams (a plain channel, a WaitGroup, a mutex held across a seam)", gName(s.cur), s.stallAfter()))
+		s.loopExit = done
+	}
+}
+
+// errGoexit marks a scheduler loop ended by runtime.Goexit.
+var errGoexit = errors.New("goexit")
+
+func gName(g *G) string {
+	if g == nil {
+		return "the scheduler"
+	}
+	return g.Name()
+}
+
+// watchStalls starts the real-time monitor that closes stalled when no
+// progress is made for StallAfter; the returned func stops it and waits
+// for it.
+func (s *Sched) watchStalls(stalled chan struct{}) (stop func()) {
 	quit, exited := make(chan struct{}), make(chan struct{})
 	limit := s.stallAfter()
 	go func() {
@@ -181,10 +242,7 @@ func (s *Sched) watchStalls() (stop func()) {
 				continue
 			}
 			if since += limit / 4; since >= limit {
-				select { // the hand-off waiting on s.yield learns of the stall
-				case s.yield <- true:
-				case <-quit:
-				}
+				close(stalled)
 				return
 			}
 		}
@@ -199,26 +257,29 @@ func (s *Sched) Shutdown() error {
 	if s.broken {
 		return s.failure
 	}
-	stop := s.watchStalls()
-	defer stop()
 	s.stopping = true
-	s.q = s.q[:0]
+	s.q.clear()
 	for _, p := range s.procs {
 		p.deferred = nil
 	}
-	for len(s.live) > 0 && !s.broken {
-		if !s.killOne() {
-			s.fail(fmt.Errorf("sim: %d goroutines would not unwind (first: %s)", len(s.live), s.live[0].Name()))
-			break
-		}
-		for len(s.q) > 0 && !s.broken {
-			s.step()
-		}
-	}
+	s.guard(s.unwind)
 	if !s.broken {
 		s.stopWorkers()
 	}
 	return s.failure
+}
+
+// unwind resumes the parked Gs one by one until all have exited.
+func (s *Sched) unwind() {
+	for len(s.live) > 0 {
+		if !s.killOne() {
+			s.fail(fmt.Errorf("sim: %d goroutines would not unwind (first: %s)", len(s.live), s.live[0].Name()))
+			return
+		}
+		for s.q.len() > 0 {
+			s.step()
+		}
+	}
 }
 
 // killOne resumes the lowest-id parked G that is not waiting for children.

@@ -109,7 +109,7 @@ func TestStallIsReported(t *testing.T) {
 		t.Error("Shutdown after a stall = nil, want the stall error")
 	}
 	close(block)
-	<-s.yield // the stuck G exits once unblocked; take its last hand-off
+	<-s.loopExit // the stuck G exits once unblocked, and the loop left on it ends
 }
 
 // scenario runs a small mixed program and returns its checksum and log.
