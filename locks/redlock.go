@@ -121,7 +121,10 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 // fanOut runs op in parallel on every node, or, given the answers of an
 // earlier fan-out (after), on the nodes that did not refuse it, and
 // returns each node's error (nil for success and for a node not asked).
-// Each call is bounded by NodeTimeout.
+// The calls start together (Clock.Parallel) under one deadline,
+// NodeTimeout from now, so each node's wait is still bounded by
+// NodeTimeout and no slow node spends another's budget, at the cost of
+// one timer a fan-out instead of one a node.
 func (rl *Redlock) fanOut(ctx context.Context, after []error, op func(context.Context, int, Redis) error) []error {
 	errs := make([]error, len(rl.nodes))
 	ask := rl.all
@@ -131,10 +134,10 @@ func (rl *Redlock) fanOut(ctx context.Context, after []error, op func(context.Co
 	if len(ask) == 0 {
 		return errs
 	}
+	nctx, cancel := rl.c.Clock.WithTimeout(ctx, rl.c.NodeTimeout)
+	defer cancel()
 	rl.c.Clock.Parallel(len(ask), func(k int) {
 		i := ask[k]
-		nctx, cancel := rl.c.Clock.WithTimeout(ctx, rl.c.NodeTimeout)
-		defer cancel()
 		errs[i] = op(nctx, i, rl.nodes[i])
 	})
 	return errs
