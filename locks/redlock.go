@@ -227,6 +227,7 @@ func (rl *Redlock) Release(ctx context.Context, l *Lease) error {
 		return wrap("release", rl.key, err)
 	}
 	live := !l.h.ended()
+	l.h.letGo() // a Redlock watchdog renews it no more, whatever the outcome
 	errs := rl.releaseAll(ctx, l.id.token)
 	if succeeded(errs) == len(errs) {
 		rl.c.Metrics.released()

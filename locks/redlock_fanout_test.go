@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/clock"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/locks/lockstest"
 )
@@ -37,6 +38,7 @@ type spyNode struct {
 	mu    sync.Mutex
 	calls map[string]int
 	lose  bool
+	slow  time.Duration // how long a release waits before it is sent
 }
 
 func (n *spyNode) count(name string) {
@@ -62,6 +64,9 @@ func (n *spyNode) reply(c *redis.Cmd) *redis.Cmd {
 }
 
 func (n *spyNode) EvalSha(ctx context.Context, sha string, keys []string, args ...any) *redis.Cmd {
+	if scriptName[sha] == "release" && n.slow > 0 {
+		time.Sleep(n.slow)
+	}
 	c := n.Redis.EvalSha(ctx, sha, keys, args...)
 	if c.Err() == nil || !redis.HasErrorPrefix(c.Err(), "NOSCRIPT") {
 		n.count(scriptName[sha])
@@ -90,7 +95,7 @@ func fanOutBackends(t *testing.T, f func(t *testing.T, b lockstest.Backend)) {
 	t.Run("redis-server", func(t *testing.T) { f(t, lockstest.StartRedisServers(t, 5)) })
 }
 
-func newFanOutEnv(t *testing.T, b lockstest.Backend, key string, watchdog bool) *fanOutEnv {
+func newFanOutEnv(t *testing.T, b lockstest.Backend, key string, watchdog bool, set ...func(*locks.Options)) *fanOutEnv {
 	t.Helper()
 	b.Reset(t)
 	e := &fanOutEnv{b: b}
@@ -101,6 +106,9 @@ func newFanOutEnv(t *testing.T, b lockstest.Backend, key string, watchdog bool) 
 		nodes = append(nodes, s)
 	}
 	o := locks.Options{TTL: b.TTL(), Clock: b.Clock(), NodeTimeout: b.TTL() / 2}
+	for _, f := range set {
+		f(&o)
+	}
 	var err error
 	if watchdog {
 		e.rl, err = locks.NewRedlockWatchdog(nodes, key, o)
@@ -194,6 +202,49 @@ func TestRedlockLostExtendGivesBackWhereItMayHold(t *testing.T) {
 			}
 			if v := e.value(t, key, i); v != "" {
 				t.Errorf("node %d holds %q after the lost extension, want the token given back", i, v)
+			}
+		}
+	})
+}
+
+// extends is how often the extension script ran, over all nodes.
+func (e *fanOutEnv) extends() int {
+	n := 0
+	for _, s := range e.spies {
+		n += s.ran("redlock_extend")
+	}
+	return n
+}
+
+// TestRedlockWatchdogRenewsNothingOnceReleaseBegins: a Redlock watchdog
+// whose Release waits for a slow node sends no renewal meanwhile, so the
+// renewal cannot set the key again on the nodes the release has already
+// freed. Real time on both backends (miniredis's TTLs do not move in it,
+// and the test ends long before the TTL).
+func TestRedlockWatchdogRenewsNothingOnceReleaseBegins(t *testing.T) {
+	fanOutBackends(t, func(t *testing.T, b lockstest.Backend) {
+		const key = "fanout-release-renew"
+		e := newFanOutEnv(t, b, key, true, func(o *locks.Options) {
+			o.TTL, o.RenewEvery, o.NodeTimeout, o.Clock = 5*time.Second, 50*time.Millisecond, 2*time.Second, clock.Real{}
+		})
+		l, err := e.rl.Acquire(context.Background())
+		if err != nil {
+			t.Fatalf("Acquire = %v", err)
+		}
+		for n := e.extends(); e.extends() == n; { // start the release right after a renewal
+			time.Sleep(time.Millisecond)
+		}
+		e.spies[0].slow = 300 * time.Millisecond
+		before := e.extends()
+		if err := e.rl.Release(context.Background(), l); err != nil {
+			t.Fatalf("Release = %v", err)
+		}
+		if n := e.extends() - before; n != 0 {
+			t.Errorf("the extension ran %d times on the nodes while Release waited for node 0, want 0", n)
+		}
+		for i := range e.spies {
+			if v := e.value(t, key, i); v == l.Token {
+				t.Errorf("node %d holds the lease's token after Release returned, want it freed", i)
 			}
 		}
 	})
