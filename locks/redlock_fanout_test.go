@@ -65,7 +65,7 @@ func (n *spyNode) reply(c *redis.Cmd) *redis.Cmd {
 
 func (n *spyNode) EvalSha(ctx context.Context, sha string, keys []string, args ...any) *redis.Cmd {
 	if scriptName[sha] == "release" && n.slow > 0 {
-		time.Sleep(n.slow)
+		time.Sleep(n.slow) // real time: a slow node, while the locker's real-clock renewals come due
 	}
 	c := n.Redis.EvalSha(ctx, sha, keys, args...)
 	if c.Err() == nil || !redis.HasErrorPrefix(c.Err(), "NOSCRIPT") {
@@ -236,7 +236,7 @@ func TestRedlockWatchdogRenewsNothingOnceReleaseBegins(t *testing.T) {
 		// is may still set the key again on a freed node: the extension
 		// script sets a missing key).
 		for n := e.extends(); e.extends() < n+len(e.spies); {
-			time.Sleep(time.Millisecond)
+			time.Sleep(time.Millisecond) // real time: the renewal loop runs on clock.Real
 		}
 		e.spies[0].slow = 300 * time.Millisecond
 		before := e.extends()
