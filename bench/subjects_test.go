@@ -60,6 +60,23 @@ func BenchmarkCycleInterleaved(b *testing.B) {
 	b.Logf("%d rounds of 200 cycles:\n%s", len(in.Rounds), in.Table())
 }
 
+// BenchmarkCycleQuorumInterleaved measures the hand-written fan-out and
+// the Redlock patterns over five nodes side by side, in rounds of 100
+// cycles of each, and logs each one's CPU per cycle and its ratio to the
+// fan-out with 95% intervals: run it with -benchtime 30x -v for 30 rounds.
+func BenchmarkCycleQuorumInterleaved(b *testing.B) {
+	const nodes = 5
+	tg := benchtest.Target(b, nodes)
+	subjects := []bench.Subject{bench.FanOutSubject()}
+	for _, s := range bench.PatternSubjects() {
+		if s.Family == bench.Quorum {
+			subjects = append(subjects, s)
+		}
+	}
+	in := benchtest.CyclesInterleavedOver(b, tg, subjects, nodes, 100)
+	b.Logf("%d rounds of 100 cycles over %d nodes:\n%s", len(in.Rounds), nodes, in.Table())
+}
+
 // BenchmarkCycleServer is what one redis-server spends on the floor's and
 // every single-node pattern's uncontended cycle, one client, b.N cycles a
 // subject: the server process's CPU (server-cpu-ns/op, from /proc, in

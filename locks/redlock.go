@@ -12,9 +12,12 @@ import (
 // all nodes in parallel, each bounded by NodeTimeout, so an acquisition
 // costs about one round trip. The validity returned to the caller is
 // TTL − elapsed − (TTL × DriftFactor + 2ms); if the quorum is missed or no
-// validity is left, the lock is released on every node before the next
-// attempt (retries use backoff with jitter, so competing clients do not
-// livelock).
+// validity is left, the attempt's token is given back before the next
+// attempt on every node that did not refuse it: those that granted and
+// those whose reply was lost or that failed (the request may have run
+// there), but not those that answered that another owner holds the key,
+// which wrote nothing (retries use backoff with jitter, so competing
+// clients do not livelock).
 //
 // A holder extends the lock with Extend or ExtendTTL (see redlock_extend.go),
 // or has it renewed in the background: NewRedlockWatchdog.
@@ -28,6 +31,9 @@ type Redlock struct {
 	quorum int
 	rn     *renewer // the renewal loop of a Redlock watchdog; nil otherwise
 	fence  string   // each node's fence counter, with Pitfall.PerNodeFence; else ""
+	keys   []string // {key}, the scripts' KEYS (read-only, shared by every call)
+	ttlArg any      // the TTL in ms, boxed once for the scripts' ARGV
+	all    []int    // 0..N-1: the nodes a full fan-out asks
 }
 
 var (
@@ -58,9 +64,13 @@ func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	rl := &Redlock{nodes: nodes, key: key, c: c, quorum: len(nodes)/2 + 1}
+	rl := &Redlock{nodes: nodes, key: key, c: c, quorum: len(nodes)/2 + 1, ttlArg: c.ttlMS}
 	if c.pit != nil && c.pit.PerNodeFence {
 		rl.key, rl.fence = FencedLockKey(key), FencedCounterKey(key)
+	}
+	rl.keys = []string{rl.key}
+	for i := range nodes {
+		rl.all = append(rl.all, i)
 	}
 	return rl, nil
 }
@@ -82,60 +92,122 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 	token := rl.c.Rand.Token()
 	start := rl.c.Clock.Now()
 	fences := rl.nodeFences()
-	errs := rl.fanOut(ctx, func(ctx context.Context, i int, r Redis) error {
+	args := []any{token, rl.ttlArg}
+	errs := rl.fanOut(ctx, nil, func(ctx context.Context, i int, r Redis) error {
 		switch {
 		case fences != nil:
 			return rl.acquireFenced(ctx, i, r, token, fences)
 		case rl.c.pit != nil && rl.c.pit.NodeSetNX:
 			return rl.acquireSetNX(ctx, r, token)
 		}
-		n, err := runInt(ctx, r, redlockAcquireScript, []string{rl.key}, token, rl.c.ttlMS)
+		n, err := runInt(ctx, r, redlockAcquireScript, rl.keys, args...)
 		if err == nil && n == 0 {
 			return ErrNotAcquired
 		}
 		return err
 	})
-	locked, qe := rl.tally(errs)
+	locked := succeeded(errs)
 	valid := rl.c.validity(rl.c.Clock.Since(start))
 	if locked >= rl.quorum && valid > 0 {
 		from, v := rl.c.granted(start)
 		return issued(rl, rl.key, token, largest(fences), 1, newHold(rl.c.Clock, from, v)), nil
 	}
+	qe := rl.tally(errs)
 	qe.Expired = locked >= rl.quorum
-	rl.releaseAll(context.WithoutCancel(ctx), token)
+	rl.giveBack(context.WithoutCancel(ctx), token, errs)
 	return nil, wrap("acquire", rl.key, qe)
 }
 
-// fanOut runs op on every node in parallel, each under NodeTimeout, and
-// returns each node's error (nil for success).
-func (rl *Redlock) fanOut(ctx context.Context, op func(context.Context, int, Redis) error) []error {
+// fanOut runs op in parallel on every node, or, given the answers of an
+// earlier fan-out (after), on the nodes that did not refuse it, and
+// returns each node's error (nil for success and for a node not asked).
+// The calls start together (Clock.Parallel) under one deadline,
+// NodeTimeout from now, so each node's wait is still bounded by
+// NodeTimeout and no slow node spends another's budget, at the cost of
+// one timer a fan-out instead of one a node.
+func (rl *Redlock) fanOut(ctx context.Context, after []error, op func(context.Context, int, Redis) error) []error {
 	errs := make([]error, len(rl.nodes))
-	rl.c.Clock.Parallel(len(rl.nodes), func(i int) {
-		nctx, cancel := rl.c.Clock.WithTimeout(ctx, rl.c.NodeTimeout)
-		defer cancel()
+	ask := rl.all
+	if after != nil {
+		ask = unrefused(after)
+	}
+	if len(ask) == 0 {
+		return errs
+	}
+	nctx, cancel := rl.c.Clock.WithTimeout(ctx, rl.c.NodeTimeout)
+	defer cancel()
+	rl.c.Clock.Parallel(len(ask), func(k int) {
+		i := ask[k]
 		errs[i] = op(nctx, i, rl.nodes[i])
 	})
 	return errs
 }
 
-func (rl *Redlock) tally(errs []error) (int, *QuorumError) {
+// refused reports whether a node's answer was a definite refusal: the key
+// held by another token there, so the request wrote nothing.
+func refused(err error) bool { return errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrNotHeld) }
+
+// unrefused is the nodes whose answer in errs was not a definite refusal:
+// those that granted, and those whose outcome is unknown (an error, a
+// lost or late reply), where the request may have taken effect.
+func unrefused(errs []error) []int {
+	var out []int
+	for i, err := range errs {
+		if !refused(err) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// succeeded is the number of nodes that granted (nil errors).
+func succeeded(errs []error) int {
+	n := 0
+	for _, err := range errs {
+		if err == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// tally sorts a fan-out's answers into a QuorumError.
+func (rl *Redlock) tally(errs []error) *QuorumError {
 	qe := &QuorumError{Needed: rl.quorum, Total: len(errs)}
 	for i, err := range errs {
 		switch {
 		case err == nil:
 			qe.Locked++
-		case errors.Is(err, ErrNotAcquired) || errors.Is(err, ErrNotHeld):
+		case refused(err):
 			qe.Taken++
 		default:
 			qe.Nodes = append(qe.Nodes, &NodeError{Node: i, Err: classify(err)})
 		}
 	}
-	return qe.Locked, qe
+	return qe
 }
 
+// releaseAll deletes token's key on every node that holds it; see
+// giveBack for the nodes that may.
 func (rl *Redlock) releaseAll(ctx context.Context, token string) []error {
-	return rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
-		n, err := runInt(ctx, r, releaseScript, []string{rl.key}, token)
+	return rl.release(ctx, token, nil)
+}
+
+// giveBack gives token back after a fan-out that did not make (or keep)
+// the lock, on the nodes where that fan-out's request may have written
+// it: every node that did not answer a definite refusal. A node that
+// refused holds another owner's key and nothing of token's; one whose
+// reply was lost, or that failed, may have run the request, so it gets
+// the release too (the rule of the Redlock description, "even the
+// instances it believed it was not able to lock", kept for them).
+func (rl *Redlock) giveBack(ctx context.Context, token string, after []error) {
+	rl.release(ctx, token, after)
+}
+
+func (rl *Redlock) release(ctx context.Context, token string, after []error) []error {
+	args := []any{token}
+	return rl.fanOut(ctx, after, func(ctx context.Context, _ int, r Redis) error {
+		n, err := runInt(ctx, r, releaseScript, rl.keys, args...)
 		if err == nil && n == 0 {
 			return ErrNotHeld
 		}
@@ -155,8 +227,16 @@ func (rl *Redlock) Release(ctx context.Context, l *Lease) error {
 		return wrap("release", rl.key, err)
 	}
 	live := !l.h.ended()
+	l.h.letGo() // a Redlock watchdog renews it no more, whatever the outcome
 	errs := rl.releaseAll(ctx, l.id.token)
-	released, qe := rl.tally(errs)
+	if succeeded(errs) == len(errs) {
+		rl.c.Metrics.released()
+		l.spend()
+		l.h.end(ErrReleased)
+		return nil
+	}
+	qe := rl.tally(errs)
+	released := qe.Locked
 	switch {
 	case released > 0 && len(qe.Nodes) == 0 && (released >= rl.quorum || !live):
 		rl.c.Metrics.released()

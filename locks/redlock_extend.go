@@ -14,7 +14,7 @@ import (
 // while validity remains. A renewal refused by so many nodes that no
 // quorum is possible (the lock is another owner's there) ends the holding
 // — Done closed, Err ErrLockLost — and gives the lease's token back on
-// every node; so does the validity of the last renewed quorum running out
+// every node that did not refuse the renewal; so does the validity of the last renewed quorum running out
 // on the holder's clock (a timer), unless a renewal landed first.
 func NewRedlockWatchdog(nodes []Redis, key string, o Options) (*Redlock, error) {
 	o.renews = true
@@ -44,7 +44,7 @@ func (rl *Redlock) Extend(ctx context.Context, l *Lease) error {
 // is left, measured from the extension's start: the lease's validity is
 // then ttl − elapsed − drift allowance. Otherwise the lease is lost (Err
 // is ErrLockLost, Done closed), its token is given back on every node
-// that holds it, and the error matches ErrNotHeld and carries the
+// that did not refuse the extension (another owner's key there), and the error matches ErrNotHeld and carries the
 // *QuorumError (ErrQuorum when other owners hold too many nodes,
 // ErrUnavailable when unanswered nodes cost the quorum). A ttl that leaves
 // no validity is refused with an *OptionError; a foreign, stale, nil or
@@ -63,33 +63,34 @@ func (rl *Redlock) extendOrLose(ctx context.Context, l *Lease, ttl time.Duration
 	if err := verify(l, rl, rl.key); err != nil {
 		return wrap("extend", rl.key, err)
 	}
-	qe := rl.extendTo(ctx, l, ttl)
+	errs, qe := rl.extendTo(ctx, l, ttl)
 	if qe == nil {
 		rl.c.Metrics.renewed()
 		return nil
 	}
 	rl.c.Metrics.lost()
-	rl.lose(ctx, l, qe)
+	rl.lose(ctx, l, qe, errs)
 	return wrap("extend", rl.key, fmt.Errorf("%w: %w", ErrNotHeld, qe))
 }
 
 // lose ends l's holding after an extension that missed its quorum and
-// gives its token back on every node (best effort; the keys expire
-// anyway).
-func (rl *Redlock) lose(ctx context.Context, l *Lease, qe *QuorumError) {
+// gives its token back (best effort; the keys expire anyway) on every
+// node that did not refuse the extension (see giveBack).
+func (rl *Redlock) lose(ctx context.Context, l *Lease, qe *QuorumError, errs []error) {
 	l.h.end(fmt.Errorf("%w: extension missed the quorum: %w", ErrLockLost, qe))
-	rl.releaseAll(context.WithoutCancel(ctx), l.id.token)
+	rl.giveBack(context.WithoutCancel(ctx), l.id.token, errs)
 }
 
 // renew is the watchdog's renewal of l: (true, nil) extended, (false, nil)
-// refused (the token is given back), (false, err) outcome unknown.
+// refused (the token is given back where the renewal was not refused),
+// (false, err) outcome unknown.
 func (rl *Redlock) renew(ctx context.Context, l *Lease) (bool, error) {
-	qe := rl.extendTo(ctx, l, rl.c.TTL)
+	errs, qe := rl.extendTo(ctx, l, rl.c.TTL)
 	switch {
 	case qe == nil:
 		return true, nil
 	case qe.taken() && !qe.Expired:
-		rl.releaseAll(context.WithoutCancel(ctx), l.id.token)
+		rl.giveBack(context.WithoutCancel(ctx), l.id.token, errs)
 		return false, nil
 	}
 	return false, qe
@@ -97,21 +98,23 @@ func (rl *Redlock) renew(ctx context.Context, l *Lease) (bool, error) {
 
 // extendTo runs the extension script on every node and, when a majority
 // extended in time, records the new validity on l; otherwise it returns
-// why not.
-func (rl *Redlock) extendTo(ctx context.Context, l *Lease, ttl time.Duration) *QuorumError {
+// each node's answer and why the extension failed.
+func (rl *Redlock) extendTo(ctx context.Context, l *Lease, ttl time.Duration) ([]error, *QuorumError) {
 	start := rl.c.Clock.Now()
-	errs := rl.fanOut(ctx, func(ctx context.Context, _ int, r Redis) error {
-		n, err := runInt(ctx, r, redlockExtendScript, []string{rl.key}, l.id.token, ttl.Milliseconds())
+	args := []any{l.id.token, ttl.Milliseconds()}
+	errs := rl.fanOut(ctx, nil, func(ctx context.Context, _ int, r Redis) error {
+		n, err := runInt(ctx, r, redlockExtendScript, rl.keys, args...)
 		if err == nil && n == 0 {
 			return ErrNotHeld
 		}
 		return err
 	})
-	extended, qe := rl.tally(errs)
+	extended := succeeded(errs)
 	if extended >= rl.quorum && rl.c.validityFor(ttl, rl.c.Clock.Since(start)) > 0 {
 		l.h.extend(start, rl.c.validityFor(ttl, 0))
-		return nil
+		return nil, nil
 	}
+	qe := rl.tally(errs)
 	qe.Expired = extended >= rl.quorum
-	return qe
+	return errs, qe
 }

@@ -117,15 +117,16 @@ func (rl *Redlock) TTL(ctx context.Context, l *Lease) (time.Duration, error) {
 		return 0, wrap("ttl", rl.key, err)
 	}
 	ttls := make([]int64, len(rl.nodes))
-	errs := rl.fanOut(ctx, func(ctx context.Context, i int, r Redis) error {
-		n, err := runInt(ctx, r, ttlScript, []string{rl.key}, l.id.token)
+	errs := rl.fanOut(ctx, nil, func(ctx context.Context, i int, r Redis) error {
+		n, err := runInt(ctx, r, ttlScript, rl.keys, l.id.token)
 		if err == nil && n == notHeldTTL {
 			return ErrNotHeld
 		}
 		ttls[i] = n
 		return err
 	})
-	held, qe := rl.tally(errs)
+	qe := rl.tally(errs)
+	held := qe.Locked
 	switch {
 	case held >= rl.quorum:
 		return pttl(quorumTTL(ttls, errs, rl.quorum)), nil

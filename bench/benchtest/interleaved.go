@@ -93,11 +93,17 @@ func (in Interleaved) WriteCSV(w io.Writer) error {
 // subject other than the first, the median ratio of its CPU per cycle to
 // the first subject's as the metric "<name>-cpu/ref".
 func CyclesInterleaved(b *testing.B, tg *bench.Target, subjects []bench.Subject, block int) Interleaved {
+	return CyclesInterleavedOver(b, tg, subjects, 1, block)
+}
+
+// CyclesInterleavedOver is CyclesInterleaved with every subject over the
+// first nodes nodes of tg (the Redlock fan-outs over 5 servers).
+func CyclesInterleavedOver(b *testing.B, tg *bench.Target, subjects []bench.Subject, nodes, block int) Interleaved {
 	cycles := make([]func(), len(subjects))
 	in := Interleaved{Names: make([]string, len(subjects))}
 	for j, s := range subjects {
 		in.Names[j] = s.Name
-		cycles[j] = cycler(b, tg, s, "benchtest:interleaved:"+s.Name+":"+b.Name())
+		cycles[j] = cycler(b, tg, s, nodes, "benchtest:interleaved:"+s.Name+":"+b.Name())
 		cycles[j]() // load the scripts, fill the pool
 	}
 	if _, ok := cpuTime(); !ok {
@@ -120,9 +126,9 @@ func CyclesInterleaved(b *testing.B, tg *bench.Target, subjects []bench.Subject,
 
 // cycler builds a client's locker of s on key and returns one
 // acquire+release of it, failing b on an error.
-func cycler(b *testing.B, tg *bench.Target, s bench.Subject, key string) func() {
+func cycler(b *testing.B, tg *bench.Target, s bench.Subject, nodes int, key string) func() {
 	var rt, retries bench.Counter
-	cs, err := tg.Open(1, 4, &rt)
+	cs, err := tg.Open(nodes, 4, &rt)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -92,6 +92,24 @@ func BenchmarkCycle(b *testing.B) {
 	}
 }
 
+// BenchmarkCycleQuorumInterleaved measures the hand-written fan-out, the
+// Redlock patterns and the quorum libraries (redsync) over five nodes side
+// by side, in rounds of 100 cycles of each, and logs each one's CPU per
+// cycle and its ratio to the fan-out with 95% intervals: run it with
+// -benchtime 30x -v for 30 rounds.
+func BenchmarkCycleQuorumInterleaved(b *testing.B) {
+	const nodes = 5
+	tg := benchtest.Target(b, nodes)
+	subjects := []bench.Subject{bench.FanOutSubject()}
+	for _, s := range append(bench.PatternSubjects(), Subjects()...) {
+		if s.Family == bench.Quorum {
+			subjects = append(subjects, s)
+		}
+	}
+	in := benchtest.CyclesInterleavedOver(b, tg, subjects, nodes, 100)
+	b.Logf("%d rounds of 100 cycles over %d nodes:\n%s", len(in.Rounds), nodes, in.Table())
+}
+
 // BenchmarkCycleInterleaved measures the floor, every pattern and the
 // libraries' uncontended cycle on one node side by side, in rounds of 200
 // cycles of each (see benchtest.CyclesInterleaved), and logs each one's CPU

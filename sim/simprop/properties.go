@@ -276,7 +276,7 @@ func Mutations() []Mutation {
 		{"basic-shared-token", "basic", "mutex",
 			"a holder outlives its TTL and abandons its write; its release passes the owner check with the shared token and frees the next holder's lock"},
 		{"redlock-shared-token", "redlock", "mutex",
-			"two clients split the nodes; the one that missed the quorum releases on every node with the shared token and deletes the winner's keys"},
+			"a client pauses in its attempt, which times out with every answer unknown, so it gives its token back on every node: with the shared token that deletes the keys of the client that took the lock meanwhile"},
 		{"watchdog-late-done", "watchdog", "mutex",
 			"c1 is cut off from the node while a slow step runs: its renewals time out and are tried again, the key expires and c2 takes the lock, and c1, whose lease has no validity of its own, passes its check and writes beside c2"},
 		{"watchdog-zombie-renewal", "watchdog", "progress",
