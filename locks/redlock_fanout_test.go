@@ -38,7 +38,12 @@ type spyNode struct {
 	mu    sync.Mutex
 	calls map[string]int
 	lose  bool
-	slow  time.Duration // how long a release waits before it is sent
+	// resend runs every acquisition twice and returns the second reply:
+	// what the caller sees when its client sent the request again after
+	// the first send ran (go-redis retries a command whose connection
+	// failed before the reply came).
+	resend bool
+	slow   time.Duration // how long a release waits before it is sent
 }
 
 func (n *spyNode) count(name string) {
@@ -68,6 +73,9 @@ func (n *spyNode) EvalSha(ctx context.Context, sha string, keys []string, args .
 		time.Sleep(n.slow) // real time: a slow node, while the locker's real-clock renewals come due
 	}
 	c := n.Redis.EvalSha(ctx, sha, keys, args...)
+	if n.resend && scriptName[sha] == "redlock_acquire" && c.Err() == nil {
+		c = n.Redis.EvalSha(ctx, sha, keys, args...)
+	}
 	if c.Err() == nil || !redis.HasErrorPrefix(c.Err(), "NOSCRIPT") {
 		n.count(scriptName[sha])
 	}
@@ -76,8 +84,13 @@ func (n *spyNode) EvalSha(ctx context.Context, sha string, keys []string, args .
 
 func (n *spyNode) Eval(ctx context.Context, src string, keys []string, args ...any) *redis.Cmd {
 	h := sha1.Sum([]byte(src))
-	n.count(scriptName[hex.EncodeToString(h[:])])
-	return n.reply(n.Redis.Eval(ctx, src, keys, args...))
+	name := scriptName[hex.EncodeToString(h[:])]
+	n.count(name)
+	c := n.Redis.Eval(ctx, src, keys, args...)
+	if n.resend && name == "redlock_acquire" && c.Err() == nil {
+		c = n.Redis.Eval(ctx, src, keys, args...)
+	}
+	return n.reply(c)
 }
 
 // fanOutEnv is a Redlock over five nodes of a backend, each behind a
@@ -167,6 +180,29 @@ func TestRedlockFailedAttemptReleasesWhereItMayHold(t *testing.T) {
 			if n := e.spies[i].ran("release"); n != 1 {
 				t.Errorf("node %d ran the release %d times after the failed attempt, want 1", i, n)
 			}
+			if v := e.value(t, key, i); v != "" {
+				t.Errorf("node %d holds %q after the failed attempt, want nothing left behind", i, v)
+			}
+		}
+	})
+}
+
+// TestRedlockResentAcquisitionIsAGrant: a node whose acquisition was sent
+// twice (the first send ran, its reply was lost, the client sent it again)
+// holds the attempt's own token; it answers a grant, so that an attempt
+// that misses its quorum gives the token back there too instead of leaving
+// it for a TTL.
+func TestRedlockResentAcquisitionIsAGrant(t *testing.T) {
+	fanOutBackends(t, func(t *testing.T, b lockstest.Backend) {
+		const key = "fanout-resent"
+		e := newFanOutEnv(t, b, key, false)
+		e.plant(t, key, 0, 1, 2)
+		e.spies[3].resend = true
+		_, err := e.rl.Acquire(context.Background())
+		if !errors.Is(err, locks.ErrQuorum) {
+			t.Fatalf("Acquire with nodes 0..2 held by another owner = %v, want ErrQuorum", err)
+		}
+		for _, i := range []int{3, 4} { // 3: sent twice; 4: granted
 			if v := e.value(t, key, i); v != "" {
 				t.Errorf("node %d holds %q after the failed attempt, want nothing left behind", i, v)
 			}

@@ -30,5 +30,5 @@ func ExampleRun() {
 	}
 	// Output:
 	// basic nodes=1 reps=1 commands per seed=103.0 measured=true
-	// redlock nodes=5 reps=1 commands per seed=589.5 measured=true
+	// redlock nodes=5 reps=1 commands per seed=455.5 measured=true
 }

@@ -46,12 +46,13 @@ var basicSharedToken = variant{name: "basic-shared-token", of: "basic", nodes: 1
 	summary: "basic SET NX PX + owner-checked release, every client writing the same token"}
 
 // redlockSharedToken is "redlock-shared-token": a correct Redlock whose
-// every client writes the same owner token, so that a client that missed
-// the quorum and releases on every node (its cleanup) deletes the winner's
-// keys too.
+// every client writes the same owner token, so that a node takes another
+// client's key for the client's own (a grant: the acquisition reads it as
+// its own request sent again) and two clients count a quorum over the same
+// keys, and a release deletes the keys of another holder.
 var redlockSharedToken = variant{name: "redlock-shared-token", of: "redlock", nodes: 5, claims: claimsOf("redlock"),
 	steps: []string{"Options.Rand"}, options: withSharedToken,
-	text:    "one owner token shared by every client: a loser's release on every node deletes the winner's keys",
+	text:    "one owner token shared by every client: a node takes another client's key for the client's own, so two clients hold a quorum at once",
 	summary: "Redlock, every client writing the same token"}
 
 // watchdogZombie is the bug class "a watchdog whose renewal outlives the

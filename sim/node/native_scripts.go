@@ -113,6 +113,9 @@ func scriptFencedAcquire(n *Native, now int64, keys, args []string) Reply {
 
 func scriptRedlockAcquire(n *Native, now int64, keys, args []string) Reply {
 	if v := n.getStr(now, keys[0]); v.IsError() || v.Kind == KindBulk {
+		if v.Kind == KindBulk && v.Str == args[0] {
+			return Int(1) // the attempt's own request, sent again
+		}
 		return zeroUnlessError(v)
 	}
 	if r := cmdSet(n, now, []string{"SET", keys[0], args[0], "PX", args[1]}); r.IsError() {
