@@ -128,6 +128,10 @@ type hold struct {
 	left  bool          // ended, but the server may still hold its token (validity ran out, partial release)
 	open  int           // reentrant: leases issued on this holding and not yet released
 	going bool          // the holder is releasing it: renewals stop (see letGo)
+	// renewing counts the renewal attempts in flight; quiet wakes the
+	// releases waiting for them to end (see letGoQuiet).
+	renewing int
+	quiet    []context.CancelFunc
 	done  chan struct{}
 	stops []func()    // stop the validity timer and the watchdog, if any
 	timer func() bool // stops the validity timer armed on a clock.AfterFuncer
@@ -246,6 +250,52 @@ func (h *hold) letGo() {
 	h.mu.Lock()
 	h.going = true
 	h.mu.Unlock()
+}
+
+// letGoQuiet is letGo, then a wait of at most bound, on clk, for the
+// renewal attempts already in flight to end, so that none of their
+// requests lands after the release that follows. It is for locks whose
+// renewal can set a missing key again (Redlock's extension), where such a
+// request would leave the lease's token on a node the release has freed.
+func (h *hold) letGoQuiet(ctx context.Context, clk clock.Clock, bound time.Duration) {
+	h.mu.Lock()
+	h.going = true
+	if h.renewing == 0 {
+		h.mu.Unlock()
+		return
+	}
+	wait, wake := clk.WithCancel(ctx)
+	h.quiet = append(h.quiet, wake)
+	h.mu.Unlock()
+	_ = clk.Sleep(wait, bound) // woken by endRenew, or the bound, or ctx
+	wake()
+}
+
+// beginRenew marks a renewal attempt in flight; it reports false, sending
+// nothing, once the holding is being released.
+func (h *hold) beginRenew() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.going {
+		return false
+	}
+	h.renewing++
+	return true
+}
+
+// endRenew marks a renewal attempt ended, waking the releases that wait
+// for the last one (see letGoQuiet).
+func (h *hold) endRenew() {
+	h.mu.Lock()
+	h.renewing--
+	var wake []context.CancelFunc
+	if h.renewing == 0 {
+		wake, h.quiet = h.quiet, nil
+	}
+	h.mu.Unlock()
+	for _, w := range wake {
+		w()
+	}
 }
 
 // renewable reports whether renewals may still be sent for the holding.

@@ -227,7 +227,11 @@ func (rl *Redlock) Release(ctx context.Context, l *Lease) error {
 		return wrap("release", rl.key, err)
 	}
 	live := !l.h.ended()
-	l.h.letGo() // a Redlock watchdog renews it no more, whatever the outcome
+	// A Redlock watchdog renews it no more, whatever the outcome, and a
+	// renewal in flight ends first: its extension sets the key again where
+	// it is missing, and landing after the release it would hold the
+	// freed nodes for a TTL.
+	l.h.letGoQuiet(ctx, rl.c.Clock, rl.c.RenewEvery+rl.c.NodeTimeout)
 	errs := rl.releaseAll(ctx, l.id.token)
 	if succeeded(errs) == len(errs) {
 		rl.c.Metrics.released()

@@ -44,6 +44,45 @@ type spyNode struct {
 	// failed before the reply came).
 	resend bool
 	slow   time.Duration // how long a release waits before it is sent
+	// holdExtend is how long an extension waits before it is sent
+	// (guarded by mu: set while the renewal loop runs); holding is true
+	// while one waits or is being sent.
+	holdExtend time.Duration
+	holding    bool
+}
+
+// setHoldExtend makes the node's extensions wait d before they are sent.
+func (n *spyNode) setHoldExtend(d time.Duration) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.holdExtend = d
+}
+
+// extending reports whether an extension is held back or being sent.
+func (n *spyNode) extending() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.holding
+}
+
+// holdBack delays an extension by holdExtend, marking it in flight until
+// done is called: a request written to the connection whose bytes are
+// still on their way, which the caller's cancel no longer stops.
+func (n *spyNode) holdBack() (done func()) {
+	n.mu.Lock()
+	d := n.holdExtend
+	if d == 0 {
+		n.mu.Unlock()
+		return func() {}
+	}
+	n.holding = true
+	n.mu.Unlock()
+	time.Sleep(d) // real time: the renewal in flight that Release must wait for
+	return func() {
+		n.mu.Lock()
+		n.holding = false
+		n.mu.Unlock()
+	}
 }
 
 func (n *spyNode) count(name string) {
@@ -72,6 +111,10 @@ func (n *spyNode) EvalSha(ctx context.Context, sha string, keys []string, args .
 	if scriptName[sha] == "release" && n.slow > 0 {
 		time.Sleep(n.slow) // real time: a slow node, while the locker's real-clock renewals come due
 	}
+	if scriptName[sha] == "redlock_extend" {
+		defer n.holdBack()()
+		ctx = context.WithoutCancel(ctx) // on the wire already: a cancel no longer stops it
+	}
 	c := n.Redis.EvalSha(ctx, sha, keys, args...)
 	if n.resend && scriptName[sha] == "redlock_acquire" && c.Err() == nil {
 		c = n.Redis.EvalSha(ctx, sha, keys, args...)
@@ -86,6 +129,10 @@ func (n *spyNode) Eval(ctx context.Context, src string, keys []string, args ...a
 	h := sha1.Sum([]byte(src))
 	name := scriptName[hex.EncodeToString(h[:])]
 	n.count(name)
+	if name == "redlock_extend" {
+		defer n.holdBack()()
+		ctx = context.WithoutCancel(ctx)
+	}
 	c := n.Redis.Eval(ctx, src, keys, args...)
 	if n.resend && name == "redlock_acquire" && c.Err() == nil {
 		c = n.Redis.Eval(ctx, src, keys, args...)
@@ -269,8 +316,7 @@ func TestRedlockWatchdogRenewsNothingOnceReleaseBegins(t *testing.T) {
 		}
 		// Start the release right after a renewal has been answered by
 		// every node, so that none is in flight when it begins (one that
-		// is may still set the key again on a freed node: the extension
-		// script sets a missing key).
+		// is, Release waits for: the next test).
 		for n := e.extends(); e.extends() < n+len(e.spies); {
 			time.Sleep(time.Millisecond) // real time: the renewal loop runs on clock.Real
 		}
@@ -285,6 +331,41 @@ func TestRedlockWatchdogRenewsNothingOnceReleaseBegins(t *testing.T) {
 		for i := range e.spies {
 			if v := e.value(t, key, i); v == l.Token {
 				t.Errorf("node %d holds the lease's token after Release returned, want it freed", i)
+			}
+		}
+	})
+}
+
+// TestRedlockWatchdogReleaseWaitsForARenewalInFlight: a Release that
+// begins while a renewal's extension is still on its way to a node waits
+// for that renewal to end before it sends, so the extension (which sets
+// the key again where it is missing) cannot land after the release and
+// leave the lease's token there for a TTL. Real time on both backends, as
+// above.
+func TestRedlockWatchdogReleaseWaitsForARenewalInFlight(t *testing.T) {
+	fanOutBackends(t, func(t *testing.T, b lockstest.Backend) {
+		const key = "fanout-release-inflight"
+		e := newFanOutEnv(t, b, key, true, func(o *locks.Options) {
+			o.TTL, o.RenewEvery, o.NodeTimeout, o.Clock = 5*time.Second, 50*time.Millisecond, 2*time.Second, clock.Real{}
+		})
+		l, err := e.rl.Acquire(context.Background())
+		if err != nil {
+			t.Fatalf("Acquire = %v", err)
+		}
+		e.spies[0].setHoldExtend(200 * time.Millisecond)
+		for !e.spies[0].extending() {
+			time.Sleep(time.Millisecond) // real time: until the next renewal reaches node 0
+		}
+		if err := e.rl.Release(context.Background(), l); err != nil {
+			t.Fatalf("Release = %v", err)
+		}
+		e.spies[0].setHoldExtend(0)
+		for e.spies[0].extending() {
+			time.Sleep(time.Millisecond) // real time: until the held-back extension has been sent
+		}
+		for i := range e.spies {
+			if v := e.value(t, key, i); v == l.Token {
+				t.Errorf("node %d holds the lease's token after Release returned and the renewal in flight landed, want it freed", i)
 			}
 		}
 	})

@@ -199,7 +199,16 @@ func (r *renewer) attempt(j *renewal) {
 	}
 	j.cancel = cancel
 	r.mu.Unlock()
+	if !h.beginRenew() { // the release began meanwhile
+		cancel()
+		r.mu.Lock()
+		j.cancel = nil
+		r.mu.Unlock()
+		r.reschedule(j, r.c.RenewEvery)
+		return
+	}
 	ok, err := j.renew(ctx)
+	h.endRenew()
 	cancel()
 	r.mu.Lock()
 	j.cancel = nil
