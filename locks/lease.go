@@ -132,9 +132,9 @@ type hold struct {
 	// releases waiting for them to end (see letGoQuiet).
 	renewing int
 	quiet    []context.CancelFunc
-	done  chan struct{}
-	stops []func()    // stop the validity timer and the watchdog, if any
-	timer func() bool // stops the validity timer armed on a clock.AfterFuncer
+	done     chan struct{}
+	stops    []func()    // stop the validity timer and the watchdog, if any
+	timer    func() bool // stops the validity timer armed on a clock.AfterFuncer
 }
 
 // newHold starts a holding whose validity, measured on clk from start, is
