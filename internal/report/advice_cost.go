@@ -26,8 +26,23 @@ func spread(r bench.Row) Interval {
 	return Interval{Lo: r.CyclesPerSecMin, Hi: r.CyclesPerSecMax}
 }
 
-// benchCaveat repeats the benchmark's own warning about its figures.
-const benchCaveat = "The benchmark ran on a shared 2-core machine under load: rates move by ±30% between repetitions, and its 3- and 5-node cells are not evidence either way (reports/bench/NOTES.md); re-run `make bench` on a quiet machine before quoting a figure."
+// benchCaveat says how far the benchmark's rates move between its
+// repetitions, measured from its own rows: the median, over the rows
+// with a range, of half the range over the median rate.
+func benchCaveat(b *Bench) string {
+	var moves []float64
+	for _, r := range b.Rows {
+		if r.CyclesPerSec > 0 && r.CyclesPerSecMax > r.CyclesPerSecMin {
+			moves = append(moves, (r.CyclesPerSecMax-r.CyclesPerSecMin)/2/r.CyclesPerSec)
+		}
+	}
+	if len(moves) == 0 {
+		return "The benchmark recorded no range over repetitions: its rates cannot be told apart (reports/bench/NOTES.md)."
+	}
+	slices.Sort(moves)
+	return fmt.Sprintf("Rates move by ±%.0f%% between repetitions (the median over the benchmark's cells of half a cell's range over its median), so compare within a cell's range; reports/bench/NOTES.md reads the figures.",
+		100*moves[len(moves)/2])
+}
 
 // adviseCost prices the single-node patterns against the floor (a
 // hand-written SET NX PX + Lua release) at the lowest client count and the
@@ -55,7 +70,7 @@ func adviseCost(m *Measurements, b *Bench) List {
 	if len(tied) > 0 {
 		s = append(s, text("Not told apart from the floor (ranges overlap; no winner among them): %s. ", strings.Join(tied, ", ")))
 	}
-	return List{append(s, text("%s", benchCaveat))}
+	return List{append(s, text("%s", benchCaveat(b)))}
 }
 
 // costRows returns the single-node pattern rows and the floor's at the

@@ -17,7 +17,7 @@ func benchSection(d *Document, b *Bench, opt Options) {
 	}
 	d.para(text("From the latest benchmark run (%s, %s; the benchmark's own date: %s). ", path.Join(opt.BenchLink, b.File), b.label(), b.date()),
 		text("Throughput is completed acquire+release cycles per second, the median over the benchmark's repetitions with their range in brackets; latencies are in ms over every cycle of every repetition. "),
-		text("%s ", benchCaveat),
+		text("%s ", benchCaveat(b)),
 		text("The benchmark's own summary: "), link(path.Join(opt.BenchLink, bench.FileSummary), path.Join(opt.BenchLink, bench.FileSummary)), text("."))
 	for _, k := range keyModes(b) {
 		if t, ok := throughputTable(b, k); ok {

@@ -125,12 +125,31 @@ func TestReportWithAndWithoutBench(t *testing.T) {
 		"redlock | 5 | 1 | distinct | 2000",
 		// floor 9000–11000: basic (8550–10450) and fenced (8100–9900) overlap it, fair (3600–4400) lies below.
 		"the floor does 10000 (9000–11000). Measurably dearer (their range lies below the floor's): fair 4000 (3600–4400). Not told apart from the floor (ranges overlap; no winner among them): basic 9500 (8550–10450), fenced 9000 (8100–9900).",
-		"measurably slower than the floor: fair 4000 cycles/s (3600–4400)", "shared 2-core machine"} {
+		"measurably slower than the floor: fair 4000 cycles/s (3600–4400)", "Rates move by ±10% between repetitions"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
 	if strings.Contains(string(data), "No benchmark data") {
 		t.Error("with a benchmark, the report still says there is none")
+	}
+}
+
+// TestBenchCaveatIsMeasured: the caveat's figure is the median of the
+// rows' half-ranges over their medians, and it follows the rows.
+func TestBenchCaveatIsMeasured(t *testing.T) {
+	row := func(med, lo, hi float64) bench.Row {
+		return bench.Row{CyclesPerSec: med, CyclesPerSecMin: lo, CyclesPerSecMax: hi}
+	}
+	b := &Bench{Rows: []bench.Row{row(100, 90, 110), row(100, 80, 120), row(100, 50, 150)}}
+	if got := benchCaveat(b); !strings.Contains(got, "±20%") {
+		t.Errorf("caveat of rows moving ±10%%, ±20%%, ±50%% = %q, want the median ±20%%", got)
+	}
+	b.Rows[0] = row(100, 40, 160)
+	if got := benchCaveat(b); !strings.Contains(got, "±50%") {
+		t.Errorf("caveat after a row's range widened = %q, want ±50%%", got)
+	}
+	if got := benchCaveat(&Bench{}); !strings.Contains(got, "no range") {
+		t.Errorf("caveat without ranges = %q", got)
 	}
 }
