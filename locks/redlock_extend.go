@@ -15,7 +15,10 @@ import (
 // quorum is possible (the lock is another owner's there) ends the holding
 // — Done closed, Err ErrLockLost — and gives the lease's token back on
 // every node that did not refuse the renewal; so does the validity of the last renewed quorum running out
-// on the holder's clock (a timer), unless a renewal landed first.
+// on the holder's clock (a timer), unless a renewal landed first. Release
+// stops the renewals and waits (at most RenewEvery + NodeTimeout) for an
+// attempt in flight to end before it sends, so that no extension, which
+// sets a missing key again, lands on a node after its release.
 func NewRedlockWatchdog(nodes []Redis, key string, o Options) (*Redlock, error) {
 	o.renews = true
 	rl, err := NewRedlock(nodes, key, o)
