@@ -22,7 +22,9 @@
 // each client's connections, the key, and locks.Options carrying the
 // client's simulated clock.Clock and locks.Rand, plus the scenario's TTL
 // and pattern directive (scenario.PatternOptions). A run whose code under
-// test panics, returns a nil lease with a nil error (ErrNilLease), or
+// test panics, returns a nil lease with a nil error (ErrNilLease),
+// meets a defect of the simulator itself (ErrDefect: a call in flight
+// past its read timeout that nothing can resume any more), or
 // blocks outside the seams (the scheduler's stall error names the
 // goroutine, after Config.StallAfter of real time) fails with an error
 // instead of a Result. package locksimtest runs a pattern under every

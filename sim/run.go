@@ -7,11 +7,17 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim/sched"
 )
 
 // ErrNilLease is the error of a run in which the pattern's Acquire returned
 // a nil lease with a nil error, which no Locker may do.
 var ErrNilLease = errors.New("Acquire returned a nil lease and a nil error")
+
+// ErrDefect is the error of a run that found a defect of the simulator
+// itself, e.g. a call still in flight after its read timeout with nothing
+// left to wake it: the run has no verdict, and its replay is a bug report.
+var ErrDefect = sched.ErrDefect
 
 // Run simulates cfg.Pattern under cfg.Scenario with cfg.Seed. An error
 // means the run could not be made or did not complete (a bad

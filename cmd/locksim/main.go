@@ -15,6 +15,7 @@ import (
 
 	"github.com/locksim/locksim/bench/benchcmd"
 	"github.com/locksim/locksim/internal/buildinfo"
+	"github.com/locksim/locksim/sim"
 )
 
 // Exit codes.
@@ -146,6 +147,9 @@ func run(args []string) int {
 	err := root.Execute()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "locksim:", err)
+		if errors.Is(err, sim.ErrDefect) {
+			fmt.Fprintln(os.Stderr, "locksim: this is a defect of the simulator, not a finding about the lock: the run has no verdict; the command and seed above replay it")
+		}
 	}
 	return exitCode(err)
 }

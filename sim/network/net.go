@@ -140,12 +140,15 @@ type reply struct {
 // callTimer) are scheduled as the call itself, so that a call costs one
 // allocation instead of a closure per event.
 type call struct {
-	n    *Net
-	l    *Link
-	req  Message
-	w    sched.Waker
-	r    reply
-	back bool // the next event is the reply's arrival (else the request's)
+	n        *Net
+	l        *Link
+	req      Message
+	w        sched.Waker
+	r        reply
+	back     bool // the next event is the reply's arrival (else the request's)
+	returned bool // the caller has resumed from the call
+	sent     int64
+	timeout  time.Duration
 }
 
 // Run is the call's next event: the request arrives at the endpoint, or
@@ -161,12 +164,19 @@ func (c *call) Run() {
 // callTimer is a call's client-side timeout, as an event.
 type callTimer call
 
-// Run fails the call with a TimeoutError, unless it is over.
+// Run fails the call with a TimeoutError, unless it is over. A call that
+// is not over though nothing can wake it any more (its caller parked
+// elsewhere) would outlive its read timeout for ever: the run fails with
+// a simulator defect instead of reporting the caller as a stuck client.
 func (t *callTimer) Run() {
-	if !t.w.Stale() {
-		n := t.n
+	n := t.n
+	switch {
+	case !t.w.Stale():
 		n.stats.Timeouts++
 		t.w.Wake(nil, &TimeoutError{n.ClientName(t.l.Client), n.EndpointName(t.l.Endpoint)})
+	case !t.returned && t.w.Orphaned():
+		n.s.Fail(fmt.Errorf("%w: %s's call %s to %s, sent at t=%.6fs, outlived its read timeout (%v): its goroutine is parked where nothing will wake it",
+			sched.ErrDefect, t.w.G().Name(), t.req.Describe(), n.EndpointName(t.l.Endpoint), float64(t.sent)/1e9, t.timeout))
 	}
 }
 
@@ -189,14 +199,15 @@ func (n *Net) CallTimeout(ctx context.Context, c, e int, req Message, timeout ti
 	}
 	rec := CallRecord{Client: c, Endpoint: e, Req: req, Call: n.s.Now()}
 	n.stats.Calls++
-	cl := &call{n: n, l: n.Link(c, e), req: req, w: g.Waker()}
+	cl := &call{n: n, l: n.Link(c, e), req: req, w: g.Waker(), sent: rec.Call, timeout: timeout}
 	sched.Watch(ctx, cl.w)
 	n.armTimeout(cl, timeout)
 	n.send(cl)
 	if n.Sent != nil {
-		n.Sent(c, e, g)
+		n.Sent(c, e, g) // may Yield: the Waker survives it (sched.G.Yield)
 	}
 	v, err := g.Park()
+	cl.returned = true
 	if err == nil && n.Received != nil {
 		n.Received(c, e, g)
 	}

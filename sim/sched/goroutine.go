@@ -22,10 +22,17 @@ type G struct {
 	msg    wakeMsg // what the hand-off that resumes it carries
 	gen    uint64  // park generation: a Waker of an older one is stale
 	parked bool
-	done   bool
-	kids   int // Parallel children still running
-	parent *G
-	bg     bool // started by Proc.Go: background work, which starving stops
+	// yielding: parked in a Yield, which only the Yield's own wake-up
+	// resumes and which keeps the generation. A wake of that generation
+	// that comes meanwhile is for the park the G was about to make (a
+	// call's reply, its timeout): it is kept in pending, the first wins,
+	// and the next Park returns it at once.
+	yielding bool
+	pending  *wakeMsg
+	done     bool
+	kids     int // Parallel children still running
+	parent   *G
+	bg       bool // started by Proc.Go: background work, which starving stops
 }
 
 type wakeMsg struct {
@@ -57,12 +64,16 @@ func (g *G) Proc() *Proc { return g.proc }
 // Waker wakes one particular park of one G. Obtain it from the running G
 // before registering it with whatever will wake it, then call Park.
 type Waker struct {
-	g   *G
-	gen uint64
+	g     *G
+	gen   uint64
+	yield bool // the wake-up of a Yield, which keeps the generation
 }
 
-// Waker returns a Waker for g's next park.
-func (g *G) Waker() Waker { return Waker{g, g.gen} }
+// Waker returns a Waker for g's next park. A Yield in between (a fault
+// fired at a call point yields the calling G after its request is sent)
+// does not make it stale: what it wakes with meanwhile is kept for that
+// park.
+func (g *G) Waker() Waker { return Waker{g: g, gen: g.gen} }
 
 // G is the goroutine this Waker wakes.
 func (w Waker) G() *G { return w.g }
@@ -88,40 +99,73 @@ func (w Waker) Wake(val any, err error) {
 		p.deferred = append(p.deferred, deferredWake{w, wakeMsg{val, err}})
 		return
 	}
+	if g.yielding && !w.yield && !s.stopping {
+		if g.pending == nil {
+			g.pending = &wakeMsg{val, err}
+		}
+		return
+	}
 	g.parked = false
-	g.gen++
+	if !w.yield {
+		g.gen++
+	}
+	g.yielding = false
 	s.handoff(g, wakeMsg{val, err})
 }
 
-// Stale reports whether w can no longer wake its G.
-func (w Waker) Stale() bool { return w.g.done || w.g.gen != w.gen }
+// Orphaned reports whether w's G is parked where w cannot wake it: w is
+// stale, and the G waits in a park of its own (not a Yield, not for
+// Parallel children) that nothing holding w knows of. A call whose Waker
+// is orphaned while the call is still in flight will never return.
+func (w Waker) Orphaned() bool {
+	g := w.g
+	return !g.done && g.parked && !g.yielding && g.kids == 0 && g.gen != w.gen
+}
+
+// Stale reports whether w can no longer wake its G: its park has been
+// woken, or a wake of it is already kept while the G yields.
+func (w Waker) Stale() bool {
+	g := w.g
+	return g.done || g.gen != w.gen || (!w.yield && g.pending != nil)
+}
 
 // Park hands control back to the scheduler until a Waker of this park is
 // woken, and returns what it was woken with. Only the running G may park.
 // Once the run is stopping, Park returns ErrStopped at once.
-func (g *G) Park() (any, error) {
+// A wake kept while the G yielded (see Waker) returns at once.
+func (g *G) Park() (any, error) { return g.park(false) }
+
+func (g *G) park(yield bool) (any, error) {
 	s := g.s
 	if s.cur != g {
 		panic(fmt.Sprintf("sched: %s parked while not running", g.Name()))
 	}
 	if s.stopping {
 		g.gen++
+		g.pending = nil
 		if s.stopCall++; s.stopCall > stopCallLimit {
 			panic(fmt.Sprintf("sched: %s keeps calling seams after the run stopped: it ignores %v", g.Name(), ErrStopped))
 		}
 		return nil, ErrStopped
 	}
-	g.parked = true
+	if m := g.pending; m != nil && !yield {
+		g.pending = nil
+		g.gen++
+		return m.val, m.err
+	}
+	g.parked, g.yielding = true, yield
 	g.w.yield(struct{}{})
 	return g.msg.val, g.msg.err
 }
 
 // Yield parks the running G and resumes it at the current time, after the
-// events already queued for this instant.
+// events already queued for this instant (later, if its process is paused
+// meanwhile). It keeps the G's park generation: a Waker obtained before
+// the Yield still wakes the park that follows it.
 func (g *G) Yield() error {
-	w := g.Waker()
+	w := Waker{g: g, gen: g.gen, yield: true}
 	g.s.At(g.s.now, func() { w.Wake(nil, nil) })
-	_, err := g.Park()
+	_, err := g.park(true)
 	return err
 }
 
@@ -158,7 +202,7 @@ func (s *Sched) spawn(p *Proc, name string, parent *G, fn func()) *G {
 type gStart G
 
 // Run wakes the G's first park (generation 0: it has not run yet).
-func (t *gStart) Run() { Waker{(*G)(t), 0}.Wake(nil, nil) }
+func (t *gStart) Run() { Waker{g: (*G)(t)}.Wake(nil, nil) }
 
 func newWorker() *worker {
 	w := &worker{}

@@ -12,6 +12,11 @@ import (
 // test sees an error it can only give up on, and returns.
 var ErrStopped = errors.New("sim: run stopped")
 
+// ErrDefect marks a failure of the simulator itself, not of the code under
+// test: a run that fails with it proves nothing about the lock, and its
+// replay is a bug report against the simulator.
+var ErrDefect = errors.New("simulator defect")
+
 // DefaultStallAfter is how long (real time) a single step of a G may run
 // before the run fails as stalled.
 const DefaultStallAfter = time.Minute
@@ -286,7 +291,7 @@ func (s *Sched) unwind() {
 func (s *Sched) killOne() bool {
 	for _, g := range s.live {
 		if g.parked && g.kids == 0 {
-			Waker{g, g.gen}.Wake(nil, ErrStopped)
+			Waker{g: g, gen: g.gen, yield: g.yielding}.Wake(nil, ErrStopped)
 			return true
 		}
 	}

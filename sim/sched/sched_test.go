@@ -237,3 +237,37 @@ func TestRepeatedWallReadingsStayDistinct(t *testing.T) {
 	}
 	_ = first
 }
+
+// TestYieldKeepsTheWakerOfTheParkToCome: a G takes a Waker for its next
+// park, registers it, then yields before parking (a fault fired between a
+// call's send and its park). A wake that comes during the Yield — here in
+// a pause of its own process that the Yield waits out — is kept for the
+// park, which returns it at once; before, the Yield used the Waker up and
+// the park waited for ever.
+func TestYieldKeepsTheWakerOfTheParkToCome(t *testing.T) {
+	for _, paused := range []bool{false, true} {
+		s := New()
+		p := s.NewProc("c1", vclock.New(0))
+		var got any
+		var at int64 = -1
+		p.Spawn("main", func() {
+			g := s.Current()
+			w := g.Waker()
+			s.At(s.Now()+ms, func() { w.Wake("reply", nil) })
+			if paused {
+				p.Pause(5 * time.Millisecond)
+			}
+			_ = g.Yield()
+			got, _ = g.Park()
+			at = s.Now()
+		})
+		run(t, s, 100*ms)
+		want := ms // the Yield returns at once; the park waits for the wake
+		if paused {
+			want = 5 * ms
+		}
+		if got != "reply" || at != want {
+			t.Errorf("paused %v: Park returned %v at %v, want the reply at %v", paused, got, time.Duration(at), time.Duration(want))
+		}
+	}
+}
