@@ -13,6 +13,14 @@
 // workload point, so every recorded interval contains the real one and a
 // fault triggered at a point takes effect before the client goes on.
 //
+// A run lasts the scenario's duration of real time, and longer where a
+// fault needs it: a loaded machine may start or slow a client so that it
+// reaches a fault's point late, so the run waits for a triggered fault
+// that has not fired (at most max(duration, 3s) more), and for a fault
+// that fired for its For and two TTLs more (at most the hang bound): the
+// clients then act in its shadow as they would have in time. Wall gives
+// the run's real length.
+//
 // Faults, for real:
 //
 //	pause     SIGSTOP of the client process, SIGCONT after For

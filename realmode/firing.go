@@ -19,6 +19,41 @@ func (c *coord) applyAfter(idx int, d time.Duration) {
 	c.timers = append(c.timers, time.AfterFunc(d, func() { c.locked(func() { c.apply(idx) }) }))
 }
 
+// overtime is how much longer the run must go on past the scenario's
+// duration, 0 if it may end now. A loaded machine can start a client late
+// or slow it down, so that it reaches a fault's point near the end of the
+// run, or not before it: the run then waits for every triggered fault that
+// has not fired while its client is still running, and after a fault has
+// fired, for its effect (For) and two TTLs more, so that the other clients
+// act in its shadow as they would have inside the duration. It waits for
+// a fault to fire at most max(duration, 3s) past the duration (a pattern
+// may never reach the point: a lock that renews nothing and renew-sent),
+// and for a fault's effect at most hangAfter: a fault that has not fired
+// by then is reported as not fired, as before.
+func (c *coord) overtime() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Duration(c.now())
+	limit := c.sc.Duration + c.hangAfter()
+	if now >= limit || len(c.failures) > 0 {
+		return 0
+	}
+	const poll = 50 * time.Millisecond
+	fireBy := c.sc.Duration + max(c.sc.Duration, 3*time.Second)
+	var need time.Duration
+	for i, f := range c.sc.Faults {
+		if !c.fired[i].Fired {
+			if f.When.Triggered() && now < fireBy {
+				need = max(need, poll)
+			}
+			continue
+		}
+		settle := time.Duration(c.fired[i].At) + f.For + 2*c.sc.TTL
+		need = max(need, settle-now)
+	}
+	return min(need, limit-now)
+}
+
 // firings is the firing record of every fault of the scenario at the end
 // of the run, in the simulator's form, with the reason for each that did
 // not fire (the caller holds c.mu).

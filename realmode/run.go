@@ -124,7 +124,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // wait runs the scenario's duration, ending early on a client failure, a
-// server that died on its own, or ctx.
+// server that died on its own, or ctx, and later while a fault still needs
+// time (overtime).
 func (c *coord) wait(ctx context.Context) error {
 	timer := time.NewTimer(c.sc.Duration)
 	defer timer.Stop()
@@ -133,6 +134,10 @@ func (c *coord) wait(ctx context.Context) error {
 	for {
 		select {
 		case <-timer.C:
+			if d := c.overtime(); d > 0 {
+				timer.Reset(d)
+				continue
+			}
 			return nil
 		case <-c.early:
 			return nil
