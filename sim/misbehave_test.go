@@ -73,6 +73,9 @@ func TestMisbehavingPatternIsReported(t *testing.T) {
 					t.Errorf("Run error = %v\nwant it to name %q", err, want)
 				}
 			}
+			if n := strings.Count(err.Error(), tc.cause); n != 1 {
+				t.Errorf("Run error = %v\nnames its cause %d times, want once", err, n)
+			}
 			if tc.how == "nil-lease" && !errors.Is(err, ErrNilLease) {
 				t.Errorf("Run error = %v, want errors.Is ErrNilLease", err)
 			}

@@ -49,7 +49,11 @@ func Run(cfg Config) (*Result, error) {
 		c.start()
 	}
 	runErr := w.s.RunUntil(int64(sc.Duration))
-	if err := errors.Join(runErr, w.s.Shutdown()); err != nil {
+	shutErr := w.s.Shutdown()
+	if shutErr == runErr {
+		shutErr = nil // the same failure, which Shutdown returns again
+	}
+	if err := errors.Join(runErr, shutErr); err != nil {
 		_ = w.tr.flush()
 		return nil, fmt.Errorf("sim: %s under %s, seed %d: %w", cfg.Pattern.Name, sc.Name, cfg.Seed, err)
 	}
