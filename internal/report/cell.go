@@ -38,8 +38,8 @@ type Cell struct {
 	P99Wait      time.Duration
 	StuckRuns    int
 	// Violations counts, over the seeds, the oracle findings of the claims
-	// the pattern makes (claimViolations): the numerator of PerSimHour and
-	// PerMillionAcquisitions.
+	// the pattern makes (sim.Result.ClaimViolations, as run and explore
+	// count them): the numerator of PerSimHour and PerMillionAcquisitions.
 	Violations int
 	// Unfired counts the seeds in which some fault of the scenario never
 	// fired (its trigger point was not reached): a clean seed of those says
@@ -109,7 +109,7 @@ func (c *Cell) add(r *sim.Result, noFence bool) {
 	c.Acquisitions += r.Liveness.Acquisitions
 	c.SimTime += r.Stats.SimTime
 	c.StuckRuns += btoi(len(r.Liveness.Stuck) > 0)
-	c.Violations += claimViolations(r)
+	c.Violations += r.ClaimViolations()
 	c.Unfired += btoi(!allFired(r))
 	c.p99s = append(c.p99s, r.Liveness.WaitP99)
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/pattern"
-	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -195,32 +194,6 @@ func TestProductionSeeds(t *testing.T) {
 			if c := pm.Cells[i][j]; s.Seeds != want || c.Seeds != want {
 				t.Errorf("%s under %s: %d seeds run, scenario of %d, want %d", c.Pattern, s.Name, c.Seeds, s.Seeds, want)
 			}
-		}
-	}
-}
-
-// TestClaimViolations: only the findings of the claims the pattern makes
-// count, each by its own oracle's count.
-func TestClaimViolations(t *testing.T) {
-	r := &sim.Result{
-		Safety:     sim.Safety{Overlaps: 2, LostUpdates: 5, FenceViolations: 7, Excess: 11},
-		Liveness:   sim.Liveness{Stalls: 13},
-		LossSignal: sim.LossSignal{Late: 17},
-	}
-	for _, c := range []struct {
-		claims []string
-		want   int
-	}{
-		{nil, 0},
-		{[]string{"mutex"}, 2},
-		{[]string{"mutex", "progress"}, 15},
-		{[]string{"safe-store", "fencing"}, 12},
-		{[]string{"max-holders"}, 11},
-		{[]string{"mutex", "progress", "loss-signal"}, 32},
-	} {
-		r.Claims = c.claims
-		if got := claimViolations(r); got != c.want {
-			t.Errorf("claimViolations(claims %v) = %d, want %d", c.claims, got, c.want)
 		}
 	}
 }

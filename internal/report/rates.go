@@ -3,9 +3,7 @@ package report
 import (
 	"math"
 	"strconv"
-	"time"
 
-	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -14,39 +12,6 @@ import (
 // with its own tolerance. Where the violating-seed rate says how often a
 // run goes wrong, these say how often a claim is broken while the lock is
 // used: one run can break it many times.
-
-// claimViolations counts r's findings of the claims its pattern makes: for
-// mutex the overlapping pairs of sections, for safe-store the lost updates,
-// for fencing the reused or decreasing tokens, for max-holders the sections
-// past the limit, for progress the stalls past the bound, for loss-signal
-// the losses signalled late. Findings of properties the pattern does not
-// claim (the lost updates of a read-write lock's readers, who share by
-// design) are left out, so that a run that broke no claim counts none.
-// `locksim run` and `explore` count every finding of the oracles.
-func claimViolations(r *sim.Result) int {
-	n := 0
-	for _, c := range r.Claims {
-		switch pattern.Claim(c) {
-		case pattern.ClaimMutex:
-			n += r.Safety.Overlaps
-		case pattern.ClaimSafeStore:
-			n += r.Safety.LostUpdates
-		case pattern.ClaimFencing:
-			n += r.Safety.FenceViolations
-		case pattern.ClaimMaxHolders:
-			n += r.Safety.Excess
-		case pattern.ClaimProgress:
-			n += r.Liveness.Stalls
-		case claimLossSignal:
-			n += r.LossSignal.Late
-		}
-	}
-	return n
-}
-
-// claimLossSignal is the name of the loss-signal claim in a result's
-// claims.
-const claimLossSignal = "loss-signal"
 
 // allFired reports whether every fault of r's scenario fired in the run.
 func allFired(r *sim.Result) bool {
@@ -60,20 +25,12 @@ func allFired(r *sim.Result) bool {
 
 // PerSimHour is the cell's violations per hour of simulated time (0 when
 // none was simulated).
-func (c *Cell) PerSimHour() float64 {
-	if c.SimTime <= 0 {
-		return 0
-	}
-	return float64(c.Violations) / (float64(c.SimTime) / float64(time.Hour))
-}
+func (c *Cell) PerSimHour() float64 { return sim.PerSimHour(c.Violations, c.SimTime) }
 
 // PerMillionAcquisitions is the cell's violations per million successful
 // acquisitions (0 when there were none).
 func (c *Cell) PerMillionAcquisitions() float64 {
-	if c.Acquisitions == 0 {
-		return 0
-	}
-	return float64(c.Violations) * 1e6 / float64(c.Acquisitions)
+	return sim.PerMillionAcquisitions(c.Violations, c.Acquisitions)
 }
 
 // compact formats a rate to three significant figures, thousands as k and
