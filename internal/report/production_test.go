@@ -221,10 +221,19 @@ func TestClaimRatesBesideTheSafetyGrid(t *testing.T) {
 		t.Fatalf("basic under gc-pause: no violation counted in %d violating seeds", c.Violating)
 	}
 	want := fmt.Sprintf("%s/h, %s/M", compact(float64(c.Violations)/c.SimTime.Hours()), compact(float64(c.Violations)*1e6/float64(c.Acquisitions)))
-	if !strings.Contains(b.String(), "| basic | **"+want+"**") {
+	if !strings.Contains(b.String(), "| basic | **"+want) {
 		t.Errorf("the rates table lacks basic's gc-pause rates %q:\n%s", want, b.String())
 	}
 	if strings.Contains(b.String(), "basic-del") {
 		t.Error("the rates table shows a broken variant; it is the correct patterns' table")
+	}
+	// fenced claims no mutex: its overlaps are in no rate, and labelled.
+	f := m.Cell("fenced", "gc-pause")
+	if f.Violations != 0 || f.Unclaimed == 0 {
+		t.Fatalf("fenced under gc-pause: %d claim violations, %d unclaimed; want 0 and the overlaps", f.Violations, f.Unclaimed)
+	}
+	want = fmt.Sprintf("| 0 (not claimed: %s/h)", compact(float64(f.Unclaimed)/f.SimTime.Hours()))
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("the rates table lacks fenced's unclaimed overlaps %q:\n%s", want, b.String())
 	}
 }

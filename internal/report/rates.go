@@ -63,12 +63,18 @@ func sig3(v float64) string {
 	return s
 }
 
-// ratesText is a cell's two rates: "7.2k/h, 250k/M", or "0" for none.
+// ratesText is a cell's two rates: "7.2k/h, 250k/M", or "0" for none,
+// then the findings of claims the pattern does not make, which are in
+// neither: "0 (not claimed: 7.2k/h)".
 func ratesText(c *Cell) string {
-	if c.Violations == 0 {
-		return "0"
+	s := "0"
+	if c.Violations > 0 {
+		s = compact(c.PerSimHour()) + "/h, " + compact(c.PerMillionAcquisitions()) + "/M"
 	}
-	return compact(c.PerSimHour()) + "/h, " + compact(c.PerMillionAcquisitions()) + "/M"
+	if c.Unclaimed > 0 {
+		s += " (not claimed: " + compact(sim.PerSimHour(c.Unclaimed, c.SimTime)) + "/h)"
+	}
+	return s
 }
 
 // claimRates follows the safety table: the same cells as rates of the
@@ -76,14 +82,18 @@ func ratesText(c *Cell) string {
 func claimRates(d *Document, m *Measurements) {
 	d.heading(3, "safety-rates", "Violations per simulated hour and per million acquisitions")
 	d.para(text("The same runs as the table above, counted as violations of the pattern's claims (each overlapping pair of critical sections, lost update, reused token, section past the holder limit, stall or late loss signal) per hour of simulated time (/h) and per million successful acquisitions (/M), summed over the cell's seeds (0: none); k is a thousand, M a million. "),
+		text("What the oracles found of a claim the pattern does not make (the overlaps a fencing store makes harmless, the lost updates of a pattern that claims no safe store) is in neither rate: a cell shows it after \"not claimed\", per simulated hour, as locksim run and explore do. "),
 		text("Each fault scenario places its fault once in a short run, so these rates compare patterns within a column; a rate per hour of operation under a fault process is the production section's (fault schedules)."))
 	t := Table{Header: m.scenarioHeader("pattern")}
 	for _, i := range m.patternRows(false) {
 		r := []TCell{plain("%s", m.Patterns[i].Name)}
 		for _, c := range m.Cells[i] {
 			tone := Good
-			if c.Violating > 0 {
+			switch {
+			case c.Violating > 0:
 				tone = Bad
+			case c.Unclaimed > 0:
+				tone = Warn
 			}
 			r = append(r, cell(tone, text("%s", ratesText(c))))
 		}
