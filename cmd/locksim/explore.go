@@ -35,8 +35,12 @@ func newExploreCmd() *cobra.Command {
 		Long: `Runs every seed of every cell (pattern × scenario) in the simulator, on
 --parallel cores, and prints per cell: runs, violating runs, the claims
 broken, the lowest violating seed, lost updates, overlaps, fence
-violations, acquisitions per run, mean wait, stuck clients, and a replay
-command for every cell that violated a claim, and a FAULT NOT FIRED line
+violations, acquisitions per run, mean wait, stuck clients, the
+violations of the pattern's claims per simulated hour and per million
+acquisitions (counted as run and the report count them), a replay
+command for every cell that violated a claim, a "not claimed" line for
+every cell whose oracles found breaks of a claim its pattern does not make
+(counted in no rate), and a FAULT NOT FIRED line
 for every fault of a scenario that did not fire in some run (with how
 many, and why in the lowest such seed). The result is the same for
 the same arguments whatever --parallel is.
