@@ -17,6 +17,10 @@ import (
 	"github.com/locksim/locksim/pattern"
 )
 
+// defaultExploreSeeds is explore's seeds per cell, and the count run's
+// explore line suggests.
+const defaultExploreSeeds = 100
+
 type exploreFlags struct {
 	pattern, scenario string
 	seeds             int
@@ -66,7 +70,7 @@ lines otherwise.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.pattern, "pattern", "", "pattern name, comma-separated names, or all (see locksim list)")
 	fl.StringVar(&f.scenario, "scenario", "", "built-in scenario or scenario file (comma-separated for several), or all")
-	fl.IntVar(&f.seeds, "seeds", 100, "seeds per cell")
+	fl.IntVar(&f.seeds, "seeds", defaultExploreSeeds, "seeds per cell")
 	fl.Uint64Var(&f.seedStart, "seed-start", 1, "first seed")
 	fl.IntVar(&f.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
 	fl.StringVar(&f.shard, "shard", "", "run shard i of n: the seeds with seed % n == i")
