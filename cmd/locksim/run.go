@@ -42,7 +42,8 @@ the pattern's node count.
 It exits 1 when something the pattern claims was violated (the seed and a
 replay command are printed). A verdict is of one seed: an "ok" says so,
 and every run ends with the explore command that measures the rate over
-many. The rates count what the verdict counts, violations of the
+many (run takes one pattern and one scenario; for all, or a list, use
+explore). The rates count what the verdict counts, violations of the
 pattern's claims, per simulated hour and per million acquisitions; what
 the oracles found of a claim the pattern does not make (fenced's overlaps,
 made harmless by its store's fencing) is printed apart, on an "unclaimed"
@@ -57,7 +58,8 @@ machines); --trace writes the readable trace (- for stdout, not with
 faults on the timeline. Every output path is checked before the run: it
 must be writable, and neither the scenario file nor another output. Each
 file is written aside and renamed into place, so a failed run leaves the
-old one.`,
+old one. --show-scenario prints the resolved scenario as a file and runs
+nothing: it takes no --json, --trace, --history or --viz.`,
 		Example: `  locksim run --pattern basic --scenario gc-pause --seed 1
   locksim run --pattern basic --scenario gc-pause --seed 1 --viz basic-gc-pause.html
   locksim run --pattern fenced --scenario gc-pause --seed 1 --trace - | less
@@ -154,6 +156,12 @@ func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 	if f.backend != string(node.BackendNative) && f.backend != string(node.BackendMini) {
 		return pattern.Pattern{}, scenario.Scenario{}, usagef("--backend %q: want native or mini", f.backend)
 	}
+	if err := oneCell(f); err != nil {
+		return pattern.Pattern{}, scenario.Scenario{}, err
+	}
+	if err := showAlone(f); err != nil {
+		return pattern.Pattern{}, scenario.Scenario{}, err
+	}
 	if f.trace == "-" && f.asJSON {
 		return pattern.Pattern{}, scenario.Scenario{}, usagef("--trace - and --json both write to stdout: give --trace a file")
 	}
@@ -173,6 +181,42 @@ func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 		err = refusedSettings("--scenario "+f.scenario, p, sc)
 	}
 	return p, sc, err
+}
+
+// oneCell refuses --pattern or --scenario all, or a list: run judges one
+// pattern under one scenario with one seed; explore runs many, and the
+// error names the command.
+func oneCell(f runFlags) error {
+	many := func(arg string) bool { return arg == "all" || strings.Contains(arg, ",") }
+	if !many(f.pattern) && !many(f.scenario) {
+		return nil
+	}
+	if _, err := os.Stat(f.scenario); err == nil && !many(f.pattern) {
+		return nil // a scenario file whose name has a comma
+	}
+	return usagef("run simulates one pattern under one scenario with one seed; for --pattern %s --scenario %s use explore: %s",
+		f.pattern, f.scenario, explore.ExploreCommand(f.pattern, f.scenario, explore.Seeds{Start: 1, Count: defaultExploreSeeds}))
+}
+
+// showAlone refuses, beside --show-scenario, the flags it would ignore: it
+// prints the scenario as a file, and runs nothing.
+func showAlone(f runFlags) error {
+	if !f.show {
+		return nil
+	}
+	var other []string
+	for _, o := range []struct {
+		flag string
+		set  bool
+	}{{"--json", f.asJSON}, {"--trace", f.trace != ""}, {"--history", f.historyFile != ""}, {"--viz", f.viz != ""}} {
+		if o.set {
+			other = append(other, o.flag)
+		}
+	}
+	if len(other) > 0 {
+		return usagef("--show-scenario prints the scenario as a file (the text a --scenario file takes) and runs nothing: drop %s", strings.Join(other, ", "))
+	}
+	return nil
 }
 
 // checkRunPaths refuses an output that is the scenario file or another

@@ -100,3 +100,31 @@ func TestRunReplayIsShellQuoted(t *testing.T) {
 		t.Errorf("run error %q lacks the quoted replay %q", err, want)
 	}
 }
+
+// run judges one cell: all, or a list, is explore's, and the error says
+// so with the command (exit 2).
+func TestRunOfManyPointsToExplore(t *testing.T) {
+	for _, c := range []struct{ pattern, scenario, want string }{
+		{"all", "gc-pause", "locksim explore --pattern all --scenario gc-pause --seeds 100"},
+		{"basic,fenced", "gc-pause", "locksim explore --pattern basic,fenced --scenario gc-pause --seeds 100"},
+		{"basic", "all", "locksim explore --pattern basic --scenario all --seeds 100"},
+	} {
+		_, _, err := runCLI(t, "run", "--pattern", c.pattern, "--scenario", c.scenario)
+		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("run --pattern %s --scenario %s: exit %d, error %v; want exit %d naming %q", c.pattern, c.scenario, exitCode(err), err, exitUsage, c.want)
+		}
+	}
+}
+
+// --show-scenario prints a scenario file and runs nothing: --json (and the
+// outputs of a run) would be ignored, so they are refused.
+func TestRunShowScenarioRefusesWhatItWouldIgnore(t *testing.T) {
+	for _, extra := range [][]string{{"--json"}, {"--trace", "t.txt"}, {"--history", "h.json"}, {"--viz", "v.html"}} {
+		args := append([]string{"run", "--pattern", "basic", "--scenario", "gc-pause", "--show-scenario"}, extra...)
+		out, _, err := runCLI(t, args...)
+		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), extra[0]) || out != "" {
+			t.Errorf("locksim %s: exit %d, error %v, output %q; want exit %d naming %s, nothing printed",
+				strings.Join(args, " "), exitCode(err), err, out, exitUsage, extra[0])
+		}
+	}
+}
