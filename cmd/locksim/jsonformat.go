@@ -46,6 +46,9 @@ func newRunJSON(res *sim.Result, f runFlags) runJSON {
 // checkJSON is what `locksim check --json` prints.
 type checkJSON struct {
 	Format string `json:"format"`
+	// Verdict is passed, failed, or interrupted (a partial check: no
+	// verdict on the matrix, never read as passed).
+	Verdict string `json:"verdict"`
 	// Selection is what --pattern and --scenario kept of the matrix;
 	// absent without them.
 	Selection *selection `json:"selection,omitempty"`

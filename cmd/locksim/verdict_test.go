@@ -128,3 +128,24 @@ func TestRunShowScenarioRefusesWhatItWouldIgnore(t *testing.T) {
 		}
 	}
 }
+
+// check --json carries its verdict: passed, or failed.
+func TestCheckJSONCarriesItsVerdict(t *testing.T) {
+	for _, c := range []struct {
+		line, want string
+		code       int
+	}{
+		{"basic gc-pause breaks mutex seeds=2\n", "passed", exitOK},
+		{"basic gc-pause holds mutex seeds=2 # wrong\n", "failed", exitViolation},
+	} {
+		expect := writeFile(t, "e.txt", c.line)
+		out, _, err := runCLI(t, "check", "--expect", expect, "--unlisted", "skip", "--json")
+		if exitCode(err) != c.code {
+			t.Fatalf("check %q: exit %d (%v), want %d", c.line, exitCode(err), err, c.code)
+		}
+		var res struct{ Verdict string }
+		if err := json.Unmarshal([]byte(out), &res); err != nil || res.Verdict != c.want {
+			t.Errorf("check --json of %q: verdict %q (%v), want %q", c.line, res.Verdict, err, c.want)
+		}
+	}
+}

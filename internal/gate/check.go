@@ -86,6 +86,25 @@ type Result struct {
 // OK reports whether nothing deviated in a complete check.
 func (r *Result) OK() bool { return len(r.Deviations) == 0 && r.Partial == nil }
 
+// The verdicts of a check (Result.Verdict).
+const (
+	Passed      = "passed"      // complete, nothing deviated
+	Failed      = "failed"      // complete, something deviated
+	Interrupted = "interrupted" // stopped: no verdict on the matrix, whatever the checks that ran say
+)
+
+// Verdict is Passed, Failed or Interrupted: a partial check neither
+// passes nor fails, however its finished lines came out.
+func (r *Result) Verdict() string {
+	switch {
+	case r.Partial != nil:
+		return Interrupted
+	case r.OK():
+		return Passed
+	}
+	return Failed
+}
+
 // Check runs every gated cell of m and compares what it sees with m. The
 // error is for a check that could not run; deviations are in the Result.
 // Stopped by ctx, it returns ctx's error and, beside it, a Partial result
