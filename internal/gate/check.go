@@ -37,12 +37,14 @@ type Outcome struct {
 }
 
 // Replay is the command that reruns the lowest seed that broke the claim,
-// or, when none did, the exploration of the cell's seeds.
+// or, when none did, the exploration of the cell's seeds, each quoted for
+// a shell.
 func (o Outcome) Replay() string {
 	if o.FirstSeed != nil {
 		return explore.ReplayCommand(o.Pattern, o.Arg, *o.FirstSeed)
 	}
-	return fmt.Sprintf("locksim explore --pattern %s --scenario %s --seeds %d --seed-start %d", o.Pattern, o.Arg, o.Seeds.Count, o.Seeds.Start)
+	return fmt.Sprintf("locksim explore --pattern %s --scenario %s --seeds %d --seed-start %d",
+		explore.ShellQuote(o.Pattern), explore.ShellQuote(o.Arg), o.Seeds.Count, o.Seeds.Start)
 }
 
 // Catch is how a broken variant was caught, or that it was not.
