@@ -44,7 +44,8 @@ violations of the pattern's claims per simulated hour and per million
 acquisitions (counted as run and the report count them), a replay
 command for every cell that violated a claim, a "not claimed" line for
 every cell whose oracles found breaks of a claim its pattern does not make
-(counted in no rate), and a FAULT NOT FIRED line
+(counted in no rate), a "one seed" line for every cell of one run (a
+verdict of one seed is no rate), and a FAULT NOT FIRED line
 for every fault of a scenario that did not fire in some run (with how
 many, and why in the lowest such seed). The result is the same for
 the same arguments whatever --parallel is.

@@ -83,3 +83,21 @@ func TestRatesCountOnlyTheClaims(t *testing.T) {
 		t.Errorf("text lacks %q:\n%s", want, b.String())
 	}
 }
+
+// A cell of one run says that it judged one seed, which is no rate.
+func TestOneSeedSaysSo(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		cells := smallGrid(t, Seeds{Start: 1, Count: n})[:1]
+		rep, err := Run(context.Background(), cells, Options{Parallel: 1, Run: fencedRun})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := rep.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "judged one run only, which is no rate"); got != (n == 1) {
+			t.Errorf("%d seeds: says one seed %v, want %v:\n%s", n, got, n == 1, b.String())
+		}
+	}
+}

@@ -44,6 +44,11 @@ func (r *Report) writeFollowUps(w io.Writer) error {
 		}
 	}
 	for _, c := range r.Cells {
+		if c.Runs == 1 {
+			lines = append(lines, fmt.Sprintf("one seed: %s under %s judged one run only, which is no rate (more: --seeds N)", c.Pattern, c.Scenario))
+		}
+	}
+	for _, c := range r.Cells {
 		if u := unclaimedText(c); u != "" {
 			lines = append(lines, u)
 		}
