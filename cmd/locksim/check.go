@@ -59,7 +59,8 @@ bad usage (a bad flag, an expectations file that does not parse, or a
 scenario file whose lock settings a line's pattern refuses: the message
 names the line). On SIGINT or SIGTERM it stops, prints the checks
 of the cells that finished as a result marked partial (text and JSON), and
-exits 130: a partial check is no verdict.`,
+exits 130: a partial check is no verdict (--json: "verdict" is
+"interrupted", where a complete check says "passed" or "failed").`,
 		Example: `  locksim check
   locksim check --seeds 200 --parallel 8
   locksim check --json > check.json
@@ -114,7 +115,7 @@ func runCheck(cmd *cobra.Command, f checkFlags) error {
 	}
 	err = writeOutput(cmd.OutOrStdout(), "", "", func(w io.Writer) error {
 		if f.asJSON {
-			return writeJSON(w, checkJSON{Format: formatCheck, Selection: sel, Result: res})
+			return writeJSON(w, checkJSON{Format: formatCheck, Verdict: res.Verdict(), Selection: sel, Result: res})
 		}
 		sel.write(w)
 		return res.WriteText(w)

@@ -270,7 +270,8 @@ func TestReportInterruptedKeepsEarlierReport(t *testing.T) {
 	}
 }
 
-// The JSON of an interrupted check carries partial, and no verdict.
+// The JSON of an interrupted check carries partial, and a verdict that
+// says so: interrupted, never passed.
 func TestCheckInterruptedJSONIsPartial(t *testing.T) {
 	expect := writeFile(t, "e.txt", "fenced gc-pause holds safe-store seeds=2\nbasic steady breaks mutex # never finishes\n")
 	out, stderr, code := interrupt(t, os.Interrupt, "check", "--expect", expect, "--unlisted", "skip", "--seeds", "100000000", "--parallel", "1", "--json")
@@ -279,11 +280,15 @@ func TestCheckInterruptedJSONIsPartial(t *testing.T) {
 	}
 	var res struct {
 		Format  string
+		Verdict string
 		Partial *struct{ Done, Total int }
 		Checks  []struct{ Line int }
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("check --json after SIGINT printed no JSON: %v\n%s", err, out)
+	}
+	if res.Verdict != "interrupted" {
+		t.Errorf("check --json after SIGINT: verdict %q, want interrupted", res.Verdict)
 	}
 	if res.Format != formatCheck || res.Partial == nil || res.Partial.Total != 100000002 || len(res.Checks) != 1 || res.Checks[0].Line != 1 {
 		t.Errorf("check --json after SIGINT: %+v; want format %s, partial of 100000002 runs, the check of line 1 only", res, formatCheck)

@@ -17,6 +17,10 @@ import (
 	"github.com/locksim/locksim/pattern"
 )
 
+// defaultExploreSeeds is explore's seeds per cell, and the count run's
+// explore line suggests.
+const defaultExploreSeeds = 100
+
 type exploreFlags struct {
 	pattern, scenario string
 	seeds             int
@@ -35,8 +39,13 @@ func newExploreCmd() *cobra.Command {
 		Long: `Runs every seed of every cell (pattern × scenario) in the simulator, on
 --parallel cores, and prints per cell: runs, violating runs, the claims
 broken, the lowest violating seed, lost updates, overlaps, fence
-violations, acquisitions per run, mean wait, stuck clients, and a replay
-command for every cell that violated a claim, and a FAULT NOT FIRED line
+violations, acquisitions per run, mean wait, stuck clients, the
+violations of the pattern's claims per simulated hour and per million
+acquisitions (counted as run and the report count them), a replay
+command for every cell that violated a claim, a "not claimed" line for
+every cell whose oracles found breaks of a claim its pattern does not make
+(counted in no rate), a "one seed" line for every cell of one run (a
+verdict of one seed is no rate), and a FAULT NOT FIRED line
 for every fault of a scenario that did not fire in some run (with how
 many, and why in the lowest such seed). The result is the same for
 the same arguments whatever --parallel is.
@@ -62,7 +71,7 @@ lines otherwise.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.pattern, "pattern", "", "pattern name, comma-separated names, or all (see locksim list)")
 	fl.StringVar(&f.scenario, "scenario", "", "built-in scenario or scenario file (comma-separated for several), or all")
-	fl.IntVar(&f.seeds, "seeds", 100, "seeds per cell")
+	fl.IntVar(&f.seeds, "seeds", defaultExploreSeeds, "seeds per cell")
 	fl.Uint64Var(&f.seedStart, "seed-start", 1, "first seed")
 	fl.IntVar(&f.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
 	fl.StringVar(&f.shard, "shard", "", "run shard i of n: the seeds with seed % n == i")

@@ -19,15 +19,36 @@ const (
 	formatReal    = "locksim-real/1"
 )
 
-// runJSON is what `locksim run --json` prints.
+// runJSON is what `locksim run --json` prints: the result, and its rates
+// counted as its verdict counts (the pattern's claims), beside what the
+// oracles found of the claims the pattern does not make.
 type runJSON struct {
 	Format string `json:"format"`
 	*sim.Result
+	ClaimViolations                  int                `json:"claim_violations"`
+	ViolationsPerSimHour             float64            `json:"violations_per_sim_hour"`
+	ViolationsPerMillionAcquisitions float64            `json:"violations_per_million_acquisitions"`
+	Unclaimed                        []sim.ClaimFinding `json:"unclaimed"`
+	// Explore measures the rate that one seed cannot give.
+	Explore string `json:"explore"`
+}
+
+func newRunJSON(res *sim.Result, f runFlags) runJSON {
+	u := res.Unclaimed()
+	if u == nil {
+		u = []sim.ClaimFinding{}
+	}
+	return runJSON{Format: formatRun, Result: res, ClaimViolations: res.ClaimViolations(),
+		ViolationsPerSimHour: res.RatePerSimHour(), ViolationsPerMillionAcquisitions: res.RatePerMillionAcquisitions(),
+		Unclaimed: u, Explore: exploreCmd(f)}
 }
 
 // checkJSON is what `locksim check --json` prints.
 type checkJSON struct {
 	Format string `json:"format"`
+	// Verdict is passed, failed, or interrupted (a partial check: no
+	// verdict on the matrix, never read as passed).
+	Verdict string `json:"verdict"`
 	// Selection is what --pattern and --scenario kept of the matrix;
 	// absent without them.
 	Selection *selection `json:"selection,omitempty"`

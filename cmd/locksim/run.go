@@ -40,18 +40,26 @@ The scenario is a built-in name (see locksim list) or a scenario file
 the pattern's node count.
 
 It exits 1 when something the pattern claims was violated (the seed and a
-replay command are printed). Progress is a claim like the others: a run in
-which some client wanted the lock and none held it for longer than the
-pattern's bound (5 TTL for the built-ins: a lock held on after its holder
-was gone, a queue that serves nobody) is a "stall" violation and exits 1. The verdict goes to
-stdout (--json for machines); --trace writes the readable trace (- for
-stdout, not with --json: the two would interleave), --history the history
-for porcupine,
+replay command are printed). A verdict is of one seed: an "ok" says so,
+and every run ends with the explore command that measures the rate over
+many (run takes one pattern and one scenario; for all, or a list, use
+explore). The rates count what the verdict counts, violations of the
+pattern's claims, per simulated hour and per million acquisitions; what
+the oracles found of a claim the pattern does not make (fenced's overlaps,
+made harmless by its store's fencing) is printed apart, on an "unclaimed"
+line and marked on each violation, and counted in no rate. Progress is a
+claim like the others: a run in which some client wanted the lock and none
+held it for longer than the pattern's bound (5 TTL for the built-ins: a
+lock held on after its holder was gone, a queue that serves nobody) is a
+"stall" violation and exits 1. The verdict goes to stdout (--json for
+machines); --trace writes the readable trace (- for stdout, not with
+--json: the two would interleave), --history the history for porcupine,
 --viz porcupine's HTML visualisation of the history's check, with the
 faults on the timeline. Every output path is checked before the run: it
 must be writable, and neither the scenario file nor another output. Each
 file is written aside and renamed into place, so a failed run leaves the
-old one.`,
+old one. --show-scenario prints the resolved scenario as a file and runs
+nothing: it takes no --json, --trace, --history or --viz.`,
 		Example: `  locksim run --pattern basic --scenario gc-pause --seed 1
   locksim run --pattern basic --scenario gc-pause --seed 1 --viz basic-gc-pause.html
   locksim run --pattern fenced --scenario gc-pause --seed 1 --trace - | less
@@ -101,11 +109,14 @@ func runRun(cmd *cobra.Command, f runFlags) error {
 	if err := writeRunFiles(cmd, res, f); err != nil {
 		return err
 	}
-	if err := printResult(out, res, f.asJSON); err != nil {
+	if err := printResult(out, res, f.asJSON, f); err != nil {
 		return runtimef("write stdout: %w", err)
 	}
-	if len(res.Violated) > 0 && !f.asJSON {
-		fmt.Fprintf(out, "replay    %s\n", replayCmd(f))
+	if !f.asJSON {
+		if len(res.Violated) > 0 {
+			fmt.Fprintf(out, "replay    %s\n", replayCmd(f))
+		}
+		fmt.Fprintf(out, "explore   %s\n", exploreCmd(f))
 	}
 	return verdict(res, f)
 }
@@ -145,6 +156,12 @@ func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 	if f.backend != string(node.BackendNative) && f.backend != string(node.BackendMini) {
 		return pattern.Pattern{}, scenario.Scenario{}, usagef("--backend %q: want native or mini", f.backend)
 	}
+	if err := oneCell(f); err != nil {
+		return pattern.Pattern{}, scenario.Scenario{}, err
+	}
+	if err := showAlone(f); err != nil {
+		return pattern.Pattern{}, scenario.Scenario{}, err
+	}
 	if f.trace == "-" && f.asJSON {
 		return pattern.Pattern{}, scenario.Scenario{}, usagef("--trace - and --json both write to stdout: give --trace a file")
 	}
@@ -164,6 +181,42 @@ func resolveRun(f runFlags) (pattern.Pattern, scenario.Scenario, error) {
 		err = refusedSettings("--scenario "+f.scenario, p, sc)
 	}
 	return p, sc, err
+}
+
+// oneCell refuses --pattern or --scenario all, or a list: run judges one
+// pattern under one scenario with one seed; explore runs many, and the
+// error names the command.
+func oneCell(f runFlags) error {
+	many := func(arg string) bool { return arg == "all" || strings.Contains(arg, ",") }
+	if !many(f.pattern) && !many(f.scenario) {
+		return nil
+	}
+	if _, err := os.Stat(f.scenario); err == nil && !many(f.pattern) {
+		return nil // a scenario file whose name has a comma
+	}
+	return usagef("run simulates one pattern under one scenario with one seed; for --pattern %s --scenario %s use explore: %s",
+		f.pattern, f.scenario, explore.ExploreCommand(f.pattern, f.scenario, explore.Seeds{Start: 1, Count: defaultExploreSeeds}))
+}
+
+// showAlone refuses, beside --show-scenario, the flags it would ignore: it
+// prints the scenario as a file, and runs nothing.
+func showAlone(f runFlags) error {
+	if !f.show {
+		return nil
+	}
+	var other []string
+	for _, o := range []struct {
+		flag string
+		set  bool
+	}{{"--json", f.asJSON}, {"--trace", f.trace != ""}, {"--history", f.historyFile != ""}, {"--viz", f.viz != ""}} {
+		if o.set {
+			other = append(other, o.flag)
+		}
+	}
+	if len(other) > 0 {
+		return usagef("--show-scenario prints the scenario as a file (the text a --scenario file takes) and runs nothing: drop %s", strings.Join(other, ", "))
+	}
+	return nil
 }
 
 // checkRunPaths refuses an output that is the scenario file or another
@@ -249,9 +302,9 @@ func openTrace(cfg *sim.Config, path string, stdout io.Writer) (output, error) {
 	return output{f}, nil
 }
 
-func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
+func printResult(w io.Writer, res *sim.Result, asJSON bool, f runFlags) error {
 	if asJSON {
-		return writeJSON(w, runJSON{Format: formatRun, Result: res})
+		return writeJSON(w, newRunJSON(res, f))
 	}
 	s, l := res.Safety, res.Liveness
 	fmt.Fprintf(w, "pattern   %s (claims: %s)\n", res.Pattern, orNone(res.Claims))
@@ -263,13 +316,17 @@ func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
 	fmt.Fprintf(w, "liveness  acquisitions %d (failed %d), wait p50 %v p99 %v max %v, stuck: %s, stalls %d (longest %v)\n",
 		l.Acquisitions, l.Failures, l.WaitP50.Round(time.Microsecond), l.WaitP99.Round(time.Microsecond),
 		l.WaitMax.Round(time.Microsecond), orNone(l.Stuck), l.Stalls, l.LongestStall.Round(time.Microsecond))
-	fmt.Fprintf(w, "rates     %.4g violations per simulated hour, %.4g per million acquisitions\n",
-		res.RatePerSimHour(), res.RatePerMillionAcquisitions())
+	fmt.Fprintf(w, "rates     %.4g violations of %s's claims per simulated hour, %.4g per million acquisitions\n",
+		res.RatePerSimHour(), res.Pattern, res.RatePerMillionAcquisitions())
+	for _, u := range res.Unclaimed() {
+		fmt.Fprintf(w, "unclaimed %d %s, %.4g per simulated hour (%s is not a claim of %s: not violations, in no rate)\n",
+			u.Count, u.What, sim.PerSimHour(u.Count, res.Stats.SimTime), u.Claim, res.Pattern)
+	}
 	if fs := res.FaultsSummary(); fs != "" {
 		fmt.Fprintf(w, "faults    %s\n", strings.TrimPrefix(fs, "faults "))
 	}
 	for _, v := range res.Violations {
-		fmt.Fprintf(w, "  t=%.6fs %s %s: %s\n", float64(v.At)/1e9, v.Kind, strings.Join(v.Clients, ","), v.Detail)
+		fmt.Fprintf(w, "  t=%.6fs %s %s%s: %s\n", float64(v.At)/1e9, v.Kind, strings.Join(v.Clients, ","), unclaimedNote(res, v.Kind), v.Detail)
 	}
 	if n := res.Stats.Violations - len(res.Violations); n > 0 {
 		fmt.Fprintf(w, "  … and %d more\n", n)
@@ -277,15 +334,29 @@ func printResult(w io.Writer, res *sim.Result, asJSON bool) error {
 	return nil
 }
 
+// unclaimedNote labels a finding of a claim the pattern does not make:
+// " (not a claim of fenced)"; "" for a claim it makes.
+func unclaimedNote(res *sim.Result, kind string) string {
+	for _, u := range res.ClaimFindings() {
+		if u.Kind == kind && !u.Claimed {
+			return fmt.Sprintf(" (%s: not a claim of %s)", u.Claim, res.Pattern)
+		}
+	}
+	return ""
+}
+
+// verdictWord is the run's verdict; an ok one says it judged one seed
+// (the explore line that follows measures a rate).
 func verdictWord(res *sim.Result) string {
 	if len(res.Violated) > 0 {
 		return "VIOLATED: " + strings.Join(res.Violated, ", ")
 	}
+	ok := "ok: no claim violated in this one seed"
 	if n := len(res.Unfired()); n > 0 {
 		// A run whose faults did not all fire did not test the scenario.
-		return fmt.Sprintf("ok: no claim violated, but %d of %d faults did not fire (see faults)", n, len(res.Faults))
+		ok += fmt.Sprintf(", but %d of %d faults did not fire (see faults)", n, len(res.Faults))
 	}
-	return "ok: no claim violated"
+	return ok + "; one seed is no rate: see explore below"
 }
 
 func orNone(xs []string) string {
@@ -304,6 +375,14 @@ func verdict(res *sim.Result, f runFlags) error {
 		res.Pattern, strings.Join(res.Violated, ", "), res.Seed, replayCmd(f))}
 }
 
+// replayCmd reruns the run, writing its trace; quoted for a shell as
+// explore's replay commands are.
 func replayCmd(f runFlags) string {
-	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d --trace trace.txt", f.pattern, f.scenario, f.seed)
+	return explore.ReplayCommand(f.pattern, f.scenario, f.seed) + " --trace trace.txt"
+}
+
+// exploreCmd measures, over explore's default seeds, the rate that one
+// run cannot give.
+func exploreCmd(f runFlags) string {
+	return explore.ExploreCommand(f.pattern, f.scenario, explore.Seeds{Start: 1, Count: defaultExploreSeeds})
 }

@@ -21,12 +21,12 @@ func TestRunScheduleShowsRates(t *testing.T) {
 	if got := exitCode(err); got != exitViolation {
 		t.Fatalf("exit %d (err %v), want %d:\n%s", got, err, exitViolation, out)
 	}
-	for _, want := range []string{"VIOLATED: mutex", "violations per simulated hour", "per million acquisitions", "faults    fired: "} {
+	for _, want := range []string{"VIOLATED: mutex", "violations of basic's claims per simulated hour", "per million acquisitions", "faults    fired: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "rates     0 violations") {
+	if strings.Contains(out, "rates     0 violations of basic's claims") {
 		t.Errorf("a violating run reports a zero rate:\n%s", out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 )
 
@@ -113,6 +114,7 @@ func cloneCells(cells []CellResult) []CellResult {
 			broke[k] = &g
 		}
 		c.Broke = broke
+		c.Unclaimed = maps.Clone(c.Unclaimed)
 		out[i] = c
 	}
 	return out

@@ -9,7 +9,7 @@ import (
 
 // FormatVersion marks the JSON of a Report, so that Merge can refuse
 // other files.
-const FormatVersion = "locksim-explore/2"
+const FormatVersion = "locksim-explore/3"
 
 // Report is the aggregate of an exploration: one entry per cell, in the
 // order of the cells given to Run.
@@ -52,7 +52,8 @@ type CellResult struct {
 	// Derived from the tally by finish.
 	AcquisitionsPerRun float64 `json:"acquisitions_per_run"`
 	WaitMeanNs         int64   `json:"wait_mean_ns"`
-	// The violations of the cell as rates, beside the per-seed counts.
+	// The claim violations of the cell as rates (Tally.ClaimViolations),
+	// beside the per-seed counts.
 	ViolationsPerSimHour             float64 `json:"violations_per_sim_hour"`
 	ViolationsPerMillionAcquisitions float64 `json:"violations_per_million_acquisitions"`
 	// Replay reruns the lowest violating seed; empty when none violated.
@@ -97,12 +98,22 @@ func (c CellResult) ReplayCommand(seed uint64) string {
 // ReplayCommand is the one-line command that reruns pattern under the
 // scenario (a built-in's name or a file's path) with seed.
 func ReplayCommand(pattern, scenarioArg string, seed uint64) string {
-	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d", shellQuote(pattern), shellQuote(scenarioArg), seed)
+	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d", ShellQuote(pattern), ShellQuote(scenarioArg), seed)
 }
 
-// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// ExploreCommand is the one-line command that explores pattern under the
+// scenario over seeds: the rate that one run of one seed cannot give.
+func ExploreCommand(pattern, scenarioArg string, seeds Seeds) string {
+	cmd := fmt.Sprintf("locksim explore --pattern %s --scenario %s --seeds %d", ShellQuote(pattern), ShellQuote(scenarioArg), seeds.Count)
+	if seeds.Start != 1 {
+		cmd += fmt.Sprintf(" --seed-start %d", seeds.Start)
+	}
+	return cmd
+}
+
+// ShellQuote quotes s for a POSIX shell when it holds anything but plain
 // word characters.
-func shellQuote(s string) string {
+func ShellQuote(s string) string {
 	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
 	}) < 0

@@ -138,7 +138,8 @@ func TestRunCountsLowestSeeds(t *testing.T) {
 	want := Tally{Runs: 30, ViolatingRuns: 4, FirstViolated: seed(2),
 		Broke: map[string]*Found{"mutex": {Runs: 4, FirstSeed: seed(2)}, NoStarvation: {Runs: 4, FirstSeed: seed(1)},
 			Progress: {Runs: 3, FirstSeed: seed(4)}, "loss-signal": {}},
-		Overlaps: 4, StuckClients: 4, Errors: 6, FirstErrorSeed: seed(3), FirstError: "seed 3 failed",
+		Overlaps: 4, ClaimViolations: 4, Unclaimed: map[string]int64{Progress: 3}, // fakeRun's pattern claims no progress
+		StuckClients: 4, Errors: 6, FirstErrorSeed: seed(3), FirstError: "seed 3 failed",
 		Faults: []FaultCount{{Fault: "pause c1 on=write for=150ms"}}} // fakeRun reports no firing
 	for s := uint64(1); s <= 30; s++ {
 		if s%5 != 3 {

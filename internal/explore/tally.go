@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/locksim/locksim/pattern"
@@ -71,11 +72,18 @@ type Tally struct {
 	WaitTotal       int64 `json:"wait_total_ns"` // sum over runs of mean wait × acquisitions
 	WaitMax         int64 `json:"wait_max_ns"`
 	StuckClients    int64 `json:"stuck_clients"` // summed over runs
-	// Violations counts every oracle finding (sim.Stats.Violations), and
+	// Violations counts every oracle finding (sim.Stats.Violations);
+	// ClaimViolations the findings of the claims the pattern makes
+	// (sim.Result.ClaimViolations, what the verdict judges), and
 	// SimTimeNs the simulated time of the completed runs: the rates of
-	// RatePerSimHour and RatePerMillionAcquisitions.
-	Violations int64 `json:"violations"`
-	SimTimeNs  int64 `json:"sim_time_ns"`
+	// RatePerSimHour and RatePerMillionAcquisitions. Unclaimed counts,
+	// per claim the pattern does not make, its findings
+	// (sim.Result.Unclaimed): not violations of this pattern, and in no
+	// rate.
+	Violations      int64            `json:"violations"`
+	ClaimViolations int64            `json:"claim_violations"`
+	Unclaimed       map[string]int64 `json:"unclaimed,omitempty"`
+	SimTimeNs       int64            `json:"sim_time_ns"`
 
 	// Errors counts runs the simulator could not complete; FirstError is
 	// the message of the lowest such seed.
@@ -128,6 +136,10 @@ func one(claims []string, seed uint64, r *sim.Result, err error) Tally {
 	t.WaitTotal, t.WaitMax = int64(l.WaitMean)*int64(l.Acquisitions), int64(l.WaitMax)
 	t.StuckClients = int64(len(l.Stuck))
 	t.Violations, t.SimTimeNs = int64(r.Stats.Violations), int64(r.Stats.SimTime)
+	t.ClaimViolations = int64(r.ClaimViolations())
+	for _, f := range r.Unclaimed() {
+		t.addUnclaimed(f.Claim, int64(f.Count))
+	}
 	t.Faults = faultsOfRun(seed, r)
 	return t
 }
@@ -163,9 +175,29 @@ func (t *Tally) Add(u Tally) {
 	t.WaitMax = max(t.WaitMax, u.WaitMax)
 	t.StuckClients += u.StuckClients
 	t.Violations += u.Violations
+	t.ClaimViolations += u.ClaimViolations
+	for _, c := range sortedKeys(u.Unclaimed) {
+		t.addUnclaimed(c, u.Unclaimed[c])
+	}
 	t.SimTimeNs += u.SimTimeNs
 	t.addErrors(u)
 	t.Faults = addFaults(t.Faults, u.Faults)
+}
+
+func (t *Tally) addUnclaimed(claim string, n int64) {
+	if t.Unclaimed == nil {
+		t.Unclaimed = map[string]int64{}
+	}
+	t.Unclaimed[claim] += n
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func (t *Tally) addErrors(u Tally) {
@@ -183,22 +215,16 @@ func (t Tally) AcquisitionsPerRun() float64 {
 	return float64(t.Acquisitions) / float64(t.Runs)
 }
 
-// RatePerSimHour is the number of violations per hour of simulated time
-// (0 when no time was simulated).
+// RatePerSimHour is the number of claim violations per hour of simulated
+// time (0 when no time was simulated), as run and the report count them.
 func (t Tally) RatePerSimHour() float64 {
-	if t.SimTimeNs == 0 {
-		return 0
-	}
-	return float64(t.Violations) / (float64(t.SimTimeNs) / float64(time.Hour))
+	return sim.PerSimHour(t.ClaimViolations, time.Duration(t.SimTimeNs))
 }
 
-// RatePerMillionAcquisitions is the number of violations per million
-// successful acquisitions (0 when there were none).
+// RatePerMillionAcquisitions is the number of claim violations per
+// million successful acquisitions (0 when there were none).
 func (t Tally) RatePerMillionAcquisitions() float64 {
-	if t.Acquisitions == 0 {
-		return 0
-	}
-	return float64(t.Violations) * 1e6 / float64(t.Acquisitions)
+	return sim.PerMillionAcquisitions(t.ClaimViolations, t.Acquisitions)
 }
 
 // WaitMean is the mean wait of a successful Acquire.

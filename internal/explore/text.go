@@ -7,11 +7,14 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // WriteText writes r as a table, one row per cell, then a replay command
-// for every cell that violated a claim and the first error of every cell
-// whose runs did not complete.
+// for every cell that violated a claim, the findings of claims a cell's
+// pattern does not make (counted in no rate), and the first error of
+// every cell whose runs did not complete.
 func (r *Report) WriteText(w io.Writer) error {
 	if r.Partial != nil {
 		fmt.Fprintf(w, "PARTIAL: stopped after %d of %d runs; the cells hold the runs that finished\n\n", r.Partial.Done, r.Partial.Total)
@@ -38,6 +41,16 @@ func (r *Report) writeFollowUps(w io.Writer) error {
 	for _, c := range r.Cells {
 		if c.Replay != "" {
 			lines = append(lines, fmt.Sprintf("replay %s under %s (%s): %s", c.Pattern, c.Scenario, broke(c), c.Replay))
+		}
+	}
+	for _, c := range r.Cells {
+		if c.Runs == 1 {
+			lines = append(lines, fmt.Sprintf("one seed: %s under %s judged one run only, which is no rate (more: --seeds N)", c.Pattern, c.Scenario))
+		}
+	}
+	for _, c := range r.Cells {
+		if u := unclaimedText(c); u != "" {
+			lines = append(lines, u)
 		}
 	}
 	for _, c := range r.Cells {
@@ -95,4 +108,36 @@ func joinInts(xs []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ",")
+}
+
+// unclaimedText says what the oracles found of the claims c's pattern does
+// not make: "not claimed fenced under gc-pause: 96 overlaps (mutex is not
+// a claim of fenced: not violations, in no rate)"; "" for none.
+func unclaimedText(c CellResult) string {
+	var counts, claims []string
+	for _, claim := range sortedKeys(c.Unclaimed) {
+		if n := c.Unclaimed[claim]; n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, findingName(claim)))
+			claims = append(claims, claim)
+		}
+	}
+	if len(counts) == 0 {
+		return ""
+	}
+	verb := "is not a claim"
+	if len(claims) > 1 {
+		verb = "are not claims"
+	}
+	return fmt.Sprintf("not claimed %s under %s: %s (%s %s of %s: not violations, in no rate)",
+		c.Pattern, c.Scenario, strings.Join(counts, ", "), strings.Join(claims, ", "), verb, c.Pattern)
+}
+
+// findingName names what a claim's oracle counts: "overlaps" for mutex.
+func findingName(claim string) string {
+	for _, f := range (&sim.Result{}).ClaimFindings() {
+		if f.Claim == claim {
+			return f.What
+		}
+	}
+	return "findings of " + claim
 }

@@ -37,12 +37,14 @@ type Outcome struct {
 }
 
 // Replay is the command that reruns the lowest seed that broke the claim,
-// or, when none did, the exploration of the cell's seeds.
+// or, when none did, the exploration of the cell's seeds, each quoted for
+// a shell.
 func (o Outcome) Replay() string {
 	if o.FirstSeed != nil {
 		return explore.ReplayCommand(o.Pattern, o.Arg, *o.FirstSeed)
 	}
-	return fmt.Sprintf("locksim explore --pattern %s --scenario %s --seeds %d --seed-start %d", o.Pattern, o.Arg, o.Seeds.Count, o.Seeds.Start)
+	return fmt.Sprintf("locksim explore --pattern %s --scenario %s --seeds %d --seed-start %d",
+		explore.ShellQuote(o.Pattern), explore.ShellQuote(o.Arg), o.Seeds.Count, o.Seeds.Start)
 }
 
 // Catch is how a broken variant was caught, or that it was not.
@@ -85,6 +87,25 @@ type Result struct {
 
 // OK reports whether nothing deviated in a complete check.
 func (r *Result) OK() bool { return len(r.Deviations) == 0 && r.Partial == nil }
+
+// The verdicts of a check (Result.Verdict).
+const (
+	Passed      = "passed"      // complete, nothing deviated
+	Failed      = "failed"      // complete, something deviated
+	Interrupted = "interrupted" // stopped: no verdict on the matrix, whatever the checks that ran say
+)
+
+// Verdict is Passed, Failed or Interrupted: a partial check neither
+// passes nor fails, however its finished lines came out.
+func (r *Result) Verdict() string {
+	switch {
+	case r.Partial != nil:
+		return Interrupted
+	case r.OK():
+		return Passed
+	}
+	return Failed
+}
 
 // Check runs every gated cell of m and compares what it sees with m. The
 // error is for a check that could not run; deviations are in the Result.

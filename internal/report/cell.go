@@ -38,9 +38,11 @@ type Cell struct {
 	P99Wait      time.Duration
 	StuckRuns    int
 	// Violations counts, over the seeds, the oracle findings of the claims
-	// the pattern makes (claimViolations): the numerator of PerSimHour and
-	// PerMillionAcquisitions.
-	Violations int
+	// the pattern makes (sim.Result.ClaimViolations, as run and explore
+	// count them): the numerator of PerSimHour and PerMillionAcquisitions.
+	// Unclaimed counts the findings of the claims it does not make
+	// (sim.Result.Unclaimed): shown beside the rates, never in them.
+	Violations, Unclaimed int
 	// Unfired counts the seeds in which some fault of the scenario never
 	// fired (its trigger point was not reached): a clean seed of those says
 	// nothing about the fault.
@@ -109,7 +111,10 @@ func (c *Cell) add(r *sim.Result, noFence bool) {
 	c.Acquisitions += r.Liveness.Acquisitions
 	c.SimTime += r.Stats.SimTime
 	c.StuckRuns += btoi(len(r.Liveness.Stuck) > 0)
-	c.Violations += claimViolations(r)
+	c.Violations += r.ClaimViolations()
+	for _, f := range r.Unclaimed() {
+		c.Unclaimed += f.Count
+	}
 	c.Unfired += btoi(!allFired(r))
 	c.p99s = append(c.p99s, r.Liveness.WaitP99)
 }

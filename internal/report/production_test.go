@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/pattern"
-	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -199,32 +198,6 @@ func TestProductionSeeds(t *testing.T) {
 	}
 }
 
-// TestClaimViolations: only the findings of the claims the pattern makes
-// count, each by its own oracle's count.
-func TestClaimViolations(t *testing.T) {
-	r := &sim.Result{
-		Safety:     sim.Safety{Overlaps: 2, LostUpdates: 5, FenceViolations: 7, Excess: 11},
-		Liveness:   sim.Liveness{Stalls: 13},
-		LossSignal: sim.LossSignal{Late: 17},
-	}
-	for _, c := range []struct {
-		claims []string
-		want   int
-	}{
-		{nil, 0},
-		{[]string{"mutex"}, 2},
-		{[]string{"mutex", "progress"}, 15},
-		{[]string{"safe-store", "fencing"}, 12},
-		{[]string{"max-holders"}, 11},
-		{[]string{"mutex", "progress", "loss-signal"}, 32},
-	} {
-		r.Claims = c.claims
-		if got := claimViolations(r); got != c.want {
-			t.Errorf("claimViolations(claims %v) = %d, want %d", c.claims, got, c.want)
-		}
-	}
-}
-
 func TestCompact(t *testing.T) {
 	for v, want := range map[float64]string{0: "0", 0.5234: "0.523", 2.5: "2.5", 36: "36", 468: "468", 2662.6: "2.66k", 7200: "7.2k", 875000: "875k", 2191510: "2.19M"} {
 		if got := compact(v); got != want {
@@ -248,10 +221,19 @@ func TestClaimRatesBesideTheSafetyGrid(t *testing.T) {
 		t.Fatalf("basic under gc-pause: no violation counted in %d violating seeds", c.Violating)
 	}
 	want := fmt.Sprintf("%s/h, %s/M", compact(float64(c.Violations)/c.SimTime.Hours()), compact(float64(c.Violations)*1e6/float64(c.Acquisitions)))
-	if !strings.Contains(b.String(), "| basic | **"+want+"**") {
+	if !strings.Contains(b.String(), "| basic | **"+want) {
 		t.Errorf("the rates table lacks basic's gc-pause rates %q:\n%s", want, b.String())
 	}
 	if strings.Contains(b.String(), "basic-del") {
 		t.Error("the rates table shows a broken variant; it is the correct patterns' table")
+	}
+	// fenced claims no mutex: its overlaps are in no rate, and labelled.
+	f := m.Cell("fenced", "gc-pause")
+	if f.Violations != 0 || f.Unclaimed == 0 {
+		t.Fatalf("fenced under gc-pause: %d claim violations, %d unclaimed; want 0 and the overlaps", f.Violations, f.Unclaimed)
+	}
+	want = fmt.Sprintf("| 0 (not claimed: %s/h)", compact(float64(f.Unclaimed)/f.SimTime.Hours()))
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("the rates table lacks fenced's unclaimed overlaps %q:\n%s", want, b.String())
 	}
 }

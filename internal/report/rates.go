@@ -3,9 +3,7 @@ package report
 import (
 	"math"
 	"strconv"
-	"time"
 
-	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -14,39 +12,6 @@ import (
 // with its own tolerance. Where the violating-seed rate says how often a
 // run goes wrong, these say how often a claim is broken while the lock is
 // used: one run can break it many times.
-
-// claimViolations counts r's findings of the claims its pattern makes: for
-// mutex the overlapping pairs of sections, for safe-store the lost updates,
-// for fencing the reused or decreasing tokens, for max-holders the sections
-// past the limit, for progress the stalls past the bound, for loss-signal
-// the losses signalled late. Findings of properties the pattern does not
-// claim (the lost updates of a read-write lock's readers, who share by
-// design) are left out, so that a run that broke no claim counts none.
-// `locksim run` and `explore` count every finding of the oracles.
-func claimViolations(r *sim.Result) int {
-	n := 0
-	for _, c := range r.Claims {
-		switch pattern.Claim(c) {
-		case pattern.ClaimMutex:
-			n += r.Safety.Overlaps
-		case pattern.ClaimSafeStore:
-			n += r.Safety.LostUpdates
-		case pattern.ClaimFencing:
-			n += r.Safety.FenceViolations
-		case pattern.ClaimMaxHolders:
-			n += r.Safety.Excess
-		case pattern.ClaimProgress:
-			n += r.Liveness.Stalls
-		case claimLossSignal:
-			n += r.LossSignal.Late
-		}
-	}
-	return n
-}
-
-// claimLossSignal is the name of the loss-signal claim in a result's
-// claims.
-const claimLossSignal = "loss-signal"
 
 // allFired reports whether every fault of r's scenario fired in the run.
 func allFired(r *sim.Result) bool {
@@ -60,20 +25,12 @@ func allFired(r *sim.Result) bool {
 
 // PerSimHour is the cell's violations per hour of simulated time (0 when
 // none was simulated).
-func (c *Cell) PerSimHour() float64 {
-	if c.SimTime <= 0 {
-		return 0
-	}
-	return float64(c.Violations) / (float64(c.SimTime) / float64(time.Hour))
-}
+func (c *Cell) PerSimHour() float64 { return sim.PerSimHour(c.Violations, c.SimTime) }
 
 // PerMillionAcquisitions is the cell's violations per million successful
 // acquisitions (0 when there were none).
 func (c *Cell) PerMillionAcquisitions() float64 {
-	if c.Acquisitions == 0 {
-		return 0
-	}
-	return float64(c.Violations) * 1e6 / float64(c.Acquisitions)
+	return sim.PerMillionAcquisitions(c.Violations, c.Acquisitions)
 }
 
 // compact formats a rate to three significant figures, thousands as k and
@@ -106,12 +63,18 @@ func sig3(v float64) string {
 	return s
 }
 
-// ratesText is a cell's two rates: "7.2k/h, 250k/M", or "0" for none.
+// ratesText is a cell's two rates: "7.2k/h, 250k/M", or "0" for none,
+// then the findings of claims the pattern does not make, which are in
+// neither: "0 (not claimed: 7.2k/h)".
 func ratesText(c *Cell) string {
-	if c.Violations == 0 {
-		return "0"
+	s := "0"
+	if c.Violations > 0 {
+		s = compact(c.PerSimHour()) + "/h, " + compact(c.PerMillionAcquisitions()) + "/M"
 	}
-	return compact(c.PerSimHour()) + "/h, " + compact(c.PerMillionAcquisitions()) + "/M"
+	if c.Unclaimed > 0 {
+		s += " (not claimed: " + compact(sim.PerSimHour(c.Unclaimed, c.SimTime)) + "/h)"
+	}
+	return s
 }
 
 // claimRates follows the safety table: the same cells as rates of the
@@ -119,14 +82,18 @@ func ratesText(c *Cell) string {
 func claimRates(d *Document, m *Measurements) {
 	d.heading(3, "safety-rates", "Violations per simulated hour and per million acquisitions")
 	d.para(text("The same runs as the table above, counted as violations of the pattern's claims (each overlapping pair of critical sections, lost update, reused token, section past the holder limit, stall or late loss signal) per hour of simulated time (/h) and per million successful acquisitions (/M), summed over the cell's seeds (0: none); k is a thousand, M a million. "),
+		text("What the oracles found of a claim the pattern does not make (the overlaps a fencing store makes harmless, the lost updates of a pattern that claims no safe store) is in neither rate: a cell shows it after \"not claimed\", per simulated hour, as locksim run and explore do. "),
 		text("Each fault scenario places its fault once in a short run, so these rates compare patterns within a column; a rate per hour of operation under a fault process is the production section's (fault schedules)."))
 	t := Table{Header: m.scenarioHeader("pattern")}
 	for _, i := range m.patternRows(false) {
 		r := []TCell{plain("%s", m.Patterns[i].Name)}
 		for _, c := range m.Cells[i] {
 			tone := Good
-			if c.Violating > 0 {
+			switch {
+			case c.Violating > 0:
 				tone = Bad
+			case c.Unclaimed > 0:
+				tone = Warn
 			}
 			r = append(r, cell(tone, text("%s", ratesText(c))))
 		}
