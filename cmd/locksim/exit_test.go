@@ -22,6 +22,9 @@ import (
 // LOCKSIM_TEST_MAIN=1 the test binary is the command.
 func TestMain(m *testing.M) {
 	if os.Getenv("LOCKSIM_TEST_MAIN") == "1" {
+		if k, err := strconv.Atoi(os.Getenv(killAtInstallStep)); err == nil {
+			installStep = killAt(k)
+		}
 		main()
 	}
 	os.Exit(m.Run())
