@@ -66,7 +66,7 @@ harness, not Redis. Give --redis ADDR[,ADDR...] (5 addresses for Redlock over
 5 nodes; each host:port or a redis:// or rediss:// URL with an ACL user and
 password, never printed) or --spawn 5 (starts local redis-servers, waits
 until each answers, and stops them on every exit, SIGINT and SIGTERM
-included) for real figures.
+included; killed outright, bench takes them with it) for real figures.
 
 Exit status: 0 done, 2 bad usage (a flag, an unknown subject, a URL that
 does not parse), 3 a server that cannot be reached or stops answering

@@ -30,11 +30,12 @@ func (rd *reportDir) lock() error {
 		}
 		rd.created = true
 	}
-	if real, err := filepath.EvalSymlinks(rd.dir); err == nil {
-		rd.real = real
-	} else {
+	real, err := filepath.EvalSymlinks(rd.dir)
+	if err != nil {
+		rd.unlock()
 		return runtimef("--out %s: %w", rd.dir, err)
 	}
+	rd.real = real
 	f, err := lockFile(filepath.Join(rd.real, lockName))
 	if errors.Is(err, errBusy) {
 		rd.unlock()
