@@ -15,6 +15,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/childproc"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
@@ -37,7 +38,7 @@ func startCluster(t *testing.T) *redis.ClusterClient {
 		cmd := exec.Command("redis-server", "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 			"--cluster-enabled", "yes", "--cluster-config-file", filepath.Join(dir, "nodes.conf"),
 			"--save", "", "--appendonly", "no", "--dir", dir, "--protected-mode", "no", "--loglevel", "warning")
-		if err := cmd.Start(); err != nil {
+		if err := childproc.Start(cmd); err != nil {
 			t.Fatalf("start cluster node %d: %v", i, err)
 		}
 		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
@@ -47,7 +48,7 @@ func startCluster(t *testing.T) *redis.ClusterClient {
 		waitPing(t, a)
 	}
 	create := exec.Command("redis-cli", append(append([]string{"--cluster", "create"}, addrs...), "--cluster-yes")...)
-	if out, err := create.CombinedOutput(); err != nil {
+	if out, err := childproc.CombinedOutput(create); err != nil {
 		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
 	}
 	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs, DialerRetries: 1})

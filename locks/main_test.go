@@ -19,9 +19,11 @@ import (
 // did not close. A lease's validity timer is exempt: the tests that play a
 // crashed holder abandon leases on purpose, and their timers run until
 // the validity ends (TestReleaseStopsValidityTimer proves Release stops
-// it).
+// it). So is childproc's starter, which runs for the life of the process
+// once a test has started a redis-server.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/locksim/locksim/locks.(*hold).expire"))
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/locksim/locksim/locks.(*hold).expire"),
+		goleak.IgnoreAnyFunction("github.com/locksim/locksim/childproc.starter"))
 }
 
 // TestReleaseStopsValidityTimer: on a Clock without AfterFunc (the

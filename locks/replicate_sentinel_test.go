@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/childproc"
 	"github.com/locksim/locksim/locks"
 )
 
@@ -45,7 +46,7 @@ func startSentinel(t *testing.T, primary string) string {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(path, conf, "--sentinel")
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })

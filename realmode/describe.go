@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/locksim/locksim/childproc"
 	"github.com/locksim/locksim/pattern"
 )
 
@@ -50,7 +51,7 @@ func Describe(argv, env []string, name string) (pattern.Pattern, error) {
 	cmd.Env = append(append(os.Environ(), env...), describeEnv+"="+name)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := childproc.Output(cmd)
 	if err != nil {
 		return pattern.Pattern{}, fmt.Errorf("realmode: client %s: pattern %q: %w: %s", argv[0], name, err, strings.TrimSpace(stderr.String()))
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/locksim/locksim/childproc"
 )
 
 // proc is one client process, seen from the coordinator.
@@ -42,7 +44,6 @@ func startProc(name string, argv, env []string, setup Setup) (*proc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.ExtraFiles = []*os.File{eventsW}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	p := &proc{name: name, cmd: cmd, output: &capped{limit: 16 << 10}, done: make(chan struct{}), lastMsg: time.Now()}
 	cmd.Stdout, cmd.Stderr = p.output, p.output
 	stdin, err := cmd.StdinPipe()
@@ -50,7 +51,7 @@ func startProc(name string, argv, env []string, setup Setup) (*proc, error) {
 		events.Close()
 		return nil, fmt.Errorf("realmode: %s: stdin: %w", name, err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		events.Close()
 		return nil, fmt.Errorf("realmode: %s: start %s: %w", name, argv[0], err)
 	}

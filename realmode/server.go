@@ -15,6 +15,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/childproc"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
@@ -124,8 +125,7 @@ func (s *Server) start() error {
 		return fmt.Errorf("realmode: %s: %w", s.cfg.Name, err)
 	}
 	cmd := exec.Command(s.path, s.args()...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		return fmt.Errorf("realmode: %s: start %s: %w", s.cfg.Name, s.path, err)
 	}
 	s.cmd, s.done = cmd, make(chan struct{})

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/childproc"
 )
 
 // mapOrderExceptions are the ranges over a map in the simulator's code
@@ -122,7 +124,7 @@ func listExports(t *testing.T) ([]listedPkg, map[string]string) {
 	cmd := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Dir,Export,GoFiles", "./...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	data, err := cmd.Output()
+	data, err := childproc.Output(cmd)
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, stderr.String())
 	}

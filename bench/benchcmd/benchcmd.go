@@ -43,6 +43,7 @@ type flags struct {
 	duration, warmup, ttl, timeout        time.Duration
 	out, cpuProfile, blockProfile         string
 	asJSON, quiet                         bool
+	nodesSet                              bool // --nodes given, not its default
 }
 
 // New returns the bench command measuring bench.Subjects(extra...).
@@ -54,7 +55,7 @@ func New(extra []bench.Subject, libNote string) *cobra.Command {
 		Use:   "bench",
 		Short: "Measure each pattern's throughput and latency beside the floor and the Go lock libraries",
 		Long: `bench runs every correct pattern × clients × {a key per client, one hot key},
-and Redlock over 1, 3 and 5 nodes, beside references measured in the same run:
+and Redlock over 1, 3 and 5 nodes (those of them the servers allow), beside references measured in the same run:
 the floor (a hand-written SET NX PX + Lua release), a hand-written parallel
 Redlock fan-out and, where linked, bsm/redislock and go-redsync/redsync. The
 subjects of a cell run interleaved, repeated, and the medians are reported,
@@ -65,7 +66,7 @@ harness, not Redis. Give --redis ADDR[,ADDR...] (5 addresses for Redlock over
 5 nodes; each host:port or a redis:// or rediss:// URL with an ACL user and
 password, never printed) or --spawn 5 (starts local redis-servers, waits
 until each answers, and stops them on every exit, SIGINT and SIGTERM
-included) for real figures.
+included; killed outright, bench takes them with it) for real figures.
 
 Exit status: 0 done, 2 bad usage (a flag, an unknown subject, a URL that
 does not parse), 3 a server that cannot be reached or stops answering
@@ -87,6 +88,7 @@ refused (exit 2) before any server starts.`,
 			if len(extra) == 0 && libNote != "" && !f.quiet {
 				fmt.Fprintln(cmd.ErrOrStderr(), libNote)
 			}
+			f.nodesSet = cmd.Flags().Changed("nodes")
 			ctx, stop := signal.NotifyContext(ctxOr(cmd.Context()), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return run(ctx, f, extra, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -97,7 +99,7 @@ refused (exit 2) before any server starts.`,
 	fl.IntVar(&f.spawn, "spawn", 0, "start this many local redis-servers (free loopback ports, no persistence) and measure them")
 	fl.StringVar(&f.clients, "clients", "1,8,32,64", "comma-separated client counts")
 	fl.StringVar(&f.keys, "keys", "distinct,hot", "key modes: distinct (a key per client), hot (one key)")
-	fl.StringVar(&f.nodes, "nodes", "1,3,5", "Redlock node counts (odd, at most the number of servers)")
+	fl.StringVar(&f.nodes, "nodes", "1,3,5", "Redlock node counts (odd, at most the number of servers; by default those of 1, 3 and 5 that the --redis or --spawn servers allow)")
 	fl.StringVar(&f.families, "families", "single,quorum", "families to run: single (one node, vs the floor), quorum (Redlock, vs the fan-out)")
 	fl.StringVar(&f.subjects, "subjects", "", "comma-separated subjects to keep (default all; the floor and fan-out always run)")
 	fl.DurationVar(&f.duration, "duration", time.Second, "measured window of each run")
@@ -322,6 +324,9 @@ func (f flags) config(subjects []bench.Subject) (bench.Config, error) {
 	if cfg.QuorumNodes, err = ints("--nodes", f.nodes); err != nil {
 		return cfg, err
 	}
+	if cfg.QuorumNodes, err = f.fitNodes(cfg.QuorumNodes); err != nil {
+		return cfg, err
+	}
 	for _, k := range splitList(f.keys) {
 		cfg.Keys = append(cfg.Keys, bench.KeyMode(k))
 	}
@@ -340,6 +345,37 @@ func (f flags) config(subjects []bench.Subject) (bench.Config, error) {
 		return cfg, usagef("--duration (%v) must be positive", f.duration)
 	}
 	return cfg, nil
+}
+
+// servers is how many servers the flags name: --spawn's count, --redis's
+// addresses, or 0 for the embedded target (made as large as --nodes asks).
+func (f flags) servers() int {
+	switch {
+	case f.spawn > 0:
+		return f.spawn
+	case f.redis != "":
+		return len(strings.Split(f.redis, ","))
+	}
+	return 0
+}
+
+// fitNodes keeps, of the default node counts, those the servers allow
+// (--spawn 1 runs Redlock over one node), and refuses a --nodes given
+// that asks for more servers than there are, before any starts.
+func (f flags) fitNodes(counts []int) ([]int, error) {
+	n := f.servers()
+	if n == 0 {
+		return counts, nil
+	}
+	var fit []int
+	for _, c := range counts {
+		if c <= n {
+			fit = append(fit, c)
+		} else if f.nodesSet {
+			return nil, usagef("--nodes %d needs %d servers; there are %d (--redis or --spawn)", c, c, n)
+		}
+	}
+	return fit, nil
 }
 
 // checkValues refuses values bench would otherwise replace or misread.

@@ -143,3 +143,21 @@ func served(c *redis.Client) int {
 	}
 	return 0
 }
+
+// --spawn 1 on the default --nodes runs Redlock over the one node it has,
+// and a --nodes given that asks for more servers than --spawn starts is
+// refused as bad usage, naming both counts.
+func TestSpawnOneFitsTheDefaultNodes(t *testing.T) {
+	redistest.Require(t, 0)
+	out, stderr, err := runBench(t, "--spawn", "1", "--families", "quorum", "--subjects", "redlock", "--duration", "50ms")
+	if err != nil {
+		t.Fatalf("bench --spawn 1 on the default --nodes: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(out, "redlock") {
+		t.Errorf("bench --spawn 1 printed no redlock row:\n%s", out)
+	}
+	_, _, err = runBench(t, "--spawn", "1", "--nodes", "1,3", "--families", "quorum", "--subjects", "redlock", "--duration", "50ms")
+	if ExitCode(err) != ExitUsage || err == nil || !strings.Contains(err.Error(), "--nodes 3 needs 3 servers; there are 1") {
+		t.Errorf("bench --spawn 1 --nodes 1,3: %v (exit %d), want exit %d naming --nodes 3 and the 1 server", err, ExitCode(err), ExitUsage)
+	}
+}

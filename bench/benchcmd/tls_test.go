@@ -21,6 +21,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/childproc"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
@@ -69,7 +70,7 @@ func startTLS(t *testing.T, password string) string {
 	cmd := exec.Command(redistest.Binary, "--port", "0", "--tls-port", strconv.Itoa(port), "--bind", "127.0.0.1",
 		"--tls-cert-file", cert, "--tls-key-file", key, "--tls-ca-cert-file", cert, "--tls-auth-clients", "no",
 		"--requirepass", password, "--save", "", "--appendonly", "no", "--dir", dir, "--loglevel", "warning")
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })

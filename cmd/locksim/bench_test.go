@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locksim/locksim/childproc"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
 )
 
@@ -19,7 +20,7 @@ import (
 func buildLocksim(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "locksim")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	out, err := childproc.CombinedOutput(exec.Command("go", "build", "-o", bin, "."))
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -84,7 +85,7 @@ func TestBenchSpawnStopsItsServersOnSignals(t *testing.T) {
 		cmd := exec.Command(bin, "bench", "--spawn", "2", "--clients", "1", "--keys", "distinct", "--families", "single",
 			"--subjects", "basic", "--reps", "3", "--duration", "10s", "--quiet")
 		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
+		if err := childproc.Start(cmd); err != nil {
 			t.Fatal(err)
 		}
 		var servers []int
@@ -146,6 +147,51 @@ func TestBenchExitCodes(t *testing.T) {
 		}
 		if err != nil && strings.Contains(err.Error(), "pw-6642") {
 			t.Errorf("locksim bench %v prints the password: %v", tc.args, err)
+		}
+	}
+}
+
+// Every redis-server `bench --spawn` started dies with bench when bench
+// is killed outright (SIGKILL: no handler, no deferred stop runs),
+// checked by pid. Real time: real processes, waited for with a generous
+// bound.
+func TestBenchSpawnServersDieWithAKilledBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and starts redis-servers")
+	}
+	if !redistest.Available() {
+		redistest.Require(t, 0) // skips, or fails under CI=true
+	}
+	bin := buildLocksim(t)
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "bench", "--spawn", "2", "--clients", "1", "--keys", "distinct", "--families", "single",
+		"--subjects", "basic", "--reps", "3", "--duration", "10s", "--quiet")
+	cmd.Stderr = &stderr
+	if err := childproc.Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	var servers []int
+	t.Cleanup(func() {
+		for _, pid := range servers {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	for deadline := time.Now().Add(60 * time.Second); len(servers) < 2 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond) // real time: bench's real redis-servers starting
+		servers = children(t, cmd.Process.Pid, redistest.Binary)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if len(servers) < 2 {
+		t.Fatalf("found redis-servers %v of bench, want 2\n%s", servers, stderr.String())
+	}
+	for _, pid := range servers {
+		for deadline := time.Now().Add(60 * time.Second); alive(pid); time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("redis-server pid %d still running 60s after bench was killed", pid)
+			}
 		}
 	}
 }

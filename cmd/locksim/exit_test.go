@@ -14,12 +14,17 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/childproc"
 )
 
 // TestMain lets a test run this binary's main as locksim itself: with
 // LOCKSIM_TEST_MAIN=1 the test binary is the command.
 func TestMain(m *testing.M) {
 	if os.Getenv("LOCKSIM_TEST_MAIN") == "1" {
+		if k, err := strconv.Atoi(os.Getenv(killAtInstallStep)); err == nil {
+			installStep = killAt(k)
+		}
 		main()
 	}
 	os.Exit(m.Run())
@@ -76,7 +81,7 @@ func TestWriteFailureExits3(t *testing.T) {
 	}
 	defer full.Close()
 	cmd.Stdout = full
-	err = cmd.Run()
+	err = childproc.Run(cmd)
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != exitRuntime {
 		t.Errorf("locksim list > /dev/full: %v, want exit %d", err, exitRuntime)
@@ -155,7 +160,7 @@ func interrupt(t *testing.T, sig os.Signal, args ...string) (stdout, stderr stri
 	cmd := locksimCmd(args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	waitBusy(t, cmd.Process.Pid)

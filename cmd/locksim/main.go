@@ -70,7 +70,7 @@ const exitCodesHelp = `
 
 Exit status: 0 clean; 1 a violation or a failed gate; 2 bad usage (a flag,
 file or value, or lock settings a pattern refuses); 3 the environment failed (Redis unreachable, an I/O error
-such as a full disk); 130 interrupted (SIGINT or SIGTERM), after writing
+such as a full disk, a report --out directory another report is writing); 130 interrupted (SIGINT or SIGTERM), after writing
 what had finished.`
 
 func newRoot() *cobra.Command {

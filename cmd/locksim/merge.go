@@ -28,8 +28,10 @@ commit, the sha256 of each cell's scenario (a file's content, a
 built-in's text), the expectations file where a gate made it, and each
 cell's seed range. merge refuses shards that differ in any of it, naming
 the field and both values, and shards whose counts do not add up (a
-cell's runs are not its seeds in the shard, or some count exceeds the
-runs).
+cell's runs are not its seeds in the shard, some count exceeds the runs,
+a claim is broken in more runs than violating_runs, a first seed is named
+without its count or a count without its first seed, or a rate, mean or
+replay command is not the one the cell's counts give).
 
 Exits 2 when a file cannot be read, is not an exploration report, is
 partial (an interrupted explore), is of another grid, shard count,

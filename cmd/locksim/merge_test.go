@@ -59,3 +59,50 @@ func TestMergeRefusesAnEditedRunCount(t *testing.T) {
 		t.Errorf("merge with RUNS edited to 1001: exit %d, %v; want exit 2 saying the runs do not add up", exitCode(err), err)
 	}
 }
+
+// A shard whose figures disagree with its own cell (a violating cell
+// edited to say it violated nothing, or a rate edited) is refused, not
+// merged into a clean verdict.
+func TestMergeRefusesAShardInconsistentWithItsCells(t *testing.T) {
+	dir := t.TempDir()
+	s0, s1 := filepath.Join(dir, "s0.json"), filepath.Join(dir, "s1.json")
+	for sh, out := range map[string]string{"0/2": s0, "1/2": s1} {
+		if _, _, err := runCLI(t, "explore", "--pattern", "basic-del", "--scenario", "gc-pause", "--seeds", "4", "--shard", sh, "--json", "--out", out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(s1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		old, new  []string
+		wantError string
+	}{
+		{"violating_runs 0", []string{`"violating_runs": 2,`}, []string{`"violating_runs": 0,`}, "violating_runs 0 with first_violating_seed 1"},
+		{"violating_runs 0 and no first seed or replay",
+			[]string{`"violating_runs": 2,`, "\n      \"first_violating_seed\": 1,", ",\n      \"replay\": \"locksim run --pattern basic-del --scenario gc-pause --seed 1\""},
+			[]string{`"violating_runs": 0,`, "", ""}, "broke mutex in 2 runs, but violating_runs is 0"},
+		{"a rate", []string{`"violations_per_sim_hour": 19800,`}, []string{`"violations_per_sim_hour": 0,`}, "violations_per_sim_hour 0, but the cell's counts give 19800"},
+	} {
+		edited := string(data)
+		for i := range tc.old {
+			if !strings.Contains(edited, tc.old[i]) {
+				t.Fatalf("%s: no %q in %s:\n%s", tc.name, tc.old[i], s1, data)
+			}
+			edited = strings.Replace(edited, tc.old[i], tc.new[i], 1)
+		}
+		path := filepath.Join(dir, "edited.json")
+		if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = runCLI(t, "merge", s0, path)
+		if exitCode(err) != exitUsage || err == nil || !strings.Contains(err.Error(), tc.wantError) {
+			t.Errorf("merge with %s: exit %d, %v; want exit 2 saying %q", tc.name, exitCode(err), err, tc.wantError)
+		}
+	}
+	if _, _, err := runCLI(t, "merge", s0, s1); err != nil {
+		t.Errorf("merge of the shards as explore wrote them: %v", err)
+	}
+}

@@ -77,12 +77,26 @@ the benchmark's own date). Progress goes to stderr: a bar on a terminal,
 plain lines otherwise.
 
 --out writes only the files the report owns: the report is written aside,
-then each file is moved into place; the files the earlier report listed in
-manifest.txt and this one does not write are removed, nothing else is. A
+then put in place; the files the earlier report listed in manifest.txt
+and this one does not write are removed, nothing else is. Where the
+directory holds nothing but the earlier report (or is new), the new one
+replaces it in one step (a directory staged beside it, swapped in): a
+reader, or a run killed at any point, finds one report or the other.
+Beside files that are not the report's (the default reports/, whose bench/
+and real/ are the benchmark's and real mode's), each file is moved in by
+its own rename, and a run killed among those renames leaves files of two
+runs, all listed in manifest.txt for the next report to replace. A
 directory that is not empty and holds no earlier report (no manifest.txt)
-is refused, as is one whose README.md or report.html no report wrote,
-unless --force. --out and --bench must differ; both are checked before
-anything runs.`,
+is refused unless --force, which writes beside the other files, never
+over them: a README.md or report.html that no report wrote is refused
+with --force too (exit 2). --out and --bench must differ; both are
+checked before anything runs.
+
+One report at a time per directory: a report holds a lock on --out
+(.locksim-report.lock inside it, released when the report ends, even
+killed) from its checks to its install. A second report into a directory
+that one is writing is refused at once, exit 3, naming the other's pid; it
+writes nothing, and the first is unaffected.`,
 		Example: `  locksim report
   locksim report --seeds 5 --baseline-seeds 1 --out /tmp/report
   locksim report --seeds 100 --baseline-seeds 5 --bench reports/bench --real reports/real
@@ -102,7 +116,7 @@ anything runs.`,
 	fl.StringVar(&f.patterns, "patterns", "all", "comma-separated pattern names (see locksim list), or all")
 	fl.StringVar(&f.scenarios, "scenarios", "all", "comma-separated built-in scenario names, or all")
 	fl.BoolVar(&f.commit, "commit", true, "show the git commit of the source in the report")
-	fl.BoolVar(&f.force, "force", false, "write into a directory that holds other files and no earlier report (it lists the files it writes in "+manifestName+")")
+	fl.BoolVar(&f.force, "force", false, "write into a directory that holds other files and no earlier report, beside them, never over them (it lists the files it writes in "+manifestName+")")
 	return cmd
 }
 
@@ -167,6 +181,10 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := rd.lock(); err != nil {
+		return err
+	}
+	defer rd.unlock()
 	start := time.Now()
 	cfg.OnProgress = progressReporter(cmd.ErrOrStderr(), false, "report")
 	m, err := untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measurements, error) {

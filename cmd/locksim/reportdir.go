@@ -30,7 +30,13 @@ const stagingPrefix = ".locksim-report-staging-"
 type reportDir struct {
 	dir   string
 	owned []string // slash paths relative to dir, from the earlier manifest
-	force bool     // write even where no earlier report owns the files
+	force bool     // write beside files that no earlier report owns
+
+	// Set by lock: the directory with its symlinks resolved, whether the
+	// report made it, and the lock files it holds.
+	real    string
+	created bool
+	locks   []*os.File
 }
 
 // openReportDir checks dir before any work: a directory (or a missing
@@ -52,15 +58,26 @@ func openReportDir(dir string, force bool) (*reportDir, error) {
 	if err != nil {
 		return nil, runtimef("--out %s: %w", dir, err)
 	}
+	if over := overwritten(others); len(over) > 0 && (force || owned != nil) {
+		return nil, usagef("--out %s: %s not written by an earlier report (not in %s): move them; --force writes beside other files, never over them",
+			dir, strings.Join(over, ", "), manifestName)
+	}
 	if len(others) > 0 && !force {
-		if owned == nil {
-			return nil, usagef("--out %s: not empty and holds no earlier report (no %s): give an empty or new directory, or --force to write beside %s",
-				dir, manifestName, strings.Join(others, ", "))
-		}
-		return nil, usagef("--out %s: %s not written by the earlier report (not in %s): move them, or --force to replace them",
-			dir, strings.Join(others, ", "), manifestName)
+		return nil, usagef("--out %s: not empty and holds no earlier report (no %s): give an empty or new directory, or --force to write beside %s",
+			dir, manifestName, strings.Join(others, ", "))
 	}
 	return rd, nil
+}
+
+// overwritten is those of names that every report writes over.
+func overwritten(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if slices.Contains(fixedReportFiles, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // foreign lists what is in the directory and not the earlier report's:
@@ -78,7 +95,7 @@ func (rd *reportDir) foreign() ([]string, error) {
 	for _, e := range entries {
 		name := e.Name()
 		switch {
-		case strings.HasPrefix(name, stagingPrefix):
+		case strings.HasPrefix(name, stagingPrefix), name == lockName:
 		case rd.owned == nil:
 			out = append(out, name)
 		case slices.Contains(fixedReportFiles, name) && !slices.Contains(rd.owned, name):
@@ -122,35 +139,148 @@ func (rd *reportDir) writeManifest(files []string) error {
 }
 
 // stage makes the directory a report is written into before install
-// moves it into place, after removing what interrupted reports left.
+// moves it into place, after removing what killed reports left (under
+// the lock, no other report into this directory runs). When the report
+// owns the whole directory the staging sits beside it, so that install
+// swaps the two in one step; else inside it.
 func (rd *reportDir) stage() (string, error) {
-	if err := os.MkdirAll(rd.dir, 0o755); err != nil {
+	if err := rd.removeStale(); err != nil {
 		return "", err
 	}
-	old, _ := filepath.Glob(filepath.Join(rd.dir, stagingPrefix+"*"))
-	for _, o := range old {
-		if err := os.RemoveAll(o); err != nil {
-			return "", err
+	parent := filepath.Dir(rd.real)
+	if whole, err := rd.whole(); err == nil && whole && sameDevice(parent, rd.real) {
+		if s, err := os.MkdirTemp(parent, siblingPrefix(rd.real)); err == nil {
+			return s, nil
 		}
 	}
-	return os.MkdirTemp(rd.dir, stagingPrefix)
+	return os.MkdirTemp(rd.real, stagingPrefix)
 }
+
+// siblingPrefix names the staging directories beside dir.
+func siblingPrefix(dir string) string { return "." + filepath.Base(dir) + stagingPrefix }
+
+// removeStale removes the staging directories of reports into this
+// directory, inside it and beside it, and nothing else.
+func (rd *reportDir) removeStale() error {
+	for _, d := range []struct{ dir, prefix string }{{rd.real, stagingPrefix}, {filepath.Dir(rd.real), siblingPrefix(rd.real)}} {
+		entries, err := os.ReadDir(d.dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if e.IsDir() && strings.HasPrefix(e.Name(), d.prefix) {
+				if err := os.RemoveAll(filepath.Join(d.dir, e.Name())); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// whole reports whether everything in the directory is the earlier
+// report's (its files and the directories that hold them, its manifest,
+// the lock): then the new report replaces the directory itself, and
+// nothing of anyone else goes with the old one.
+func (rd *reportDir) whole() (bool, error) {
+	mine := map[string]bool{manifestName: true, lockName: true}
+	for _, f := range rd.owned {
+		mine[f] = true
+		for d := path.Dir(f); d != "."; d = path.Dir(d) {
+			mine[d+"/"] = true
+		}
+	}
+	whole := true
+	err := filepath.WalkDir(rd.real, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == rd.real {
+			return err
+		}
+		rel, err := filepath.Rel(rd.real, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir() && !strings.Contains(rel, "/") && strings.HasPrefix(rel, stagingPrefix):
+			return fs.SkipDir
+		case d.IsDir() && mine[rel+"/"], !d.IsDir() && d.Type().IsRegular() && mine[rel]:
+			return nil
+		}
+		whole = false
+		return fs.SkipAll
+	})
+	return whole, err
+}
+
+// swap puts a report staged beside the directory in its place in one
+// step, the earlier report's files going with the old directory: a
+// reader, or a run killed at any point, sees one report or the other.
+// It reports false, having changed nothing, when the directory now holds
+// a file of someone else or the system cannot swap: install then moves
+// the files one by one.
+func (rd *reportDir) swap(staging string, files []string) (bool, error) {
+	if whole, err := rd.whole(); err != nil || !whole {
+		return false, err
+	}
+	st, err := os.Stat(rd.real)
+	if err != nil {
+		return false, err
+	}
+	if err := os.Chmod(staging, st.Mode().Perm()); err != nil {
+		return false, err
+	}
+	staged := &reportDir{dir: staging}
+	if err := staged.writeManifest(files); err != nil {
+		return false, err
+	}
+	l, err := lockFile(filepath.Join(staging, lockName))
+	if err == nil {
+		installStep()
+		err = exchange(staging, rd.real)
+	}
+	if err != nil {
+		if l != nil {
+			l.Close()
+		}
+		os.Remove(filepath.Join(staging, lockName))
+		os.Remove(filepath.Join(staging, manifestName))
+		return false, nil
+	}
+	rd.locks = append(rd.locks, l)
+	rd.created = false
+	os.RemoveAll(staging) // the earlier report, now; what is left the next report removes
+	return true, nil
+}
+
+// installStep runs before each rename of an install; tests set it to
+// kill the process there.
+var installStep = func() {}
 
 // fixedReportFiles are the files every report writes at its top level.
 var fixedReportFiles = []string{"README.md", "report.html"}
 
-// install moves the staged report's files into the directory, each by
-// rename, removes the earlier report's files that the new one lacks, and
-// lists the new files in the manifest. An interruption leaves every file
-// it moved listed, so that the next report may replace it.
+// install puts the staged report in place. Where the report owns the
+// whole directory it swaps the two in one step (swap). Beside other
+// files it moves the staged files into the directory, each by rename,
+// removes the earlier report's files that the new one lacks, and lists
+// the new files in the manifest: an interruption leaves every file it
+// moved listed, so that the next report may replace it, but a run killed
+// among those renames leaves files of two runs.
 func (rd *reportDir) install(staging string) error {
 	files, err := listFiles(staging)
 	if err != nil {
 		return runtimef("report: %w", err)
 	}
+	if filepath.Dir(staging) != rd.real {
+		if done, err := rd.swap(staging, files); err != nil {
+			return runtimef("report: %w", err)
+		} else if done {
+			return nil
+		}
+	}
 	for _, f := range files {
-		if _, err := os.Lstat(filepath.Join(rd.dir, f)); err == nil && !rd.force && !slices.Contains(rd.owned, f) {
-			return usagef("--out %s: %s exists and is not the earlier report's (not in %s): move it, or --force to replace it", rd.dir, f, manifestName)
+		if _, err := os.Lstat(filepath.Join(rd.dir, f)); err == nil && !slices.Contains(rd.owned, f) {
+			return usagef("--out %s: %s exists and is not an earlier report's (not in %s): move it (--force writes beside other files, never over them)", rd.dir, f, manifestName)
 		}
 	}
 	if err := rd.writeManifest(union(rd.owned, files)); err != nil {
@@ -161,6 +291,7 @@ func (rd *reportDir) install(staging string) error {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return runtimef("report: %w", err)
 		}
+		installStep()
 		if err := os.Rename(filepath.Join(staging, filepath.FromSlash(f)), dst); err != nil {
 			return runtimef("report: %w", err)
 		}

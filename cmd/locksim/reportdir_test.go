@@ -1,11 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/locksim/locksim/childproc"
 )
 
 // reportArgs are a small report's into out, with --bench an empty
@@ -79,7 +87,7 @@ func TestReportWritesOnlyItsFiles(t *testing.T) {
 	put(t, filepath.Join(other, manifestName), manifestHeader+"\nplots/violations.png\n")
 	readme := filepath.Join(other, "README.md")
 	put(t, readme, "my readme")
-	refused(t, "README.md not written by the earlier report", []string{readme}, reportArgs(t, other, "basic")...)
+	refused(t, "README.md not written by an earlier report", []string{readme}, reportArgs(t, other, "basic")...)
 }
 
 func TestReportRefusesBadOut(t *testing.T) {
@@ -133,5 +141,171 @@ func TestReportProgressIsPlainOffATerminal(t *testing.T) {
 	}
 	if strings.Contains(stderr, "\r") || !strings.Contains(stderr, "report: 1/1 runs (100%)") {
 		t.Errorf("report's progress into a buffer: %q, want plain lines ending with report: 1/1 runs (100%%)", stderr)
+	}
+}
+
+// killAtInstallStep, in a locksim run by the tests (locksimCmd), names the
+// rename of report's install before which the process kills itself.
+const killAtInstallStep = "LOCKSIM_TEST_KILL_AT_INSTALL_STEP"
+
+// killAt returns an installStep that SIGKILLs this process at its k-th call.
+func killAt(k int) func() {
+	n := 0
+	return func() {
+		if n++; n == k {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {} // the signal is on its way
+		}
+	}
+}
+
+// snapshot is every regular file under dir but the lock, with its bytes.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files, err := listFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		if f != lockName {
+			out[f] = mustRead(t, filepath.Join(dir, f))
+		}
+	}
+	return out
+}
+
+// A report killed outright (SIGKILL) at any point of its install leaves
+// the directory holding one report, the earlier or the new, never files
+// of both (a new README.md beside the earlier report.html and plots).
+func TestReportKilledDuringInstallLeavesOneReport(t *testing.T) {
+	out, bench := t.TempDir(), t.TempDir()
+	args := func(patterns string) []string {
+		return []string{"report", "--seeds", "1", "--baseline-seeds", "1", "--patterns", patterns,
+			"--scenarios", "gc-pause", "--bench", bench, "--out", out, "--commit=false"}
+	}
+	if _, _, err := runCLI(t, args("basic")...); err != nil {
+		t.Fatal(err)
+	}
+	earlier := snapshot(t, out)
+	killed := 0
+	for k := 1; k <= 3; k++ {
+		cmd := locksimCmd(args("basic,fenced")...)
+		cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", killAtInstallStep, k))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := childproc.Run(cmd)
+		now := snapshot(t, out)
+		if err != nil {
+			killed++
+		}
+		switch {
+		case maps.Equal(now, earlier):
+		case now["README.md"] != earlier["README.md"] && now["report.html"] != earlier["report.html"] && now["plots/violations.png"] != earlier["plots/violations.png"]:
+			if err != nil {
+				t.Errorf("kill at step %d: the new report is in place, but the run failed: %v\n%s", k, err, stderr.String())
+			}
+			if _, _, err := runCLI(t, args("basic")...); err != nil { // back to the earlier one
+				t.Fatal(err)
+			}
+			if now := snapshot(t, out); !maps.Equal(now, earlier) {
+				t.Fatalf("the earlier report run again differs from itself")
+			}
+		default:
+			t.Fatalf("kill at install step %d (%v) left files of two reports: README.md new %v, report.html new %v",
+				k, err, now["README.md"] != earlier["README.md"], now["report.html"] != earlier["report.html"])
+		}
+		if m, _ := filepath.Glob(filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+stagingPrefix+"*")); len(m) > 1 {
+			t.Errorf("kill at step %d: staging directories pile up: %v", k, m)
+		}
+	}
+	if killed == 0 {
+		t.Fatalf("no report was killed in its install: the %s hook is not wired", killAtInstallStep)
+	}
+	if _, _, err := runCLI(t, args("basic")...); err != nil {
+		t.Fatalf("a report after the killed ones: %v", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+stagingPrefix+"*")); len(m) > 0 {
+		t.Errorf("the staging of the killed reports is left after the next one: %v", m)
+	}
+}
+
+// A report into a directory another report is writing is refused at once
+// (exit 3, naming the other's pid), writes nothing, and leaves the other
+// to finish. Real time: a real report process, waited for with generous
+// bounds.
+func TestConcurrentReportIsRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	first := locksimCmd("report", "--seeds", "400", "--baseline-seeds", "1", "--patterns", "basic", "--scenarios", "gc-pause",
+		"--sweep-seeds", "0", "--production-seeds", "0", "--bench", t.TempDir(), "--out", out, "--commit=false")
+	var stderr bytes.Buffer
+	first.Stderr = &stderr
+	if err := childproc.Start(first); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- first.Wait() }()
+	pid := strconv.Itoa(first.Process.Pid)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) { // real time: the first report starting
+		if b, err := os.ReadFile(filepath.Join(out, lockName)); err == nil && strings.TrimSpace(string(b)) == pid {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = first.Process.Kill()
+			<-done
+			t.Fatalf("the first report took no lock in a minute:\n%s", stderr.String())
+		}
+	}
+	_, _, err := runCLI(t, reportArgs(t, out, "basic")...)
+	want := "--out " + out + ": another locksim report is writing it (pid " + pid + ")"
+	if code := exitCode(err); code != exitRuntime || err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a report beside a running one: exit %d, %v; want exit %d and %q", code, err, exitRuntime, want)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the first report failed beside a refused one: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(5 * time.Minute):
+		_ = first.Process.Kill()
+		<-done
+		t.Fatal("the first report did not finish in 5 minutes")
+	}
+	for _, f := range []string{"README.md", "report.html", manifestName} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("the first report's %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, lockName)); err == nil {
+		t.Errorf("the lock file is left after the report")
+	}
+}
+
+// --force writes beside other files, never over them: a README.md that no
+// report wrote is refused (exit 2) with --force too, and kept.
+func TestReportForceNeverReplacesAForeignFile(t *testing.T) {
+	out := t.TempDir()
+	readme, notes := filepath.Join(out, "README.md"), filepath.Join(out, "notes.txt")
+	put(t, readme, "my readme")
+	put(t, notes, "my notes")
+	refused(t, "README.md not written by an earlier report (not in manifest.txt): move them; --force writes beside other files, never over them",
+		[]string{readme, notes, filepath.Join(out, "report.html")}, reportArgs(t, out, "basic", "--force")...)
+}
+
+// A file of the user's inside one of the report's directories (viz/) is
+// kept when the report replaces an earlier one: the directory is not the
+// report's alone, so it is not swapped away.
+func TestReportKeepsAUsersFileInItsDirectories(t *testing.T) {
+	out := t.TempDir()
+	if _, _, err := runCLI(t, reportArgs(t, out, "basic")...); err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(out, "viz", "mine.html")
+	put(t, mine, "my page")
+	if _, _, err := runCLI(t, reportArgs(t, out, "basic,fenced")...); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustRead(t, mine); got != "my page" {
+		t.Errorf("the user's %s is now %q", mine, got)
 	}
 }

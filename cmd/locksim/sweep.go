@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,9 +42,12 @@ fault is added. Without it, the default scenario (TTL 100ms, 2 clients,
 1s). --points replaces the dimension's default points.
 
 With --out DIR, each dimension also writes DIR/sweep-D.png, .svg and .md
-(the directory is created if missing; no other file is touched). The same
-flags give the same numbers. Exit 0 whatever the curves show; 2 on bad
-usage; 3 when --out cannot be written.`,
+(the directory is created if missing) and lists them in
+DIR/` + sweepManifestName + `: a later sweep replaces the files listed there
+and refuses, before it runs, a sweep-D file of the same name that no
+sweep wrote; no other file is touched. The same flags give the same
+numbers. Exit 0 whatever the curves show; 2 on bad usage (such a file
+included); 3 when --out cannot be written.`,
 		Example: `  locksim sweep --dimension pause --pattern basic,watchdog,fenced
   locksim sweep --dimension all --pattern redlock --seeds 40 --out curves/
   locksim sweep --dimension work --pattern service --base my-settings.txt --points 0.5,1,2,4`,
@@ -96,6 +102,12 @@ func runSweep(cmd *cobra.Command, f sweepFlags) error {
 	if err := checkPaths(&paths); err != nil {
 		return err
 	}
+	var owned []string
+	if f.out != "" {
+		if owned, err = checkSweepOut(f.out, plan.dims); err != nil {
+			return err
+		}
+	}
 	stderr := cmd.ErrOrStderr()
 	for _, d := range plan.dims {
 		start := time.Now()
@@ -104,6 +116,12 @@ func runSweep(cmd *cobra.Command, f sweepFlags) error {
 			return usagef("--dimension %s: %v", d.Name, err)
 		}
 		fmt.Fprintf(stderr, "locksim: sweep %s: %d simulations in %v\n", d.Name, s.Runs, time.Since(start).Round(100*time.Millisecond))
+		if f.out != "" {
+			owned = union(owned, sweepFiles(d))
+			if err := writeSweepManifest(f.out, owned); err != nil {
+				return runtimef("--out: %v", err)
+			}
+		}
 		if err := printSweep(cmd.OutOrStdout(), f.out, s); err != nil {
 			return err
 		}
@@ -216,4 +234,62 @@ func refusedBase(arg string, patterns []pattern.Pattern, base scenario.Scenario)
 		}
 	}
 	return nil
+}
+
+// sweepManifestName is the file, in a sweep's --out, that lists the files
+// sweeps wrote there: the next sweep replaces those and no other.
+const sweepManifestName = "sweep-manifest.txt"
+
+const sweepManifestHeader = "# locksim sweep: the files it wrote here. The next locksim sweep --out into this directory replaces them and no other file."
+
+// sweepFiles are the files a sweep of d writes into its --out.
+func sweepFiles(d report.Dimension) []string {
+	name := report.SweepPlot(&report.Sweep{Dimension: d})
+	return []string{name + ".md", name + ".png", name + ".svg"}
+}
+
+// checkSweepOut refuses, before any run, a file that the sweep of dims
+// would write over and that no sweep wrote (not in the manifest), and
+// returns the files the manifest lists.
+func checkSweepOut(dir string, dims []report.Dimension) ([]string, error) {
+	owned, err := readSweepManifest(filepath.Join(dir, sweepManifestName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("--out %s: %v", dir, err)
+	}
+	for _, d := range dims {
+		for _, f := range sweepFiles(d) {
+			if _, err := os.Lstat(filepath.Join(dir, f)); err == nil && !slices.Contains(owned, f) {
+				return nil, usagef("--out %s: %s exists and no sweep wrote it (not in %s): move it, or give another --out", dir, f, sweepManifestName)
+			}
+		}
+	}
+	return owned, nil
+}
+
+func readSweepManifest(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if lines[0] != sweepManifestHeader {
+		return nil, fmt.Errorf("%s is not a locksim sweep manifest (its first line is not %q)", path, sweepManifestHeader)
+	}
+	var owned []string
+	for _, l := range lines[1:] {
+		if l = strings.TrimSpace(l); l != "" {
+			owned = append(owned, l)
+		}
+	}
+	return owned, nil
+}
+
+func writeSweepManifest(dir string, files []string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return safefile.Write(filepath.Join(dir, sweepManifestName), func(w io.Writer) error {
+		_, err := fmt.Fprintf(w, "%s\n%s\n", sweepManifestHeader, strings.Join(files, "\n"))
+		return err
+	})
 }

@@ -53,3 +53,27 @@ func TestSweepWritesItsCurve(t *testing.T) {
 		t.Errorf("the same sweep twice differs (err %v)", err)
 	}
 }
+
+// A file of the name a sweep writes that no sweep wrote is refused before
+// the sweep runs (exit 2) and left as it was; a sweep's own files are
+// replaced by the next sweep.
+func TestSweepRefusesAUsersFileOfItsName(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "sweep-pause.md")
+	put(t, mine, "my notes")
+	args := []string{"sweep", "--dimension", "pause", "--pattern", "basic", "--points", "0.25", "--seeds", "1", "--out", dir}
+	refused(t, "--out "+dir+": sweep-pause.md exists and no sweep wrote it", []string{mine, filepath.Join(dir, "sweep-pause.png")}, args...)
+	if mustRead(t, mine) != "my notes" {
+		t.Errorf("sweep replaced the user's %s", mine)
+	}
+	other := filepath.Join(t.TempDir(), "curves")
+	args[len(args)-1] = other
+	for range 2 {
+		if _, _, err := runCLI(t, args...); err != nil {
+			t.Fatalf("a sweep into %s (new, then its own files): %v", other, err)
+		}
+	}
+	if m := mustRead(t, filepath.Join(other, sweepManifestName)); !strings.Contains(m, "sweep-pause.md\nsweep-pause.png\nsweep-pause.svg") {
+		t.Errorf("%s lists:\n%s", sweepManifestName, m)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/childproc"
 	"github.com/locksim/locksim/examples/fencedwatch"
 	"github.com/locksim/locksim/locksimtest"
 )
@@ -59,7 +60,7 @@ func TestBrokenVariantGated(t *testing.T) {
 func TestGateFailsOnBrokenVariant(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestBrokenVariantGated$", "-test.count=1")
 	cmd.Env = append(os.Environ(), brokenEnv+"=1")
-	out, err := cmd.CombinedOutput()
+	out, err := childproc.CombinedOutput(cmd)
 	if err == nil {
 		t.Fatalf("the gate passed the broken variant:\n%s", out)
 	}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/childproc"
 )
 
 const module = "github.com/locksim/locksim"
@@ -190,7 +192,7 @@ func goList[T any](t *testing.T, fields string) []T {
 	cmd := exec.Command("go", "list", "-json="+fields, module+"/...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := childproc.Output(cmd)
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, stderr.String())
 	}

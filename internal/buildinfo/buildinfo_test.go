@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/childproc"
 )
 
 // gitRepo makes a git repository with one commit in a fresh directory and
@@ -24,11 +26,11 @@ func gitRepo(t *testing.T) (dir, hash string) {
 		{"init", "-q"},
 		{"-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "x"},
 	} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+		if out, err := childproc.CombinedOutput(exec.Command("git", append([]string{"-C", dir}, args...)...)); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	out, err := childproc.Output(exec.Command("git", "-C", dir, "rev-parse", "HEAD"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -41,7 +42,76 @@ func (c CellResult) checkCounts(set *ShardSet) error {
 			return fmt.Errorf("fault %q fired in %d and missed in %d runs, more than the %d completed", f.Fault, f.Fired, f.Missed, c.Runs-c.Errors)
 		}
 	}
-	return c.checkSeeds(set)
+	if err := c.checkSeeds(set); err != nil {
+		return err
+	}
+	if err := c.checkViolations(); err != nil {
+		return err
+	}
+	return c.checkDerived()
+}
+
+// checkViolations checks that the cell's figures agree with each other as
+// a run's tally makes them: a run that broke a claim is a violating run
+// (a liveness property, which the oracles judge apart, is not counted
+// here), a violating run is a completed one, and a first seed is named
+// exactly when something was found.
+func (c CellResult) checkViolations() error {
+	if c.ViolatingRuns+c.Errors > c.Runs {
+		return fmt.Errorf("violating_runs %d and errors %d, more than the %d runs (a run that errs violates nothing)", c.ViolatingRuns, c.Errors, c.Runs)
+	}
+	if (c.ViolatingRuns > 0) != (c.FirstViolated != nil) {
+		return fmt.Errorf("violating_runs %d with first_violating_seed %s", c.ViolatingRuns, seedOrNone(c.FirstViolated))
+	}
+	if (c.Errors > 0) != (c.FirstErrorSeed != nil) {
+		return fmt.Errorf("errors %d with first_error_seed %s", c.Errors, seedOrNone(c.FirstErrorSeed))
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Broke)) {
+		f := c.Broke[name]
+		if (f.Runs > 0) != (f.FirstSeed != nil) {
+			return fmt.Errorf("broke %s in %d runs with first_seed %s", name, f.Runs, seedOrNone(f.FirstSeed))
+		}
+		if name == Progress || name == NoStarvation {
+			continue
+		}
+		if f.Runs > c.ViolatingRuns {
+			return fmt.Errorf("broke %s in %d runs, but violating_runs is %d", name, f.Runs, c.ViolatingRuns)
+		}
+		if f.FirstSeed != nil && *f.FirstSeed < *c.FirstViolated {
+			return fmt.Errorf("broke %s first at seed %d, before first_violating_seed %d", name, *f.FirstSeed, *c.FirstViolated)
+		}
+	}
+	return nil
+}
+
+// checkDerived checks that the figures derived from the tally (rates,
+// means, the replay command) are the ones the tally gives.
+func (c CellResult) checkDerived() error {
+	r := Report{Cells: []CellResult{c}}
+	r.finish()
+	d := r.Cells[0]
+	for _, f := range []struct {
+		name      string
+		got, want any
+	}{
+		{"acquisitions_per_run", c.AcquisitionsPerRun, d.AcquisitionsPerRun},
+		{"wait_mean_ns", c.WaitMeanNs, d.WaitMeanNs},
+		{"violations_per_sim_hour", c.ViolationsPerSimHour, d.ViolationsPerSimHour},
+		{"violations_per_million_acquisitions", c.ViolationsPerMillionAcquisitions, d.ViolationsPerMillionAcquisitions},
+		{"replay", c.Replay, d.Replay},
+	} {
+		if f.got != f.want {
+			return fmt.Errorf("%s %v, but the cell's counts give %v", f.name, f.got, f.want)
+		}
+	}
+	return nil
+}
+
+func seedOrNone(s *uint64) string {
+	if s == nil {
+		return "absent"
+	}
+	return fmt.Sprint(*s)
 }
 
 // checkSeeds checks that every seed the cell names is one of its runs.

@@ -36,8 +36,11 @@
 // text for the pattern's nodes) and its seed range. Merge refuses reports
 // that differ in any of it, naming the field and both values, and reports
 // whose counts do not add up: a cell's runs must be exactly its seeds in
-// the shards the report holds, no count of runs may exceed the runs, and
-// every seed it names must be one of them.
+// the shards the report holds, no count of runs may exceed the runs,
+// every seed it names must be one of them, and its figures must agree with
+// each other: a run that broke a claim is a violating run, a first seed is
+// named exactly when something was found, and the rates, means and replay
+// command are those its counts give.
 //
 // # Faults
 //

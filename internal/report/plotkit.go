@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
-	"os"
+	"io"
 	"path/filepath"
 
 	"gonum.org/v1/plot"
@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/locksim/locksim/internal/safefile"
 )
 
 // How the report's plots are drawn, so that a reader can trust them:
@@ -99,15 +101,10 @@ func (f figure) saveAs(path, ext string) error {
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotWidth, f.height), vgimg.UseDPI(96), vgimg.UseBackgroundColor(color.White))}
 	}
 	f.draw(draw.New(c))
-	out, err := os.Create(path)
-	if err != nil {
+	return safefile.Write(path, func(w io.Writer) error {
+		_, err := c.WriteTo(w)
 		return err
-	}
-	if _, err := c.WriteTo(out); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	})
 }
 
 // draw lays the figure out: the plot inside the margin, less the legend

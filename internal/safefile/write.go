@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -32,13 +33,12 @@ type File struct {
 }
 
 // Create starts writing path: a temporary file in path's directory that
-// takes path's name on Commit. A symlink is followed: its target is
-// replaced, the link kept. The file gets path's mode when path exists,
-// else 0644.
+// takes path's name on Commit. A symlink is followed, a dangling one too:
+// its target is written, the link kept. The file gets path's mode when
+// path exists, else 0644. Temporary files of path that a killed writer
+// left behind (named for a process that no longer runs) are removed.
 func Create(path string) (*File, error) {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
+	path = followLinks(path)
 	st, err := os.Stat(path)
 	if err == nil && !st.Mode().IsRegular() && !st.IsDir() {
 		out, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -63,11 +63,77 @@ func Create(path string) (*File, error) {
 	return &File{File: tmp, path: path}, nil
 }
 
-// createTemp makes a new file in dir named after base. The name keeps
-// base's extension: libraries that write by name pick the format from it.
+// createTemp makes a new file in dir named after base and this process:
+// .NAME.tmp-PID-RANDOM.EXT. The name keeps base's extension: libraries
+// that write by name pick the format from it. It first removes what
+// killed writers of base left in dir.
 func createTemp(dir, base string) (*os.File, error) {
 	ext := filepath.Ext(base)
-	return os.CreateTemp(dir, "."+strings.TrimSuffix(base, ext)+".tmp-*"+ext)
+	prefix := "." + strings.TrimSuffix(base, ext) + ".tmp-"
+	removeStale(dir, prefix, ext)
+	return os.CreateTemp(dir, prefix+strconv.Itoa(os.Getpid())+"-*"+ext)
+}
+
+// removeStale removes the files of dir named prefix+PID-RANDOM+ext whose
+// process PID no longer runs: temporary files of a writer killed before
+// it could remove them. Nothing else is touched: not another name, not a
+// file of a process that runs (or whose pid runs something else now).
+func removeStale(dir, prefix, ext string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		mid, ok := strings.CutPrefix(name, prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		mid, ok = strings.CutSuffix(mid, ext)
+		pid, random, found := strings.Cut(mid, "-")
+		if !ok || !found || !digits(pid) || !digits(random) {
+			continue
+		}
+		if n, err := strconv.Atoi(pid); err == nil && n > 0 && !running(n) {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// followLinks resolves path's symlinks, a dangling last one included, to
+// the file to write; a loop or an unreadable link leaves path as it is.
+func followLinks(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	p := path
+	for range 40 {
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return p
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		p = target
+	}
+	return path
 }
 
 // Commit flushes the file to disk and renames it to its final path.
@@ -178,6 +244,7 @@ var ErrNotWritable = errors.New("not writable")
 // existing device or pipe passes). It creates and removes a temporary
 // file in that directory, nothing else.
 func CheckWritable(path string) error {
+	path = followLinks(path)
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("%s: %w: it is a directory", path, ErrNotWritable)
 	} else if err == nil && !st.Mode().IsRegular() {
@@ -216,7 +283,9 @@ func CheckWritableDir(dir string) error {
 
 // probe creates and removes a file in dir; path is what the error names.
 func probe(path, dir string) error {
-	tmp, err := os.CreateTemp(dir, ".locksim-probe-*")
+	const prefix = ".locksim-probe-"
+	removeStale(dir, prefix, "")
+	tmp, err := os.CreateTemp(dir, prefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("%s: %w: %w", path, ErrNotWritable, err)
 	}

@@ -1,6 +1,7 @@
 // Package redistest starts real redis-server processes for tests and
 // benchmarks: on free loopback ports, without persistence, stopped when the
-// test ends.
+// test ends, and killed with the process that started them, even one killed
+// outright (see package childproc).
 //
 // When redis-server is not installed, Require skips the test — unless the
 // environment variable CI is "true", where a missing server is a failure:
@@ -22,6 +23,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/childproc"
 )
 
 // Binary is the redis-server executable looked up on PATH.
@@ -88,7 +91,7 @@ func launch(path string, port int) (*Server, error) {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		logf.Close()
 		return nil, fmt.Errorf("redistest: start %s: %w", path, err)
 	}
