@@ -58,6 +58,7 @@ func Parse(r io.Reader) (Scenario, error) {
 	if p.seen["start"] == 0 {
 		return Scenario{}, fmt.Errorf("line %d: no start line (e.g. %s)", p.line, exampleStart)
 	}
+	p.s.fieldLines = p.shared
 	if err := p.s.Validate(); err != nil {
 		return Scenario{}, err
 	}
