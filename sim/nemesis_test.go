@@ -1,12 +1,14 @@
 package sim
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
 )
 
 // occurrencesOf returns the firing records of the occurrences of schedule
@@ -119,13 +121,34 @@ jump c3 every=2s by=uniform(±1s)
 	}
 }
 
-// TestScheduleWithTooManyOccurrencesFails: a gap too short for the run
-// is an error naming the schedule, not a run that fills memory.
+// TestScheduleWithTooManyOccurrencesFails: a file whose schedules stand
+// for more than scenario.MaxFaults occurrences is refused before the run;
+// draws that pass the run's cap all the same (here a scenario that never
+// went through Validate) stop the expansion with ErrCap, naming the
+// schedule, instead of filling memory.
 func TestScheduleWithTooManyOccurrencesFails(t *testing.T) {
-	sc := parseScenario(t, "start clients=1 duration=1h\npause c1 every=1us for=1us\n")
+	text := "start clients=1 duration=1h\npause c1 every=1us for=1us\n"
+	if _, err := scenario.ParseString(text); err == nil || !strings.Contains(err.Error(), "line 2: pause: field every: 1,800,000,001 fault occurrences, over the limit of 100,000") {
+		t.Errorf("Parse = %v, want the line, the count and the limit named", err)
+	}
+	sc := parseScenario(t, "start clients=1 duration=1h\npause c1 every=1s for=1us\n")
+	sc.Faults[0].Sched.Every = time.Microsecond
+	_, _, err := expandSchedules(sc, 1)
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), `schedule "pause c1 at=0s every=1us for=1us": the run reached its memory cap: the run's faults reached 200000 occurrences`) {
+		t.Errorf("expandSchedules = %v, want ErrCap naming the schedule", err)
+	}
+}
+
+// TestRunStopsAtItsOperationCap: a run that records maxOps operations
+// stops there with ErrCap and a message naming the cap and the time
+// reached, instead of growing its history without bound.
+func TestRunStopsAtItsOperationCap(t *testing.T) {
+	defer func(old int) { maxOps = old }(maxOps)
+	maxOps = 50
+	sc := parseScenario(t, "start nodes=1 clients=2 ttl=100ms duration=10s\n")
 	_, err := Run(Config{Pattern: lookupPattern(t, "basic"), Scenario: sc, Seed: 1})
-	if err == nil || !strings.Contains(err.Error(), `schedule "pause c1 at=0s every=1us for=1us": more than 100000 occurrences`) {
-		t.Errorf("Run = %v, want the schedule named", err)
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), "50 operations recorded by t=") {
+		t.Errorf("Run = %v, want ErrCap at 50 operations", err)
 	}
 }
 

@@ -68,9 +68,11 @@ func subcommands() []*cobra.Command {
 const exitCodesHelp = `
 
 Exit status: 0 clean; 1 a violation or a failed gate; 2 bad usage (a flag,
-file or value, or lock settings a pattern refuses); 3 the environment failed (Redis unreachable, an I/O error
-such as a full disk); 130 interrupted (SIGINT or SIGTERM), after writing
-what had finished.`
+file or value, lock settings a pattern refuses, or a scenario over the
+limit of 100,000 fault occurrences); 3 the environment failed (Redis
+unreachable, an I/O error such as a full disk) or a simulated run reached
+its memory cap (1,000,000 recorded operations); 130 interrupted (SIGINT
+or SIGTERM), after writing what had finished.`
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{

@@ -133,6 +133,9 @@ func (p *parser) directive(dir string, args []string) error {
 	if !isFault(dir) {
 		return fmt.Errorf("unknown directive (known: scenario, summary, start, pattern, workload, net, replicas, and the faults %s)", faultNames())
 	}
+	if len(p.s.Faults) == MaxFaults { // refused as it is read: each line is at least one occurrence
+		return fmt.Errorf("fault line %s, over the limit of %s fault occurrences in a run", thousands(MaxFaults+1), thousands(MaxFaults))
+	}
 	f, err := parseFault(fault.Kind(dir), args)
 	if err == nil {
 		p.s.Faults = append(p.s.Faults, f)

@@ -133,7 +133,7 @@ func (s Scenario) Validate() error {
 			return s.faultErr(i, err)
 		}
 	}
-	return nil
+	return s.validateBounds(s.Nodes)
 }
 
 // maxNodes bounds the node count.
