@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -99,15 +100,19 @@ func occurrences(f fault.Fault, tgt string, d time.Duration, rng *rand.Rand, lef
 	}
 	var out []fault.Fault
 	for {
-		t += atLeast(drawDur(rng, s.EveryDist, s.Every), time.Microsecond)
-		if t >= d {
+		gap := atLeast(drawDur(rng, s.EveryDist, s.Every), time.Microsecond)
+		if gap >= d-t { // compared so, a gap or an at= near the largest duration cannot wrap t
 			return out, nil
 		}
+		t += gap
 		if len(out) >= left {
 			return nil, fmt.Errorf("%w: the run's faults reached %d occurrences, drawing on %s by t=%v of %v (make every= longer)", ErrCap, MaxDrawnFaults, tgt, t, d)
 		}
 		g := occurrence(f, tgt, t, rng)
 		out = append(out, g)
+		if g.For >= d-t {
+			return out, nil
+		}
 		t += g.For
 	}
 }
@@ -146,10 +151,11 @@ func draw(rng *rand.Rand, dist fault.Dist, v int64) int64 {
 	if neg {
 		v = -v
 	}
+	v = min(v, maxDrawn) // so that 2v+1 and the exp draw stay in range
 	var x int64
 	switch dist {
 	case fault.Exp:
-		x = int64(rng.ExpFloat64() * float64(v))
+		x = int64(min(rng.ExpFloat64()*float64(v), 2*maxDrawn))
 	case fault.Uniform:
 		x = rng.Int64N(2*v + 1)
 	case fault.Spread:
@@ -162,6 +168,10 @@ func draw(rng *rand.Rand, dist fault.Dist, v int64) int64 {
 	}
 	return x
 }
+
+// maxDrawn bounds the value a draw is made around (about 1,281,023h:
+// far beyond the longest run), so that no draw overflows.
+const maxDrawn = math.MaxInt64 / 4
 
 // atLeast is d, or min when d is shorter.
 func atLeast(d, min time.Duration) time.Duration { return max(d, min) }

@@ -192,3 +192,25 @@ func TestSplitBrainOldSideMatters(t *testing.T) {
 		t.Errorf("a split brain with a 1us replication delay did not overlap: the old primary did not serve c1")
 	}
 }
+
+// TestSchedulesNearTheLargestDuration: a gap, an at= or a for= near the
+// largest duration neither wraps the time of the next occurrence (which
+// drew occurrences until the cap) nor makes a draw panic.
+func TestSchedulesNearTheLargestDuration(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want int
+	}{
+		{"pause c1 every=uniform(2562047h) for=1ms", 0},
+		{"pause c1 every=exp(2562047h) for=1ms", 0},
+		{"pause c1 at=2562047h every=1h for=1ms", 0},
+		{"pause c1 every=1s for=2562047h", 1},
+		{"pause c1 every=1s for=uniform(2562047h)", 1},
+	} {
+		sc := parseScenario(t, "start clients=2 duration=3s\n"+tc.line+"\n")
+		got, _, err := expandSchedules(sc, 1)
+		if err != nil || len(got.Faults) != tc.want {
+			t.Errorf("%s: %d occurrences, %v; want %d", tc.line, len(got.Faults), err, tc.want)
+		}
+	}
+}
