@@ -14,12 +14,12 @@ func TestCapsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(strings.Fields(string(data)), " ")
-	for _, want := range []string{"1,000,000 recorded operations", "200,000 occurrences"} {
+	for _, want := range []string{"1,000,000 recorded operations", "200,000 occurrences", "200,000,000 simulator events", "2 GiB of live heap"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("README.md does not give the cap %q", want)
 		}
 	}
-	if MaxOps != 1_000_000 || MaxDrawnFaults != 200_000 {
-		t.Errorf("MaxOps %d, MaxDrawnFaults %d: update the README's exit codes", MaxOps, MaxDrawnFaults)
+	if MaxOps != 1_000_000 || MaxDrawnFaults != 200_000 || MaxEvents != 200_000_000 || MaxLiveHeap != 2<<30 || SoftMemoryLimit != 3<<30 {
+		t.Errorf("MaxOps %d, MaxDrawnFaults %d, MaxEvents %d: update the README's exit codes", MaxOps, MaxDrawnFaults, MaxEvents)
 	}
 }

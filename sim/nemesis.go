@@ -94,7 +94,7 @@ func occurrences(f fault.Fault, tgt string, d time.Duration, rng *rand.Rand, lef
 	t := f.When.At
 	if s.Every == 0 {
 		if left < 1 {
-			return nil, fmt.Errorf("%w: the run's faults reached %d occurrences, on %s (name fewer targets)", ErrCap, MaxDrawnFaults, tgt)
+			return nil, fmt.Errorf("%w: its memory cap of %d fault occurrences, on %s (name fewer targets)", ErrCap, MaxDrawnFaults, tgt)
 		}
 		return []fault.Fault{occurrence(f, tgt, t, rng)}, nil
 	}
@@ -106,7 +106,7 @@ func occurrences(f fault.Fault, tgt string, d time.Duration, rng *rand.Rand, lef
 		}
 		t += gap
 		if len(out) >= left {
-			return nil, fmt.Errorf("%w: the run's faults reached %d occurrences, drawing on %s by t=%v of %v (make every= longer)", ErrCap, MaxDrawnFaults, tgt, t, d)
+			return nil, fmt.Errorf("%w: its memory cap of %d fault occurrences, drawing on %s by t=%v of %v (make every= longer)", ErrCap, MaxDrawnFaults, tgt, t, d)
 		}
 		g := occurrence(f, tgt, t, rng)
 		out = append(out, g)

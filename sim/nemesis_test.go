@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -134,7 +135,7 @@ func TestScheduleWithTooManyOccurrencesFails(t *testing.T) {
 	sc := parseScenario(t, "start clients=1 duration=1h\npause c1 every=1s for=1us\n")
 	sc.Faults[0].Sched.Every = time.Microsecond
 	_, _, err := expandSchedules(sc, 1)
-	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), `schedule "pause c1 at=0s every=1us for=1us": the run reached its memory cap: the run's faults reached 200000 occurrences`) {
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), `schedule "pause c1 at=0s every=1us for=1us": the run reached its cap: its memory cap of 200000 fault occurrences`) {
 		t.Errorf("expandSchedules = %v, want ErrCap naming the schedule", err)
 	}
 }
@@ -147,8 +148,21 @@ func TestRunStopsAtItsOperationCap(t *testing.T) {
 	maxOps = 50
 	sc := parseScenario(t, "start nodes=1 clients=2 ttl=100ms duration=10s\n")
 	_, err := Run(Config{Pattern: lookupPattern(t, "basic"), Scenario: sc, Seed: 1})
-	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), "50 operations recorded by t=") {
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), "its memory cap of 50 operations recorded, by t=") {
 		t.Errorf("Run = %v, want ErrCap at 50 operations", err)
+	}
+}
+
+// TestRunStopsAtItsEventCap: a run that takes maxEvents events stops
+// there with ErrCap, even when it records nothing (one Acquire retried
+// for the whole run).
+func TestRunStopsAtItsEventCap(t *testing.T) {
+	defer func(old uint64) { maxEvents = old }(maxEvents)
+	maxEvents = 1000
+	sc := parseScenario(t, "start nodes=1 clients=3 ttl=100ms duration=10s\nworkload acquire-timeout=24h\n")
+	_, err := Run(Config{Pattern: lookupPattern(t, "basic"), Scenario: sc, Seed: 1})
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), "its work cap of 1000 simulator events, by t=") {
+		t.Errorf("Run = %v, want ErrCap at 1000 events", err)
 	}
 }
 
@@ -212,5 +226,18 @@ func TestSchedulesNearTheLargestDuration(t *testing.T) {
 		if err != nil || len(got.Faults) != tc.want {
 			t.Errorf("%s: %d occurrences, %v; want %d", tc.line, len(got.Faults), err, tc.want)
 		}
+	}
+}
+
+// TestRunStopsAtItsHeapCap: a run that finds the process's live heap over
+// maxLiveHeap stops with ErrCap naming the cap and what is live.
+func TestRunStopsAtItsHeapCap(t *testing.T) {
+	defer func(old uint64) { maxLiveHeap = old }(maxLiveHeap)
+	maxLiveHeap = 1
+	sc := parseScenario(t, "start nodes=1 clients=2 ttl=100ms duration=1s\n")
+	runtime.GC() // the live heap is known as of a collection
+	_, err := Run(Config{Pattern: lookupPattern(t, "basic"), Scenario: sc, Seed: 1})
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), "its memory cap of 0 MiB of live heap, with ") {
+		t.Errorf("Run = %v, want ErrCap at the live heap", err)
 	}
 }

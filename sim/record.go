@@ -17,7 +17,7 @@ import (
 // (ErrCap), so that a run's memory stays bounded whatever its file asks.
 func (w *world) record(op history.Op) {
 	if len(w.hist.Ops) >= maxOps {
-		w.s.Fail(fmt.Errorf("%w: %d operations recorded by t=%s of %v (MaxOps; shorten the duration or use fewer clients)",
+		w.s.Fail(fmt.Errorf("%w: its memory cap of %d operations recorded, by t=%s of %v (MaxOps; shorten the duration or use fewer clients)",
 			ErrCap, maxOps, fmtT(w.s.Now()), w.sc.Duration))
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim/sched"
 )
 
 // ErrNilLease is the error of a run in which the pattern's Acquire returned
@@ -43,6 +44,10 @@ func Run(cfg Config) (*Result, error) {
 		c.start()
 	}
 	runErr := w.s.RunUntil(int64(sc.Duration))
+	if errors.Is(runErr, sched.ErrEventLimit) {
+		runErr = fmt.Errorf("%w: its work cap of %d simulator events, by t=%s of %v (MaxEvents; shorten the duration or use fewer clients)",
+			ErrCap, w.s.MaxEvents, fmtT(w.s.Now()), sc.Duration)
+	}
 	if err := errors.Join(runErr, w.s.Shutdown()); err != nil {
 		_ = w.tr.flush()
 		return nil, fmt.Errorf("sim: %s under %s, seed %d: %w", cfg.Pattern.Name, sc.Name, cfg.Seed, err)

@@ -94,8 +94,10 @@
 // every= takes a positive gap (every=0s is refused as every=exp(0s) is;
 // leave every= out for one occurrence). The workload's size depends on
 // the pattern and on every draw, so the simulator caps it as it runs: a
-// run stops after recording sim.MaxOps operations (about 700 MB), an
-// error of the run, not of the file (locksim exits 3).
+// run stops after recording sim.MaxOps operations (1,000,000), when the
+// process's live heap passes sim.MaxLiveHeap (2 GiB) or after
+// sim.MaxEvents events (200,000,000): an error of the run, not of the
+// file (locksim exits 3).
 //
 // The lock settings (ttl, renew-every, drift, node-timeout, retry-delay,
 // retry-max-delay, wait-replicas, wait-timeout) are checked by the lock's
