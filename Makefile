@@ -17,7 +17,7 @@ help:
 	@echo "make race   go test -race"
 	@echo "make lint   gofmt + go vet"
 	@echo "make ci     what CI runs: install redis-server if missing, lint, race, the gate"
-	@echo "make check  the correctness gate; make explore, make report, make bench, make rapid-deep"
+	@echo "make check  the correctness gate; make explore, make report, make bench, make rapid-deep, make fuzz"
 	@echo "make bench-long  the benchmark sweep with longer, repeated runs (95% intervals); make bench-sim  the simulator's seeds/min"
 	@echo "make real   real mode's agreement table on real redis-servers (reports/real/)"
 
@@ -77,6 +77,16 @@ report:
 rapid-deep:
 	$(GO) test -count=1 -timeout 3h -v -run 'TestProperties|TestMutations' ./sim/simprop/ \
 		-rapid.checks=1000 -rapid.shrinktime=60s -simprop.seeds=3 $(SIMPROP_FLAGS)
+
+# Fuzz the scenario parser: it refuses a file or returns one within the
+# limits (sim/scenario FuzzParseBounds), and what it accepts round-trips
+# (FuzzParse). A new input is minimized for at most a second: minimizing
+# for the default minute stalls the run (execs stop counting meanwhile).
+FUZZ_TIME ?= 60s
+.PHONY: fuzz
+fuzz:
+	$(GO) test -run x -fuzz '^FuzzParseBounds$$' -fuzztime $(FUZZ_TIME) -fuzzminimizetime 1s ./sim/scenario/
+	$(GO) test -run x -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_TIME) -fuzzminimizetime 1s ./sim/scenario/
 
 # Benchmarks against real redis-servers (scripts/bench.sh starts 5 on free
 # loopback ports): the sweep into reports/bench/ (about 5 minutes; tune with

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
@@ -35,15 +36,20 @@ func catalogConfig(t *testing.T, name, text string) Config {
 func TestRefusedLockSettingsNamed(t *testing.T) {
 	for _, c := range []struct {
 		pattern, text string
-		field         string // the *locks.OptionError's, or "" for another error
+		set           func(*scenario.Scenario) // settings Parse would refuse, set on the struct
+		field         string                   // the *locks.OptionError's, or "" for another error
 		want          string
 	}{
-		{"basic", "start clients=2 ttl=1ms\n", "TTL", "TTL (1ms)"},
-		{"watchdog", "start clients=2\npattern drift=0.6\n", "DriftFactor", "DriftFactor (0.6)"},
-		{"redlock", "start clients=2\npattern wait-replicas=1\n", "WaitReplicas", "WaitReplicas (1)"},
-		{"basic", "start nodes=3 clients=2\n", "", "exactly 1 node, got 3"},
+		{"basic", "start clients=2\n", func(s *scenario.Scenario) { s.TTL = time.Millisecond }, "TTL", "TTL (1ms)"},
+		{"watchdog", "start clients=2\n", func(s *scenario.Scenario) { s.Pattern.DriftFactor = 0.6 }, "DriftFactor", "DriftFactor (0.6)"},
+		{"redlock", "start clients=2\npattern wait-replicas=1\n", nil, "WaitReplicas", "WaitReplicas (1)"},
+		{"basic", "start nodes=3 clients=2\n", nil, "", "exactly 1 node, got 3"},
 	} {
-		_, err := Run(context.Background(), catalogConfig(t, c.pattern, c.text))
+		cfg := catalogConfig(t, c.pattern, c.text)
+		if c.set != nil {
+			c.set(&cfg.Scenario)
+		}
+		_, err := Run(context.Background(), cfg)
 		var oe *locks.OptionError
 		switch {
 		case !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), c.want):

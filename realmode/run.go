@@ -9,6 +9,7 @@ import (
 
 	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/linearizability"
+	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
@@ -95,6 +96,10 @@ func (r *Result) Summary() string {
 // done); violations and client failures are in the Result.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	sc, err := cfg.Scenario.Resolve(cfg.Pattern.Nodes)
+	var oe *locks.OptionError
+	if errors.As(err, &oe) { // refused by the lock's own rules (scenario.Scenario.Validate)
+		return nil, fmt.Errorf("realmode: scenario %s: %w: %w", sc.Name, ErrRefused, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("realmode: scenario %s: %w", sc.Name, err)
 	}

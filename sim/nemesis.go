@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -9,10 +10,14 @@ import (
 	"github.com/locksim/locksim/sim/scenario"
 )
 
-// maxOccurrences bounds the occurrences one schedule may draw for one
-// target, so that every=1us over a day fails clearly instead of filling
-// memory.
-const maxOccurrences = 100_000
+// MaxDrawnFaults caps the fault occurrences a run's schedules may draw in
+// all, with the plain faults: twice scenario.MaxFaults, the count
+// Validate holds a file to before the run. A gap given as a value never
+// draws more than that count; a drawn gap (exp(D), uniform(D)) is
+// counted by its mean, and its draws pass twice that only by a chance too
+// small to meet (a Poisson count at twice its mean of thousands), so
+// reaching the cap is an error of the run (ErrCap), not of the file.
+const MaxDrawnFaults = 2 * scenario.MaxFaults
 
 // origin is the scenario fault line a fault of the run comes from: its
 // text and its 1-based position among the scenario's faults.
@@ -54,7 +59,7 @@ func expandSchedules(sc scenario.Scenario, seed uint64) (scenario.Scenario, *exp
 		drawn := 0
 		for i, tgt := range f.Targets(sc.Nodes, sc.Clients) {
 			rng := stream(seed, fmt.Sprintf("nemesis %d %s", seen[text], text), i)
-			occ, err := occurrences(f, tgt, sc.Duration, rng)
+			occ, err := occurrences(f, tgt, sc.Duration, rng, MaxDrawnFaults-len(out))
 			if err != nil {
 				return sc, nil, fmt.Errorf("schedule %q: %w", text, err)
 			}
@@ -82,24 +87,32 @@ func hasSchedule(fs []fault.Fault) bool {
 
 // occurrences draws one schedule's faults on target tgt over a run of
 // length d: one at at= without every=, else one after every gap, the
-// next gap counted from the end of the previous occurrence.
-func occurrences(f fault.Fault, tgt string, d time.Duration, rng *rand.Rand) ([]fault.Fault, error) {
+// next gap counted from the end of the previous occurrence. left is how
+// many more the run may draw (see MaxDrawnFaults).
+func occurrences(f fault.Fault, tgt string, d time.Duration, rng *rand.Rand, left int) ([]fault.Fault, error) {
 	s := f.Sched
 	t := f.When.At
 	if s.Every == 0 {
+		if left < 1 {
+			return nil, fmt.Errorf("%w: its memory cap of %d fault occurrences, on %s (name fewer targets)", ErrCap, MaxDrawnFaults, tgt)
+		}
 		return []fault.Fault{occurrence(f, tgt, t, rng)}, nil
 	}
 	var out []fault.Fault
 	for {
-		t += atLeast(drawDur(rng, s.EveryDist, s.Every), time.Microsecond)
-		if t >= d {
+		gap := atLeast(drawDur(rng, s.EveryDist, s.Every), time.Microsecond)
+		if gap >= d-t { // compared so, a gap or an at= near the largest duration cannot wrap t
 			return out, nil
 		}
-		if len(out) == maxOccurrences {
-			return nil, fmt.Errorf("more than %d occurrences on %s in %v: make every= longer", maxOccurrences, tgt, d)
+		t += gap
+		if len(out) >= left {
+			return nil, fmt.Errorf("%w: its memory cap of %d fault occurrences, drawing on %s by t=%v of %v (make every= longer)", ErrCap, MaxDrawnFaults, tgt, t, d)
 		}
 		g := occurrence(f, tgt, t, rng)
 		out = append(out, g)
+		if g.For >= d-t {
+			return out, nil
+		}
 		t += g.For
 	}
 }
@@ -138,10 +151,11 @@ func draw(rng *rand.Rand, dist fault.Dist, v int64) int64 {
 	if neg {
 		v = -v
 	}
+	v = min(v, maxDrawn) // so that 2v+1 and the exp draw stay in range
 	var x int64
 	switch dist {
 	case fault.Exp:
-		x = int64(rng.ExpFloat64() * float64(v))
+		x = int64(min(rng.ExpFloat64()*float64(v), 2*maxDrawn))
 	case fault.Uniform:
 		x = rng.Int64N(2*v + 1)
 	case fault.Spread:
@@ -154,6 +168,10 @@ func draw(rng *rand.Rand, dist fault.Dist, v int64) int64 {
 	}
 	return x
 }
+
+// maxDrawn bounds the value a draw is made around (about 1,281,023h:
+// far beyond the longest run), so that no draw overflows.
+const maxDrawn = math.MaxInt64 / 4
 
 // atLeast is d, or min when d is shorter.
 func atLeast(d, min time.Duration) time.Duration { return max(d, min) }

@@ -1,12 +1,15 @@
 package sim
 
 import (
+	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/locksim/locksim/sim/fault"
+	"github.com/locksim/locksim/sim/scenario"
 )
 
 // occurrencesOf returns the firing records of the occurrences of schedule
@@ -119,13 +122,47 @@ jump c3 every=2s by=uniform(±1s)
 	}
 }
 
-// TestScheduleWithTooManyOccurrencesFails: a gap too short for the run
-// is an error naming the schedule, not a run that fills memory.
+// TestScheduleWithTooManyOccurrencesFails: a file whose schedules stand
+// for more than scenario.MaxFaults occurrences is refused before the run;
+// draws that pass the run's cap all the same (here a scenario that never
+// went through Validate) stop the expansion with ErrCap, naming the
+// schedule, instead of filling memory.
 func TestScheduleWithTooManyOccurrencesFails(t *testing.T) {
-	sc := parseScenario(t, "start clients=1 duration=1h\npause c1 every=1us for=1us\n")
+	text := "start clients=1 duration=1h\npause c1 every=1us for=1us\n"
+	if _, err := scenario.ParseString(text); err == nil || !strings.Contains(err.Error(), "line 2: pause: field every: 1,800,000,001 fault occurrences, over the limit of 100,000") {
+		t.Errorf("Parse = %v, want the line, the count and the limit named", err)
+	}
+	sc := parseScenario(t, "start clients=1 duration=1h\npause c1 every=1s for=1us\n")
+	sc.Faults[0].Sched.Every = time.Microsecond
+	_, _, err := expandSchedules(sc, 1)
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), `schedule "pause c1 at=0s every=1us for=1us": the run reached its cap: its memory cap of 200000 fault occurrences`) {
+		t.Errorf("expandSchedules = %v, want ErrCap naming the schedule", err)
+	}
+}
+
+// TestRunStopsAtItsOperationCap: a run that records maxOps operations
+// stops there with ErrCap and a message naming the cap and the time
+// reached, instead of growing its history without bound.
+func TestRunStopsAtItsOperationCap(t *testing.T) {
+	defer func(old int) { maxOps = old }(maxOps)
+	maxOps = 50
+	sc := parseScenario(t, "start nodes=1 clients=2 ttl=100ms duration=10s\n")
 	_, err := Run(Config{Pattern: lookupPattern(t, "basic"), Scenario: sc, Seed: 1})
-	if err == nil || !strings.Contains(err.Error(), `schedule "pause c1 at=0s every=1us for=1us": more than 100000 occurrences`) {
-		t.Errorf("Run = %v, want the schedule named", err)
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), "its memory cap of 50 operations recorded, by t=") {
+		t.Errorf("Run = %v, want ErrCap at 50 operations", err)
+	}
+}
+
+// TestRunStopsAtItsEventCap: a run that takes maxEvents events stops
+// there with ErrCap, even when it records nothing (one Acquire retried
+// for the whole run).
+func TestRunStopsAtItsEventCap(t *testing.T) {
+	defer func(old uint64) { maxEvents = old }(maxEvents)
+	maxEvents = 1000
+	sc := parseScenario(t, "start nodes=1 clients=3 ttl=100ms duration=10s\nworkload acquire-timeout=24h\n")
+	_, err := Run(Config{Pattern: lookupPattern(t, "basic"), Scenario: sc, Seed: 1})
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), "its work cap of 1000 simulator events, by t=") {
+		t.Errorf("Run = %v, want ErrCap at 1000 events", err)
 	}
 }
 
@@ -167,5 +204,40 @@ func TestSplitBrainOldSideMatters(t *testing.T) {
 	}
 	if split.Safety.Overlaps == 0 {
 		t.Errorf("a split brain with a 1us replication delay did not overlap: the old primary did not serve c1")
+	}
+}
+
+// TestSchedulesNearTheLargestDuration: a gap, an at= or a for= near the
+// largest duration neither wraps the time of the next occurrence (which
+// drew occurrences until the cap) nor makes a draw panic.
+func TestSchedulesNearTheLargestDuration(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want int
+	}{
+		{"pause c1 every=uniform(2562047h) for=1ms", 0},
+		{"pause c1 every=exp(2562047h) for=1ms", 0},
+		{"pause c1 at=2562047h every=1h for=1ms", 0},
+		{"pause c1 every=1s for=2562047h", 1},
+		{"pause c1 every=1s for=uniform(2562047h)", 1},
+	} {
+		sc := parseScenario(t, "start clients=2 duration=3s\n"+tc.line+"\n")
+		got, _, err := expandSchedules(sc, 1)
+		if err != nil || len(got.Faults) != tc.want {
+			t.Errorf("%s: %d occurrences, %v; want %d", tc.line, len(got.Faults), err, tc.want)
+		}
+	}
+}
+
+// TestRunStopsAtItsHeapCap: a run that finds the process's live heap over
+// maxLiveHeap stops with ErrCap naming the cap and what is live.
+func TestRunStopsAtItsHeapCap(t *testing.T) {
+	defer func(old uint64) { maxLiveHeap = old }(maxLiveHeap)
+	maxLiveHeap = 1
+	sc := parseScenario(t, "start nodes=1 clients=2 ttl=100ms duration=1s\n")
+	runtime.GC() // the live heap is known as of a collection
+	_, err := Run(Config{Pattern: lookupPattern(t, "basic"), Scenario: sc, Seed: 1})
+	if !errors.Is(err, ErrCap) || !strings.Contains(err.Error(), "its memory cap of 0 MiB of live heap, with ") {
+		t.Errorf("Run = %v, want ErrCap at the live heap", err)
 	}
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/locksim/locksim/history"
@@ -12,7 +13,16 @@ import (
 	"github.com/locksim/locksim/sim/sched"
 )
 
-func (w *world) record(op history.Op) { w.hist.Ops = append(w.hist.Ops, op) }
+// record adds op to the history; at MaxOps it stops the run instead
+// (ErrCap), so that a run's memory stays bounded whatever its file asks.
+func (w *world) record(op history.Op) {
+	if len(w.hist.Ops) >= maxOps {
+		w.s.Fail(fmt.Errorf("%w: its memory cap of %d operations recorded, by t=%s of %v (MaxOps; shorten the duration or use fewer clients)",
+			ErrCap, maxOps, fmtT(w.s.Now()), w.sc.Duration))
+		return
+	}
+	w.hist.Ops = append(w.hist.Ops, op)
+}
 
 // unknownOutcome reports whether a failed call may still have taken
 // effect: its reply was lost or late, or the run ended under it. A lock

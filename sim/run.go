@@ -53,6 +53,10 @@ func Run(cfg Config) (*Result, error) {
 	if shutErr == runErr {
 		shutErr = nil // the same failure, which Shutdown returns again
 	}
+	if errors.Is(runErr, sched.ErrEventLimit) {
+		runErr = fmt.Errorf("%w: its work cap of %d simulator events, by t=%s of %v (MaxEvents; shorten the duration or use fewer clients)",
+			ErrCap, w.s.MaxEvents, fmtT(w.s.Now()), sc.Duration)
+	}
 	if err := errors.Join(runErr, shutErr); err != nil {
 		_ = w.tr.flush()
 		return nil, fmt.Errorf("sim: %s under %s, seed %d: %w", cfg.Pattern.Name, sc.Name, cfg.Seed, err)

@@ -58,6 +58,7 @@ func splitmix(x uint64) uint64 {
 
 func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]int{}}
+	w.s.MaxEvents, w.s.Watch = maxEvents, w.heapWatch
 	w.s.StallAfter = cfg.StallAfter
 	w.tr = newTracer(cfg.Trace, w.s.Now)
 	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}

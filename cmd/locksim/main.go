@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/redis/go-redis/v9"
@@ -69,9 +70,13 @@ func subcommands() []*cobra.Command {
 const exitCodesHelp = `
 
 Exit status: 0 clean; 1 a violation or a failed gate; 2 bad usage (a flag,
-file or value, or lock settings a pattern refuses); 3 the environment failed (Redis unreachable, an I/O error
-such as a full disk, a report --out directory another report is writing); 130 interrupted (SIGINT or SIGTERM), after writing
-what had finished.`
+file or value, lock settings a pattern refuses, or a scenario over the
+limit of 100,000 fault occurrences); 3 the environment failed (Redis
+unreachable, an I/O error such as a full disk, a report --out directory
+another report is writing), a simulated run reached a cap (1,000,000
+recorded operations, 2 GiB of live heap, 200,000,000 events) or met a
+defect of the simulator (no verdict); 130 interrupted (SIGINT or SIGTERM), after writing what had
+finished.`
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
@@ -138,7 +143,18 @@ func (quietLogger) Printf(context.Context, string, ...any) {}
 
 func main() {
 	redis.SetLogger(quietLogger{})
+	softMemoryLimit()
 	os.Exit(run(os.Args[1:]))
+}
+
+// softMemoryLimit sets the runtime's soft memory limit to
+// sim.SoftMemoryLimit, unless GOMEMLIMIT gives one: the collector then
+// holds a simulation's heap near its live bytes, which sim.MaxLiveHeap
+// caps.
+func softMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(sim.SoftMemoryLimit)
+	}
 }
 
 func run(args []string) int {

@@ -179,7 +179,7 @@ func resolveReal(f realFlags) (realmode.Config, error) {
 		return realmode.Config{}, err
 	}
 	if err := realmode.Supported(sc); err != nil {
-		return realmode.Config{}, usagef("--scenario %s: %v", f.scenario, err)
+		return realmode.Config{}, usagef("--scenario %s: %w", f.scenario, err)
 	}
 	if err := refusedSettings("--scenario "+f.scenario, p, sc); err != nil {
 		return realmode.Config{}, err

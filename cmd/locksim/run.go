@@ -246,7 +246,7 @@ func loadScenario(name string, isFile bool, nodes int) (scenario.Scenario, error
 		}
 		sc, err := own.Resolve(nodes)
 		if err != nil {
-			return sc, usagef("--scenario %s: %v", name, err)
+			return sc, usagef("--scenario %s: %w", name, err)
 		}
 		return sc, nil
 	}
@@ -260,7 +260,7 @@ func loadScenario(name string, isFile bool, nodes int) (scenario.Scenario, error
 		sc, err = sc.Resolve(nodes)
 	}
 	if err != nil {
-		return sc, usagef("--scenario %s: %v", name, err)
+		return sc, usagef("--scenario %s: %w", name, err)
 	}
 	if sc.Name == "" {
 		sc.Name = name

@@ -135,6 +135,10 @@ func PointNames() string {
 	return s
 }
 
+// CallKindNames is the call kinds of the call points (KIND-sent,
+// KIND-reply), comma-separated, for error messages.
+func CallKindNames() string { return "acquire, release, extend, renew, read, write" }
+
 // ValidPoint reports whether p is a workload point.
 func ValidPoint(p Point) bool {
 	for _, q := range Points {

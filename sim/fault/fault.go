@@ -131,30 +131,49 @@ func (f Fault) Validate(nodes, clients int) error {
 		}
 		f = f.representative()
 	}
+	// The target before the trigger: a fault on a client the run lacks is
+	// its target's error, not that of the on= that names the client again.
+	if err := f.validateTarget(nodes, clients); err != nil {
+		return err
+	}
 	if err := f.validateWhen(clients); err != nil {
 		return err
 	}
 	switch f.Kind {
 	case Pause, Slow, Starve:
-		return f.needs(clientTarget(f.Target, clients), positive("for", f.For))
+		return positive("for", f.For)
 	case Jump:
-		return f.needs(anyTarget(f.Target, nodes, clients), nonZero("by", f.By))
+		return nonZero("by", f.By)
 	case Drift:
-		return f.needs(anyTarget(f.Target, nodes, clients), driftRange(f.PPM))
+		return driftRange(f.PPM)
 	case Crash:
-		return f.needs(nodeTarget(f.Target, nodes), nonNegative("for", f.For), f.everySec())
+		return f.needs(nonNegative("for", f.For), f.everySec())
 	case Failover:
-		return f.needs(nodeTarget(f.Target, nodes))
+		return nil
 	case SplitBrain:
-		return f.needs(nodeTarget(f.Target, nodes), nonNegative("for", f.For), f.oldSide(clients))
-	case Partition:
-		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For))
+		return f.needs(nonNegative("for", f.For), f.oldSide(clients))
+	case Partition, BlackHole:
+		return nonNegative("for", f.For)
 	case SlowLink:
-		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For), positive("by", f.By))
+		return f.needs(nonNegative("for", f.For), positive("by", f.By))
 	case Loss:
-		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For), lossRange(f.PPM))
-	case BlackHole:
-		return f.needs(f.sides(nodes, clients), nonNegative("for", f.For))
+		return f.needs(nonNegative("for", f.For), lossRange(f.PPM))
+	}
+	return fmt.Errorf("field kind: unknown fault %q", f.Kind)
+}
+
+// validateTarget checks the fault's target (or its link's sides) against
+// its kind and the run.
+func (f Fault) validateTarget(nodes, clients int) error {
+	switch f.Kind {
+	case Pause, Slow, Starve:
+		return clientTarget(f.Target, clients)
+	case Jump, Drift:
+		return anyTarget(f.Target, nodes, clients)
+	case Crash, Failover, SplitBrain:
+		return nodeTarget(f.Target, nodes)
+	case Partition, SlowLink, Loss, BlackHole:
+		return f.sides(nodes, clients)
 	}
 	return fmt.Errorf("field kind: unknown fault %q", f.Kind)
 }
@@ -189,13 +208,29 @@ func (f Fault) validateWhen(clients int) error {
 	if w.After < 0 {
 		return fmt.Errorf("field after: %v is negative", w.After)
 	}
+	on := "on=" + w.Client + ":" + string(w.Point)
+	if err := clientName("on", w.Client, clients); err != nil {
+		return fmt.Errorf("%w (%s)", err, on)
+	}
 	if !ValidPoint(w.Point) {
-		return fmt.Errorf("field on: unknown point %q (known: %s)", w.Point, PointNames())
+		return unknownPoint(w.Point, on)
 	}
 	if w.N < 1 {
 		return fmt.Errorf("field n: %d, want at least 1", w.N)
 	}
-	return clientName("on", w.Client, clients)
+	return nil
+}
+
+// unknownPoint is the error of a point no client reaches, naming the
+// call kind when the point is KIND-sent or KIND-reply.
+func unknownPoint(p Point, on string) error {
+	for _, suffix := range []string{"-sent", "-reply"} {
+		kind, call := strings.CutSuffix(string(p), suffix)
+		if _, known := callPoints[kind]; call && !known {
+			return fmt.Errorf("field on: unknown call kind %q in %s (known: %s)", kind, on, CallKindNames())
+		}
+	}
+	return fmt.Errorf("field on: unknown point %q in %s (known: %s)", p, on, PointNames())
 }
 
 func (f Fault) sides(nodes, clients int) error {

@@ -87,7 +87,7 @@ func (f Fault) validateSchedule(nodes, clients int) error {
 		return fmt.Errorf("field on: a schedule (every=, c*, n* or a drawn value) is timed by at= and every=, not on=")
 	}
 	if s.Every < 0 || (s.EveryDist != Fixed && s.Every == 0) {
-		return fmt.Errorf("field every: %v, want a positive gap", s.Every)
+		return fmt.Errorf("field every: %v, want a positive gap (leave every= out for one occurrence)", s.Every)
 	}
 	if s.Every > 0 && f.For == 0 && s.ForDist == Fixed && slices.Contains([]Kind{Crash, SplitBrain, Partition, SlowLink, Loss}, f.Kind) {
 		return fmt.Errorf("field for: a repeated %s needs a positive for= (0 lasts until the run ends)", f.Kind)

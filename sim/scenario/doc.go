@@ -50,7 +50,7 @@
 // pattern sets the options every client's locker is built with
 // (locks.Options, see PatternOptions): renew-every (the watchdog's
 // period, less than ttl; the built-in patterns that do not renew are
-// built without it, see pattern.NoRenewal), drift (the drift factor, 0 < drift < 1),
+// built without it, see pattern.NoRenewal), drift (the drift factor, 0 ≤ drift < 0.5),
 // node-timeout (each Redlock node request), retry-attempts (absent: retry
 // until acquire-timeout), retry-max-delay (the backoff cap),
 // wait-replicas and wait-timeout (WAIT for that many replicas after every
@@ -75,6 +75,37 @@
 // (150ms, 1.5s, 200us; a sign is allowed where it matters: by=+2s); rates
 // are percentages (1%, 0.25%) or parts per million (2500ppm); booleans are
 // yes/no.
+//
+// # Limits
+//
+// A run has at most 1000 clients, 99 nodes and 24h of simulated time,
+// and its fault lines stand for at most 100,000 fault occurrences in all
+// (MaxFaults): a plain fault line counts 1; a schedule counts its targets
+// (c* every client, n* every node) times the occurrences on each: (the
+// time left after at=) / (every= plus a for= given as a value), plus one.
+// With a gap given as a value that is an upper bound; with a drawn gap
+// (exp(D), uniform(D)) it is the mean count, and the simulator stops a
+// run whose draws reach twice the limit (sim.MaxDrawnFaults). Validate
+// refuses a file over the limit before anything runs, naming the line,
+// the count and the limit:
+//
+//	line 2: pause: field every: 90,910,000 fault occurrences, over the limit of 100,000 in a run (1,000 targets × at most 90,910 each in 1s; …)
+//
+// every= takes a positive gap (every=0s is refused as every=exp(0s) is;
+// leave every= out for one occurrence). The workload's size depends on
+// the pattern and on every draw, so the simulator caps it as it runs: a
+// run stops after recording sim.MaxOps operations (1,000,000), when the
+// process's live heap passes sim.MaxLiveHeap (2 GiB) or after
+// sim.MaxEvents events (200,000,000): an error of the run, not of the
+// file (locksim exits 3).
+//
+// The lock settings (ttl, renew-every, drift, node-timeout, retry-delay,
+// retry-max-delay, wait-replicas, wait-timeout) are checked by the lock's
+// own rules (locks.Options, as a pattern that renews takes them), so a
+// file is refused with the lock's message: pattern drift=0.7 gives "line
+// 2: pattern: field drift: locks: DriftFactor (0.7) must be in [0, 0.5)
+// …". Whether a pattern takes renew-every or wait-replicas at all, and
+// its node count, are its constructor's to say once the pattern is known.
 //
 // Parse reports the line and the field of the first error. Format writes
 // the canonical text, which Parse reads back to an equal Scenario.

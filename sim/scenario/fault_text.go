@@ -112,7 +112,9 @@ func setWhen(f *fault.Fault, at, on, n string) error {
 	client, point, named := strings.Cut(on, ":")
 	if !named {
 		client, point = f.Target, on
-		if !fault.IsClient(client) {
+		// A target that names nothing (x9) is its own error, which
+		// Validate gives; a node or a link has no point of its own.
+		if !fault.IsClient(client) && (linkKind(f.Kind) || fault.IsNode(client) || strings.HasSuffix(client, "*")) {
 			return fmt.Errorf("field on: %q: name the client whose point it is (on=c1:%s)", on, on)
 		}
 	}

@@ -1,6 +1,11 @@
 package scenario
 
-import "github.com/locksim/locksim/locks"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/locksim/locksim/locks"
+)
 
 // LockOptions are the locks.Options a client's lock is built with under s:
 // the start line's TTL, the workload's first retry backoff, and the
@@ -19,4 +24,47 @@ func (s Scenario) LockOptions() locks.Options {
 		o.Retry.Attempts = po.RetryAttempts
 	}
 	return o
+}
+
+// lockFields are the scenario fields of the locks.Options an
+// *locks.OptionError names, and the directive other than pattern that
+// may give each.
+var lockFields = map[string]struct{ field, other string }{
+	"TTL": {"ttl", "start"}, "RenewEvery": {"renew-every", ""}, "DriftFactor": {"drift", ""},
+	"NodeTimeout": {"node-timeout", ""}, "Retry.Delay": {"retry-delay", "workload"},
+	"Retry.MaxDelay": {"retry-max-delay", ""}, "Retry.Attempts": {"retry-attempts", ""},
+	"WaitReplicas": {"wait-replicas", ""}, "WaitTimeout": {"wait-timeout", ""},
+}
+
+// checkLock checks the lock settings (LockOptions) by the lock's own
+// rules, locks.Options.ResolveRenewing: one source for the parser, the
+// CLI, real mode and the simulator. It takes them as a pattern that
+// renews does; whether a pattern takes renew-every or wait-replicas at
+// all, or the node count, is its constructor's to say, once the pattern
+// is known (realmode.CheckBuild). The error names the line and the field
+// that set the refused option, and wraps the lock's *locks.OptionError.
+func (s Scenario) checkLock() error {
+	_, err := s.LockOptions().ResolveRenewing()
+	var oe *locks.OptionError
+	if err == nil || !errors.As(err, &oe) {
+		return err
+	}
+	f, known := lockFields[oe.Field]
+	if !known {
+		return fmt.Errorf("pattern: %w", err)
+	}
+	dir, line := "pattern", s.patternLine
+	if l, ok := s.fieldLines[f.field]; ok && l != s.patternLine {
+		dir, line = f.other, l
+	} else if s.patternLine == 0 && f.other != "" {
+		dir = f.other
+	}
+	field := f.field
+	if dir == "workload" {
+		field = "retry"
+	}
+	if line > 0 {
+		return fmt.Errorf("line %d: %s: field %s: %w", line, dir, field, err)
+	}
+	return fmt.Errorf("%s: field %s: %w", dir, field, err)
 }

@@ -58,6 +58,7 @@ func Parse(r io.Reader) (Scenario, error) {
 	if p.seen["start"] == 0 {
 		return Scenario{}, fmt.Errorf("line %d: no start line (e.g. %s)", p.line, exampleStart)
 	}
+	p.s.fieldLines = p.shared
 	if err := p.s.Validate(); err != nil {
 		return Scenario{}, err
 	}
@@ -131,6 +132,9 @@ func (p *parser) directive(dir string, args []string) error {
 	}
 	if !isFault(dir) {
 		return fmt.Errorf("unknown directive (known: scenario, summary, start, pattern, workload, net, replicas, and the faults %s)", faultNames())
+	}
+	if len(p.s.Faults) == MaxFaults { // refused as it is read: each line is at least one occurrence
+		return fmt.Errorf("fault line %s, over the limit of %s fault occurrences in a run", thousands(MaxFaults+1), thousands(MaxFaults))
 	}
 	f, err := parseFault(fault.Kind(dir), args)
 	if err == nil {

@@ -76,25 +76,12 @@ func floatInto(field string, dst *float64) setter {
 	}
 }
 
-// validate checks the options against the scenario's TTL.
-func (o PatternOptions) validate(ttl time.Duration) error {
-	switch {
-	case o.RenewEvery < 0:
-		return fmt.Errorf("field renew-every: %v is negative", o.RenewEvery)
-	case o.RenewEvery > 0 && o.RenewEvery >= ttl:
-		return fmt.Errorf("field renew-every: %v, want less than ttl (%v)", o.RenewEvery, ttl)
-	case o.DriftFactor < 0 || o.DriftFactor >= 1:
-		return fmt.Errorf("field drift: %v, want 0 < drift < 1", o.DriftFactor)
-	case o.NodeTimeout < 0:
-		return fmt.Errorf("field node-timeout: %v is negative", o.NodeTimeout)
-	case o.RetryAttempts < 0:
+// validate checks what the scenario format adds to the lock's own rules
+// (see Scenario.checkLock): retry-attempts counts from 1, 0 meaning until
+// acquire-timeout, so a negative count has no meaning here.
+func (o PatternOptions) validate() error {
+	if o.RetryAttempts < 0 {
 		return fmt.Errorf("field retry-attempts: %d is negative", o.RetryAttempts)
-	case o.RetryMaxDelay < 0:
-		return fmt.Errorf("field retry-max-delay: %v is negative", o.RetryMaxDelay)
-	case o.WaitReplicas < 0:
-		return fmt.Errorf("field wait-replicas: %d is negative", o.WaitReplicas)
-	case o.WaitTimeout < 0:
-		return fmt.Errorf("field wait-timeout: %v is negative", o.WaitTimeout)
 	}
 	return nil
 }

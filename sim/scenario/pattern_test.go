@@ -45,12 +45,12 @@ func TestPatternDirective(t *testing.T) {
 // TestPatternDirectiveErrors: errors name the line and the field.
 func TestPatternDirectiveErrors(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
-		{"start ttl=30s\npattern renew-every=30s", "line 2: pattern: field renew-every: 30s, want less than ttl (30s)"},
-		{"start\n\npattern drift=1.5", "line 3: pattern: field drift: 1.5, want 0 < drift < 1"},
+		{"start ttl=30s\npattern renew-every=30s", "line 2: pattern: field renew-every: locks: RenewEvery (30s) must be less than TTL (30s)"},
+		{"start\n\npattern drift=1.5", "line 3: pattern: field drift: locks: DriftFactor (1.5) must be in [0, 0.5)"},
 		{"start\npattern drift=NaN", `line 2: pattern: field drift: bad number "NaN"`},
 		{"start\npattern drift=x", `line 2: pattern: field drift: bad number "x"`},
 		{"start\npattern retry-attempts=-1", `line 2: pattern: field retry-attempts: bad count "-1"`},
-		{"start\npattern node-timeout=-1ms", "line 2: pattern: field node-timeout: -1ms is negative"},
+		{"start\npattern node-timeout=-1ms", "line 2: pattern: field node-timeout: locks: NodeTimeout (-1ms) must not be negative"},
 		{"start\npattern retry-max-delay=soon", `line 2: pattern: field retry-max-delay: bad duration "soon"`},
 		{"start\npattern renew=1s", `line 2: pattern: unknown field "renew"`},
 		{"start ttl=1s\npattern ttl=30s", "line 2: pattern: field ttl: also given on line 1"},

@@ -30,6 +30,9 @@ type Scenario struct {
 
 	lines       []int // source line of each fault, for error messages
 	patternLine int   // source line of the pattern directive, or 0
+	// fieldLines: the source line of ttl and retry-delay (start's ttl,
+	// workload's retry), whichever line gave them
+	fieldLines map[string]int
 }
 
 // Workload is what every client does.
@@ -106,11 +109,14 @@ func (s Scenario) Validate() error {
 	if err := s.Net.validate(); err != nil {
 		return fmt.Errorf("net: %w", err)
 	}
-	if err := s.Pattern.validate(s.TTL); err != nil {
+	if err := s.Pattern.validate(); err != nil {
 		if s.patternLine > 0 {
 			return fmt.Errorf("line %d: pattern: %w", s.patternLine, err)
 		}
 		return fmt.Errorf("pattern: %w", err)
+	}
+	if err := s.checkLock(); err != nil {
+		return err
 	}
 	if err := s.validateReplicas(); err != nil {
 		return err
@@ -127,7 +133,7 @@ func (s Scenario) Validate() error {
 			return s.faultErr(i, err)
 		}
 	}
-	return nil
+	return s.validateBounds(s.Nodes)
 }
 
 // maxNodes bounds the node count.

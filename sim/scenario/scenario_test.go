@@ -166,7 +166,7 @@ func genScenario(t *rapid.T) Scenario {
 	s.Summary = rapid.StringMatching(`([a-z0-9,.]+ ){0,4}[a-z]+`).Draw(t, "summary")
 	s.Nodes = rapid.IntRange(0, 7).Draw(t, "nodes")
 	s.Clients = rapid.IntRange(1, 6).Draw(t, "clients")
-	s.TTL = genDur(t, "ttl", time.Millisecond, 10*time.Second)
+	s.TTL = genDur(t, "ttl", 4*time.Millisecond, 10*time.Second) // the lock leaves a TTL of 3ms or less no validity
 	s.Duration = genDur(t, "duration", 1, time.Hour)
 	s.Workload.Work = genDur(t, "work", 0, time.Second)
 	s.Workload.Jitter = genDur(t, "jitter", 0, s.Workload.Work)
@@ -182,10 +182,14 @@ func genScenario(t *rapid.T) Scenario {
 		s.ReplicaCount = rapid.IntRange(0, maxReplicas).Draw(t, "replica-count")
 	}
 	if rapid.Bool().Draw(t, "pattern") {
+		// within the lock's rules (locks.Options), which Validate applies
 		s.Pattern = PatternOptions{RenewEvery: genDur(t, "renew-every", 0, s.TTL-1),
-			DriftFactor: rapid.Float64Range(0, 0.99).Draw(t, "drift"), NodeTimeout: genDur(t, "node-timeout", 0, time.Second),
-			RetryAttempts: rapid.IntRange(0, 9).Draw(t, "retry-attempts"), RetryMaxDelay: genDur(t, "retry-max-delay", 0, time.Second),
-			WaitReplicas: rapid.IntRange(0, 2).Draw(t, "wait-replicas"), WaitTimeout: genDur(t, "wait-timeout", 0, time.Second)}
+			DriftFactor: rapid.Float64Range(0, 0.49).Draw(t, "drift"), NodeTimeout: genDur(t, "node-timeout", 0, time.Second),
+			RetryAttempts: rapid.IntRange(0, 9).Draw(t, "retry-attempts"), RetryMaxDelay: genDur(t, "retry-max-delay", s.Workload.Retry, time.Second),
+			WaitReplicas: rapid.IntRange(0, 2).Draw(t, "wait-replicas")}
+		if s.Pattern.WaitReplicas > 0 {
+			s.Pattern.WaitTimeout = genDur(t, "wait-timeout", 0, s.TTL/2)
+		}
 	}
 	for range rapid.IntRange(0, 5).Draw(t, "faults") {
 		s.Faults = append(s.Faults, genFault(t, s))

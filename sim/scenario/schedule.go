@@ -71,8 +71,13 @@ func everyInto(f *fault.Fault) setter {
 			return fmt.Errorf("field every: %q: a gap is not signed; want e.g. exp(1s) or uniform(1s)", v)
 		}
 		f.Sched.EveryDist = d
-		f.Sched.Every, err = parseDur("every", body)
-		return err
+		if f.Sched.Every, err = parseDur("every", body); err != nil {
+			return err
+		}
+		if f.Sched.Every <= 0 { // every=0s as every=exp(0s): no gap is no schedule
+			return fmt.Errorf("field every: %v, want a positive gap (leave every= out for one occurrence)", f.Sched.Every)
+		}
+		return nil
 	}
 }
 

@@ -38,6 +38,12 @@ type Sched struct {
 	// that reads state the Gs changed, exactly when they changed it. It
 	// must not schedule events or resume Gs.
 	AfterEvent func()
+	// MaxEvents, if positive, bounds the events a run may take: RunUntil
+	// stops with ErrEventLimit once that many have run.
+	MaxEvents uint64
+	// Watch, if set, runs before the first event and then every
+	// WatchEvery events; an error it returns stops the run with it.
+	Watch func() error
 
 	now      int64
 	seq      uint64
@@ -121,6 +127,12 @@ func (s *Sched) mix(x uint64) {
 	s.sum = bits.RotateLeft64(s.sum^x, 27)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
 }
 
+// WatchEvery is how many events pass between two calls of Sched.Watch.
+const WatchEvery = 1 << 16
+
+// ErrEventLimit is the failure of a run that reached Sched.MaxEvents.
+var ErrEventLimit = errors.New("sched: the run reached its event limit")
+
 // fail records the first failure; the run stops at the next event.
 func (s *Sched) fail(err error) {
 	if s.failure == nil {
@@ -139,6 +151,16 @@ func (s *Sched) RunUntil(end int64) error {
 	}
 	s.guard(func() {
 		for s.failure == nil && s.q.len() > 0 && s.q.peekAt() <= end {
+			if s.MaxEvents > 0 && s.events >= s.MaxEvents {
+				s.fail(ErrEventLimit)
+				break
+			}
+			if s.Watch != nil && s.events%WatchEvery == 0 {
+				if err := s.Watch(); err != nil {
+					s.fail(err)
+					break
+				}
+			}
 			s.step()
 		}
 	})
