@@ -7,7 +7,9 @@
 //   - Watchdog: renewed every TTL/3 while held; the holder learns of loss.
 //   - Redlock: N independent nodes, quorum N/2+1, parallel requests,
 //     validity = TTL − elapsed − drift allowance; Extend re-sets the key
-//     on nodes that lost it.
+//     on nodes that lost it while a majority still holds it (once a
+//     majority lost it, another owner may have held the lock meanwhile:
+//     the extension is refused).
 //   - Redlock watchdog (NewRedlockWatchdog): a Redlock renewed like
 //     Watchdog, each renewal a quorum Extend.
 //   - Service: reentrant + watchdog + retry with backoff + context + metrics.

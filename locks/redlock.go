@@ -126,11 +126,17 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 // NodeTimeout and no slow node spends another's budget, at the cost of
 // one timer a fan-out instead of one a node.
 func (rl *Redlock) fanOut(ctx context.Context, after []error, op func(context.Context, int, Redis) error) []error {
-	errs := make([]error, len(rl.nodes))
 	ask := rl.all
 	if after != nil {
 		ask = unrefused(after)
 	}
+	return rl.fanOutTo(ctx, ask, op)
+}
+
+// fanOutTo runs op in parallel on the nodes ask, as fanOut does, and
+// returns each node's error (nil for success and for a node not asked).
+func (rl *Redlock) fanOutTo(ctx context.Context, ask []int, op func(context.Context, int, Redis) error) []error {
+	errs := make([]error, len(rl.nodes))
 	if len(ask) == 0 {
 		return errs
 	}
