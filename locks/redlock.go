@@ -41,7 +41,10 @@ var (
 	_ TTLExtender = (*Redlock)(nil)
 )
 
-// NewRedlock returns a Redlock over nodes (an odd number, at least 1).
+// NewRedlock returns a Redlock over nodes (an odd number, at least 1, of
+// distinct servers: the same client twice, or two clients whose options
+// name a common address, are refused with an *OptionError, since one
+// server counted twice would make a majority of it).
 func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 	if len(nodes) == 0 {
 		return nil, &OptionError{"nodes", 0, "must be at least 1"}
@@ -53,6 +56,9 @@ func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 		if isNil(n) {
 			return nil, &OptionError{fmt.Sprintf("nodes[%d]", i), nilName(n), "must be set"}
 		}
+	}
+	if err := checkDistinct(nodes); err != nil {
+		return nil, err
 	}
 	if key == "" {
 		return nil, &OptionError{"key", `""`, "must not be empty"}
