@@ -56,6 +56,9 @@ func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 		if isNil(n) {
 			return nil, &OptionError{fmt.Sprintf("nodes[%d]", i), nilName(n), "must be set"}
 		}
+		if err := o.checkContextTimeout(fmt.Sprintf("nodes[%d]", i), n); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkDistinct(nodes); err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ import (
 func TestRenewEveryOnlyWhereItRenews(t *testing.T) {
 	var nodes []locks.Redis // no call is made: construction only
 	for i := range 3 {
-		c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", i+1)})
+		c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", i+1), ContextTimeoutEnabled: true})
 		t.Cleanup(func() { c.Close() })
 		nodes = append(nodes, c)
 	}
