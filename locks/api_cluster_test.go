@@ -47,7 +47,7 @@ func TestTTLAndMultiLockOnCluster(t *testing.T) {
 		}
 	})
 	t.Run("CROSSSLOT", func(t *testing.T) {
-		node := redis.NewClient(&redis.Options{Addr: c.Options().Addrs[0]})
+		node := redis.NewClient(&redis.Options{Addr: c.Options().Addrs[0], ContextTimeoutEnabled: true})
 		defer node.Close()
 		ml := extMustT(t)(locks.NewMultiLock(node, []string{"a", "b"}, locks.Options{TTL: time.Second, Retry: locks.Retry{Attempts: -1}}))
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)

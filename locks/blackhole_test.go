@@ -132,7 +132,7 @@ func TestLossSignalBlackholed(t *testing.T) {
 			viaProxy := redis.NewClient(&redis.Options{Addr: p.addr(), DialerRetries: 1})
 			direct := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1})
 			t.Cleanup(func() { viaProxy.Close(); direct.Close() })
-			holder, err := tc.new(viaProxy, key, locks.Options{TTL: ttl, Retry: locks.Retry{Attempts: 1}})
+			holder, err := tc.new(viaProxy, key, locks.Options{TTL: ttl, Retry: locks.Retry{Attempts: 1}, AllowContextTimeoutDisabled: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestLossSignalBlackholed(t *testing.T) {
 			doneAt := make(chan time.Time, 1)
 			go func() { <-l.Done(); doneAt <- time.Now() }()
 			p.hole()
-			other, err := tc.new(direct, key, locks.Options{TTL: ttl,
+			other, err := tc.new(direct, key, locks.Options{TTL: ttl, AllowContextTimeoutDisabled: true,
 				Retry: locks.Retry{Attempts: -1, Delay: 5 * time.Millisecond, MaxDelay: 20 * time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)

@@ -51,7 +51,7 @@ func startCluster(t *testing.T) *redis.ClusterClient {
 	if out, err := childproc.CombinedOutput(create); err != nil {
 		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
 	}
-	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs, DialerRetries: 1})
+	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs, DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { c.Close() })
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -79,7 +79,7 @@ func freePort(t *testing.T) int {
 
 func waitPing(t *testing.T, addr string) {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: addr, DialerRetries: 1, MaxRetries: -1})
+	c := redis.NewClient(&redis.Options{Addr: addr, DialerRetries: 1, MaxRetries: -1, ContextTimeoutEnabled: true})
 	defer c.Close()
 	for deadline := time.Now().Add(10 * time.Second); c.Ping(context.Background()).Err() != nil; {
 		if time.Now().After(deadline) {

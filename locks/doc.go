@@ -7,7 +7,9 @@
 //   - Watchdog: renewed every TTL/3 while held; the holder learns of loss.
 //   - Redlock: N independent nodes, quorum N/2+1, parallel requests,
 //     validity = TTL − elapsed − drift allowance; Extend re-sets the key
-//     on nodes that lost it.
+//     on nodes that lost it while a majority still holds it (once a
+//     majority lost it, another owner may have held the lock meanwhile:
+//     the extension is refused).
 //   - Redlock watchdog (NewRedlockWatchdog): a Redlock renewed like
 //     Watchdog, each renewal a quorum Extend.
 //   - Service: reentrant + watchdog + retry with backoff + context + metrics.
@@ -72,8 +74,18 @@
 // The simulator supplies its own implementations of all three and runs this
 // same code; a test (lint_test.go) fails if lock code escapes the seams.
 //
+// Every bound the patterns promise is a context deadline, and go-redis
+// honours one on the socket only when the client's options set
+// ContextTimeoutEnabled: every constructor refuses a go-redis client
+// (*redis.Client, failover ones included, *redis.ClusterClient,
+// *redis.Ring) whose options leave it false, with an *OptionError naming
+// ContextTimeoutEnabled, unless Options.AllowContextTimeoutDisabled
+// accepts the client's own timeouts instead (see ctxtimeout.go). A Redlock
+// refuses one server given twice (the same client, or one address).
+//
 // # Usage
 //
+//	rdb := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true})
 //	l, err := locks.NewBasic(rdb, "orders:42", locks.Options{TTL: 10 * time.Second})
 //	lease, err := l.Acquire(ctx)
 //	if err != nil { ... } // errors.Is(err, locks.ErrNotAcquired)

@@ -28,7 +28,7 @@ type extEnv struct {
 // client opens a connection of its own, closed when t ends.
 func (e *extEnv) client(t testing.TB) *redis.Client {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: e.addr, DialerRetries: 1})
+	c := redis.NewClient(&redis.Options{Addr: e.addr, DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { c.Close() })
 	return c
 }

@@ -100,7 +100,7 @@ func wantPermanent(t *testing.T, what string, err error, code string) {
 // retries, and the key is left as it was.
 func TestWrongTypeKeyIsPermanent(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	for _, p := range append(scripted, probed...) {
@@ -126,12 +126,12 @@ func TestWrongTypeKeyIsPermanent(t *testing.T) {
 func TestNoScriptingIsPermanent(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
 	ctx := context.Background()
-	admin := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1})
+	admin := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { admin.Close() })
 	if err := admin.Do(ctx, "ACL", "SETUSER", "noscript", "on", ">pw", "~*", "+@all", "-@scripting").Err(); err != nil {
 		t.Fatal(err)
 	}
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, Username: "noscript", Password: "pw", DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, Username: "noscript", Password: "pw", DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	for _, p := range append(scripted, probed...) {
 		t.Run(p.name, func(t *testing.T) {
@@ -156,7 +156,7 @@ func TestRedlockOutageIsNotTaken(t *testing.T) {
 	ss := redistest.Require(t, 3)
 	var nodes []locks.Redis
 	for _, s := range ss {
-		c := redis.NewClient(&redis.Options{Addr: s.Addr, DialerRetries: 1, MaxRetries: -1})
+		c := redis.NewClient(&redis.Options{Addr: s.Addr, DialerRetries: 1, MaxRetries: -1, ContextTimeoutEnabled: true})
 		t.Cleanup(func() { c.Close() })
 		nodes = append(nodes, c)
 	}
@@ -180,7 +180,7 @@ func TestRedlockOutageIsNotTaken(t *testing.T) {
 // Redis error and leaves no lock key behind.
 func TestFencedBadCounterLeavesNothing(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	for _, tc := range []struct {

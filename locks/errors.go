@@ -124,7 +124,7 @@ type QuorumError struct {
 	Needed  int          // the quorum
 	Nodes   []*NodeError // nodes that failed with an error (not simply "taken")
 	Expired bool         // quorum reached but validity was not positive
-	Taken   int          // nodes that answered that another owner holds the key
+	Taken   int          // nodes that answered that another owner holds the key (an extension: or that the key is gone)
 	Total   int          // nodes asked (0: unknown, and the error matches ErrQuorum)
 }
 

@@ -72,7 +72,7 @@ func ExampleMultiLock() {
 	fmt.Println("then the second:", err == nil, len(ba.Keys()))
 	_ = ba.Release(ctx, lease)
 
-	cluster := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{m.Addr()}})
+	cluster := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{m.Addr()}, ContextTimeoutEnabled: true})
 	defer cluster.Close()
 	_, err = locks.NewMultiLock(cluster, []string{"alice", "bob"}, o)
 	fmt.Println(err)

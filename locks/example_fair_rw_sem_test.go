@@ -17,7 +17,7 @@ func extrasRedis() (*miniredis.Miniredis, *redis.Client) {
 	if err != nil {
 		panic(err)
 	}
-	return m, redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, MaxRetries: -1})
+	return m, redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, MaxRetries: -1, ContextTimeoutEnabled: true})
 }
 
 func ExampleNewFair() {

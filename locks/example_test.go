@@ -22,7 +22,7 @@ func exampleRedis() (*miniredis.Miniredis, *redis.Client) {
 	}
 	// One dial attempt and no command retries: an unreachable node fails
 	// at once instead of after go-redis's default backoff.
-	return m, redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, MaxRetries: -1})
+	return m, redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, MaxRetries: -1, ContextTimeoutEnabled: true})
 }
 
 func ExampleNewBasic() {

@@ -41,7 +41,7 @@ var ttlExtenders = []struct {
 // new TTL, longer or shorter than Options.TTL.
 func TestExtendTTLSetsAnotherTTL(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	for _, p := range ttlExtenders {
@@ -83,7 +83,7 @@ func TestExtendTTLSetsAnotherTTL(t *testing.T) {
 // another holder's lease with ErrNotHeld; neither touches the key's TTL.
 func TestExtendTTLRefusesWhatItMustNot(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	for _, p := range ttlExtenders {

@@ -34,7 +34,7 @@ var fencing = []struct {
 // lock lives at FencedLockKey(name).
 func TestFencingTokensIncreaseAcrossHolders(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	for _, p := range fencing {
@@ -81,7 +81,7 @@ func TestFencingTokensIncreaseAcrossHolders(t *testing.T) {
 // part of the same holding and keeps its token; no new one is issued.
 func TestServiceFencingReentryKeepsToken(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	s, err := locks.NewService(rdb, "fencing:reentry", locks.Options{TTL: 2 * time.Second, Fencing: true})
@@ -115,7 +115,7 @@ func TestServiceFencingReentryKeepsToken(t *testing.T) {
 // permanent error, and writes neither the lock nor the counter.
 func TestFencingBadCounterLeavesNothing(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	bad := map[string]func(key string) error{

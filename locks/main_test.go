@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 // a Clock with AfterFunc.
 func TestReleaseStopsValidityTimer(t *testing.T) {
 	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	for _, tc := range []struct {
 		name string

@@ -19,7 +19,7 @@ func TestEveryPatternHonoursMetrics(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			nodes := make([]locks.Redis, p.nodes)
 			for i := range nodes {
-				rdb := redis.NewClient(&redis.Options{Addr: miniredis.RunT(t).Addr(), DialerRetries: 1})
+				rdb := redis.NewClient(&redis.Options{Addr: miniredis.RunT(t).Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 				t.Cleanup(func() { rdb.Close() })
 				nodes[i] = rdb
 			}

@@ -46,6 +46,9 @@ func NewMultiLock(r Redis, keys []string, o Options) (*MultiLock, error) {
 	if isNil(r) {
 		return nil, &OptionError{"Redis", nilName(r), "must be set"}
 	}
+	if err := o.checkContextTimeout("Redis", r); err != nil {
+		return nil, err
+	}
 	if err := checkMultiKeys(keys); err != nil {
 		return nil, err
 	}

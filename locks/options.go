@@ -85,6 +85,14 @@ type Options struct {
 	// only with WaitReplicas.
 	WaitTimeout time.Duration
 
+	// AllowContextTimeoutDisabled accepts a go-redis client whose options
+	// leave ContextTimeoutEnabled false, which every constructor refuses
+	// otherwise: go-redis then ignores context deadlines on the socket,
+	// so Acquire's context, NodeTimeout and the renewals' bounds do not
+	// bound a call to a hung server (it waits out the client's
+	// ReadTimeout, 3s by default, and retries). See ctxtimeout.go.
+	AllowContextTimeoutDisabled bool
+
 	pitfall *Pitfall // a deliberate mistake (WithPitfall); nil for none
 	// renews is set by the constructors of the patterns that renew, before
 	// they build on another: only they take RenewEvery.

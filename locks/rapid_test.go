@@ -55,6 +55,7 @@ func newRapidWorld(t *testing.T, n int) *rapidWorld {
 		c := redis.NewClient(&redis.Options{
 			Addr: m.Addr(), MaxRetries: -1, DialerRetries: 1, DisableIdentity: true,
 			MaintNotificationsConfig: &maintnotifications.Config{Mode: maintnotifications.ModeDisabled},
+			ContextTimeoutEnabled:    true,
 		})
 		t.Cleanup(func() { _ = c.Close() })
 		w.servers = append(w.servers, m)

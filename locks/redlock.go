@@ -41,7 +41,10 @@ var (
 	_ TTLExtender = (*Redlock)(nil)
 )
 
-// NewRedlock returns a Redlock over nodes (an odd number, at least 1).
+// NewRedlock returns a Redlock over nodes (an odd number, at least 1, of
+// distinct servers: the same client twice, or two clients whose options
+// name a common address, are refused with an *OptionError, since one
+// server counted twice would make a majority of it).
 func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 	if len(nodes) == 0 {
 		return nil, &OptionError{"nodes", 0, "must be at least 1"}
@@ -53,6 +56,12 @@ func NewRedlock(nodes []Redis, key string, o Options) (*Redlock, error) {
 		if isNil(n) {
 			return nil, &OptionError{fmt.Sprintf("nodes[%d]", i), nilName(n), "must be set"}
 		}
+		if err := o.checkContextTimeout(fmt.Sprintf("nodes[%d]", i), n); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkDistinct(nodes); err != nil {
+		return nil, err
 	}
 	if key == "" {
 		return nil, &OptionError{"key", `""`, "must not be empty"}
@@ -126,11 +135,17 @@ func (rl *Redlock) try(ctx context.Context) (*Lease, error) {
 // NodeTimeout and no slow node spends another's budget, at the cost of
 // one timer a fan-out instead of one a node.
 func (rl *Redlock) fanOut(ctx context.Context, after []error, op func(context.Context, int, Redis) error) []error {
-	errs := make([]error, len(rl.nodes))
 	ask := rl.all
 	if after != nil {
 		ask = unrefused(after)
 	}
+	return rl.fanOutTo(ctx, ask, op)
+}
+
+// fanOutTo runs op in parallel on the nodes ask, as fanOut does, and
+// returns each node's error (nil for success and for a node not asked).
+func (rl *Redlock) fanOutTo(ctx context.Context, ask []int, op func(context.Context, int, Redis) error) []error {
+	errs := make([]error, len(rl.nodes))
 	if len(ask) == 0 {
 		return errs
 	}

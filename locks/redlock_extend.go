@@ -2,6 +2,7 @@ package locks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -9,7 +10,8 @@ import (
 // NewRedlockWatchdog returns a Redlock over nodes that renews its lock in
 // the background while it is held, as Watchdog does for one node: every
 // RenewEvery (default TTL/3) the Locker's renewal loop extends the lock on
-// every node in parallel (see Extend, re-setting it on nodes that lost it),
+// every node in parallel (see ExtendTTL: re-set on nodes that lost it
+// only while a majority still holds it),
 // each attempt bounded by a third of the validity left and tried again
 // while validity remains. A renewal refused by so many nodes that no
 // quorum is possible (the lock is another owner's there) ends the holding
@@ -39,17 +41,25 @@ func (rl *Redlock) Extend(ctx context.Context, l *Lease) error {
 
 // ExtendTTL extends the lease to ttl on every node in parallel, each
 // request bounded by NodeTimeout, with an owner-checked script
-// (scripts/redlock_extend.lua): a node whose key still holds the lease's
-// token gets the new TTL, and a node that has lost the key (restarted
-// without its data) gets it set again with the same token, if no other
-// owner took it there — so rolling restarts of in-memory nodes do not
-// shrink the quorum. It succeeds when a majority extended it and validity
-// is left, measured from the extension's start: the lease's validity is
-// then ttl − elapsed − drift allowance. Otherwise the lease is lost (Err
+// (scripts/redlock_extend.lua) that gives the new TTL to every node whose
+// key still holds the lease's token. It succeeds when a majority extended
+// it and validity is left, measured from the extension's start: the
+// lease's validity is then ttl − elapsed − drift allowance. Only then are
+// the nodes that lost the key (restarted without their data, or expired
+// there by a clock jump) sent the key again with the same token for ttl,
+// if no other owner took it there, in a second round trip — so rolling
+// restarts of in-memory nodes do not shrink the quorum. While a majority
+// holds the token no other owner can have held the lock meanwhile; once a
+// majority lost it, another may have taken, used and released it there,
+// and setting it again would resurrect a lock the holder lost: so an
+// extension that a majority no longer holds is refused, with nothing set
+// again. Otherwise the lease is lost (Err
 // is ErrLockLost, Done closed), its token is given back on every node
-// that did not refuse the extension (another owner's key there), and the error matches ErrNotHeld and carries the
-// *QuorumError (ErrQuorum when other owners hold too many nodes,
-// ErrUnavailable when unanswered nodes cost the quorum). A ttl that leaves
+// that did not refuse the extension (another owner's key there, or none),
+// and the error matches ErrNotHeld and carries the
+// *QuorumError (ErrQuorum when other owners or lost keys cost the quorum,
+// ErrUnavailable when unanswered nodes cost it; a lost key counts in
+// Taken). A ttl that leaves
 // no validity is refused with an *OptionError; a foreign, stale, nil or
 // hand-built lease gets ErrNotHeld; neither sends anything.
 func (rl *Redlock) ExtendTTL(ctx context.Context, l *Lease, ttl time.Duration) error {
@@ -99,25 +109,56 @@ func (rl *Redlock) renew(ctx context.Context, l *Lease) (bool, error) {
 	return false, qe
 }
 
+// errGone is a node's answer to an extension when the lease's key is gone
+// there: a refusal (nothing was written), which a majority extension
+// mends afterwards (resetGone).
+var errGone = fmt.Errorf("%w: the key is gone from the node", ErrNotHeld)
+
 // extendTo runs the extension script on every node and, when a majority
-// extended in time, records the new validity on l; otherwise it returns
-// each node's answer and why the extension failed.
+// extended in time, records the new validity on l and sets the key again
+// on the nodes that lost it; otherwise it returns each node's answer and
+// why the extension failed.
 func (rl *Redlock) extendTo(ctx context.Context, l *Lease, ttl time.Duration) ([]error, *QuorumError) {
 	start := rl.c.Clock.Now()
 	args := []any{l.id.token, ttl.Milliseconds()}
 	errs := rl.fanOut(ctx, nil, func(ctx context.Context, _ int, r Redis) error {
 		n, err := runInt(ctx, r, redlockExtendScript, rl.keys, args...)
-		if err == nil && n == 0 {
+		switch {
+		case err != nil:
+			return err
+		case n == 0:
 			return ErrNotHeld
+		case n < 0:
+			return errGone
 		}
-		return err
+		return nil
 	})
 	extended := succeeded(errs)
 	if extended >= rl.quorum && rl.c.validityFor(ttl, rl.c.Clock.Since(start)) > 0 {
 		l.h.extend(start, rl.c.validityFor(ttl, 0))
+		rl.resetGone(ctx, args, errs)
 		return nil, nil
 	}
 	qe := rl.tally(errs)
 	qe.Expired = extended >= rl.quorum
 	return errs, qe
+}
+
+// resetGone sets the lease's key again, with args (its token and the TTL in
+// ms), on the nodes whose answer in errs was errGone, by the acquisition
+// script (SET unless another owner took the key there), after an
+// extension that a majority still holding token granted: no other owner
+// can have held the lock in between. Best effort: a node it misses stays
+// without the key, as it was.
+func (rl *Redlock) resetGone(ctx context.Context, args []any, errs []error) {
+	var gone []int
+	for i, err := range errs {
+		if errors.Is(err, errGone) {
+			gone = append(gone, i)
+		}
+	}
+	rl.fanOutTo(ctx, gone, func(ctx context.Context, _ int, r Redis) error {
+		_, err := runInt(ctx, r, redlockAcquireScript, rl.keys, args...)
+		return err
+	})
 }

@@ -20,10 +20,10 @@ func probeNodes(t *testing.T, n int, user string) (nodes []locks.Redis, admins [
 	t.Helper()
 	ctx := context.Background()
 	for _, s := range redistest.Require(t, n) {
-		admin := redis.NewClient(&redis.Options{Addr: s.Addr, DialerRetries: 1})
+		admin := redis.NewClient(&redis.Options{Addr: s.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
 		t.Cleanup(func() { admin.Close() })
 		admins = append(admins, admin)
-		o := &redis.Options{Addr: s.Addr, DialerRetries: 1}
+		o := &redis.Options{Addr: s.Addr, DialerRetries: 1, ContextTimeoutEnabled: true}
 		if user != "" {
 			if err := admin.Do(ctx, "ACL", "SETUSER", user, "on", ">pw", "~*", "+@all", "-@scripting").Err(); err != nil {
 				t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 // machinery's share of the hot path is the difference.
 func BenchmarkCycle(b *testing.B) {
 	m := miniredis.RunT(b)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
 	b.Cleanup(func() { rdb.Close() })
 	o := Options{TTL: 10 * time.Second}
 	for _, tc := range []struct {

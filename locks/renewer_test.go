@@ -16,7 +16,7 @@ import (
 // holding; once idle it runs none.
 func TestRenewalLoopStartsOncePerLocker(t *testing.T) {
 	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	const cycles = 20
 	for _, tc := range []struct {

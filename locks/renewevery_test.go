@@ -2,6 +2,7 @@ package locks_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,9 +17,13 @@ import (
 // accepted and ignored), and by Options.Resolve; the patterns that renew
 // and ResolveRenewing take it.
 func TestRenewEveryOnlyWhereItRenews(t *testing.T) {
-	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // no call is made: construction only
-	t.Cleanup(func() { rdb.Close() })
-	nodes := []locks.Redis{rdb, rdb, rdb}
+	var nodes []locks.Redis // no call is made: construction only
+	for i := range 3 {
+		c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", i+1), ContextTimeoutEnabled: true})
+		t.Cleanup(func() { c.Close() })
+		nodes = append(nodes, c)
+	}
+	rdb := nodes[0]
 	o := locks.Options{TTL: time.Second, RenewEvery: 300 * time.Millisecond}
 	fenced := o
 	fenced.Fencing = true

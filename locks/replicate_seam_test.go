@@ -47,7 +47,7 @@ func (s heldSession) Wait(ctx context.Context, _ int, _ time.Duration) *redis.In
 // few loses the lease and gives the key back.
 func TestWaitReplicasUserSeam(t *testing.T) {
 	m := miniredis.RunT(t)
-	w := &heldWaiter{Client: redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1}),
+	w := &heldWaiter{Client: redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true}),
 		asked: make(chan struct{}), answer: make(chan int64)}
 	t.Cleanup(func() { w.Close() })
 	clk := clocktest.NewManualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
@@ -92,7 +92,7 @@ func TestWaitReplicasUserSeam(t *testing.T) {
 // an unconfirmed re-entry is taken back and fails with ErrNotReplicated.
 func TestWaitReplicasReentrantPartialRelease(t *testing.T) {
 	m := miniredis.RunT(t)
-	w := &heldWaiter{Client: redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1}),
+	w := &heldWaiter{Client: redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true}),
 		asked: make(chan struct{}), answer: make(chan int64)}
 	t.Cleanup(func() { w.Close() })
 	clk := clocktest.NewManualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)

@@ -91,7 +91,7 @@ func TestWaitReplicasSentinelFailover(t *testing.T) {
 	rs := startReplicaSet(t, direct)
 	sentinel := startSentinel(t, rs.primary.Addr)
 	ctx := context.Background()
-	fc := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: "mymaster", SentinelAddrs: []string{sentinel}, DialerRetries: 1})
+	fc := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: "mymaster", SentinelAddrs: []string{sentinel}, DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { fc.Close() })
 	o := locks.Options{TTL: 30 * time.Second, WaitReplicas: 1, WaitTimeout: time.Second}
 	first, err := locks.NewBasic(fc, "wait:sentinel", o)

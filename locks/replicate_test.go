@@ -250,7 +250,7 @@ func TestWaitReplicasFailover(t *testing.T) {
 // TestWaitReplicasOptions: WaitReplicas and WaitTimeout are checked at
 // construction, naming the field and value.
 func TestWaitReplicasOptions(t *testing.T) {
-	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", ContextTimeoutEnabled: true})
 	defer rdb.Close()
 	for _, tc := range []struct {
 		name string
@@ -282,7 +282,7 @@ func TestWaitReplicasOptions(t *testing.T) {
 			return err
 		}, "WaitReplicas (1) is not supported by Fair"},
 		{"unpinnable seam", func() error {
-			ring := redis.NewRing(&redis.RingOptions{})
+			ring := redis.NewRing(&redis.RingOptions{ContextTimeoutEnabled: true})
 			defer ring.Close()
 			_, err := locks.NewBasic(ring, "k", locks.Options{TTL: time.Second, WaitReplicas: 1})
 			return err

@@ -92,7 +92,7 @@ func TestAcquireEndedMidAttempt(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m.FlushAll()
-			rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+			rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
 			defer rdb.Close()
 			o := locks.Options{TTL: time.Minute, Retry: locks.Retry{Attempts: -1, Delay: time.Millisecond}}
 			holder, err := locks.NewBasic(rdb, "k", o)

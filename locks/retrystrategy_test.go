@@ -66,7 +66,7 @@ var strategyPatterns = []struct {
 // stops when it says so: LimitRetry(…, 3) makes three attempts.
 func TestRetryStrategyDrivesEveryPattern(t *testing.T) {
 	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	for _, p := range strategyPatterns {
 		t.Run(p.name, func(t *testing.T) {
@@ -145,7 +145,7 @@ func TestExponentialBackoffJitter(t *testing.T) {
 // the field and the value.
 func TestRetryStrategyOptionErrors(t *testing.T) {
 	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	for _, tc := range []struct {
 		name  string
@@ -172,7 +172,7 @@ func TestRetryStrategyOptionErrors(t *testing.T) {
 // instead of retrying until the context ends.
 func TestServiceWithStrategyStops(t *testing.T) {
 	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	holder := mustNew(locks.NewService(rdb, "svc", locks.Options{TTL: time.Minute}))
 	l, err := holder.Acquire(t.Context())

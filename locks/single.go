@@ -43,6 +43,9 @@ func newSingle(r Redis, key string, o Options) (single, error) {
 	if isNil(r) {
 		return single{}, &OptionError{"Redis", nilName(r), "must be set"}
 	}
+	if err := o.checkContextTimeout("Redis", r); err != nil {
+		return single{}, err
+	}
 	if key == "" {
 		return single{}, &OptionError{"key", `""`, "must not be empty"}
 	}

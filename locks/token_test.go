@@ -30,14 +30,14 @@ var tokenPatterns = []struct {
 // releases it, while a Locker with another token is kept out throughout.
 func TestTokenSurvivesRestart(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	for _, p := range tokenPatterns {
 		t.Run(p.name, func(t *testing.T) {
 			key := "token:restart:" + p.name
 			opts := locks.Options{TTL: 3 * time.Second, Token: "worker-7"}
-			first := redis.NewClient(&redis.Options{Addr: srv.Addr, MaxRetries: -1})
+			first := redis.NewClient(&redis.Options{Addr: srv.Addr, MaxRetries: -1, ContextTimeoutEnabled: true})
 			a, err := p.new(first, key, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -91,7 +91,7 @@ func TestTokenSurvivesRestart(t *testing.T) {
 // Release is refused and leaves the lock to the later one).
 func TestTokenTakeBackEndsEarlierLease(t *testing.T) {
 	srv := redistest.Require(t, 1)[0]
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	b, err := locks.NewBasic(rdb, "token:again", locks.Options{TTL: 10 * time.Second, Token: "w"})
@@ -123,7 +123,7 @@ func TestTokenTakeBackEndsEarlierLease(t *testing.T) {
 // TestTokenValidation: a bad Token is refused at construction with an
 // *OptionError naming Token, as is a Token on a pattern that takes none.
 func TestTokenValidation(t *testing.T) {
-	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	ttl := time.Second
 	cases := []struct {

@@ -86,7 +86,7 @@ func TestTTLOfMembersAndQueues(t *testing.T) {
 // issue, or of one it released, is refused before any request.
 func TestTTLSendsNothingForForeignLeases(t *testing.T) {
 	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	a := extMust(NewBasic(rdb, "ttl:a", Options{TTL: time.Minute}))
 	b := extMust(NewBasic(rdb, "ttl:b", Options{TTL: time.Minute}))
@@ -118,7 +118,7 @@ func TestRedlockTTLIsTheQuorums(t *testing.T) {
 	var mrs []*miniredis.Miniredis
 	for range 3 {
 		m := miniredis.RunT(t)
-		c := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, MaxRetries: -1})
+		c := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, MaxRetries: -1, ContextTimeoutEnabled: true})
 		t.Cleanup(func() { c.Close() })
 		mrs, nodes = append(mrs, m), append(nodes, c)
 	}

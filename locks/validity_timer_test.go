@@ -49,7 +49,7 @@ func (c *timerClock) AfterFunc(d time.Duration, fn func()) func() bool {
 // until the validity runs out, and Release stops it.
 func TestValidityTimerStartsNoGoroutine(t *testing.T) {
 	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	for _, tc := range []struct {
 		name string
@@ -87,7 +87,7 @@ func TestValidityTimerStartsNoGoroutine(t *testing.T) {
 // Extend gave it.
 func TestValidityTimerFollowsExtend(t *testing.T) {
 	m := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { rdb.Close() })
 	b := extMust(NewBasic(rdb, "vt:extend", Options{TTL: time.Second}))
 	ctx := context.Background()

@@ -24,7 +24,7 @@ func ExampleCollector() {
 		return
 	}
 	defer m.Close()
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
 	defer rdb.Close()
 
 	counts := &locks.Metrics{}

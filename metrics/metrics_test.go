@@ -93,7 +93,7 @@ locksim_lock_wait_seconds_count{key="orders",kind="basic"} 0
 
 func TestInspectCollector(t *testing.T) {
 	mr := miniredis.RunT(t)
-	r := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	r := redis.NewClient(&redis.Options{Addr: mr.Addr(), ContextTimeoutEnabled: true})
 	t.Cleanup(func() { r.Close() })
 	ctx, o := context.Background(), locks.Options{TTL: 2 * time.Second}
 	re, _ := locks.NewReentrant(r, "orders", o)
@@ -137,7 +137,7 @@ locksim_lock_ttl_seconds{key="orders",kind="reentrant"} 2
 // scrape with its error rather than vanishing.
 func TestInspectCollectorError(t *testing.T) {
 	mr := miniredis.RunT(t)
-	r := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	r := redis.NewClient(&redis.Options{Addr: mr.Addr(), ContextTimeoutEnabled: true})
 	t.Cleanup(func() { r.Close() })
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(NewInspectCollector(r, Target{"k", locks.Kind("nope")}))

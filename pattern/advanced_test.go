@@ -15,7 +15,7 @@ import (
 )
 
 func advancedClient(t *testing.T, m *miniredis.Miniredis) locks.Redis {
-	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	c := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
 	t.Cleanup(func() { c.Close() })
 	return c
 }

@@ -114,7 +114,7 @@ func newClient(t *testing.T, p pattern.Pattern, servers []*miniredis.Miniredis, 
 	t.Helper()
 	nodes := make([]locks.Redis, len(servers))
 	for i, m := range servers {
-		c := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+		c := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 		c.AddHook(countHook{sent})
 		t.Cleanup(func() { c.Close() })
 		nodes[i] = c

@@ -53,7 +53,7 @@ func newDemo(n int) (*demo, error) {
 		m.ClockTTL(true) // TTLs run on the wall clock, like a real server
 		d.ms = append(d.ms, m)
 		d.clients = append(d.clients, redis.NewClient(&redis.Options{
-			Addr: m.Addr(), DialerRetries: 1, DialTimeout: 200 * time.Millisecond, MaxRetries: -1,
+			Addr: m.Addr(), DialerRetries: 1, DialTimeout: 200 * time.Millisecond, MaxRetries: -1, ContextTimeoutEnabled: true,
 		}))
 	}
 	return d, nil

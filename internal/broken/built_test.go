@@ -93,7 +93,7 @@ func lockerType(t *testing.T, p pattern.Pattern) string {
 	t.Helper()
 	nodes := make([]locks.Redis, p.Nodes)
 	for i := range nodes {
-		rc := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+		rc := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", i+1), ContextTimeoutEnabled: true})
 		t.Cleanup(func() { _ = rc.Close() })
 		nodes[i] = rc
 	}

@@ -2,6 +2,7 @@ package broken_test
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -100,7 +101,7 @@ func build(t *testing.T, name string, o locks.Options) string {
 	}
 	nodes := make([]locks.Redis, p.Nodes)
 	for i := range nodes {
-		rc := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+		rc := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", i+1), ContextTimeoutEnabled: true})
 		t.Cleanup(func() { _ = rc.Close() })
 		nodes[i] = rc
 	}

@@ -24,7 +24,7 @@ func seedMini(t *testing.T) (*miniredis.Miniredis, func() *redis.Client) {
 	t.Helper()
 	m := miniredis.RunT(t)
 	return m, func() *redis.Client {
-		c := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+		c := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 		t.Cleanup(func() { c.Close() })
 		return c
 	}

@@ -25,7 +25,7 @@ func ExampleRun() {
 	}
 	defer m.Close()
 	m.ClockTTL(true) // TTLs follow the wall clock, as on a real server
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
 	defer rdb.Close()
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -34,7 +34,7 @@ func miniBackend(t *testing.T, n int, clockTTL bool) backend {
 	for range n {
 		m := miniredis.RunT(t)
 		m.ClockTTL(clockTTL) // TTLs follow the wall clock, as on a real server
-		c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+		c := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
 		t.Cleanup(func() { c.Close() })
 		b.nodes = append(b.nodes, c)
 	}

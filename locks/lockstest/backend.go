@@ -55,9 +55,9 @@ type Caps struct {
 	Redlock   bool // a quorum of Env.Nodes nodes; ErrQuorum when missed
 	Extender  bool // implements locks.Extender
 	TTL       bool // implements locks.TTLReader: the owner-checked server TTL
-	// Resets: an extension sets a vanished key again (Redlock's), so a
-	// deleted key is no loss; WatchdogReportsLoss then plants another
-	// owner's key instead.
+	// Resets: an extension sets a vanished key again where a majority
+	// still holds it (Redlock's); WatchdogReportsLoss then plants another
+	// owner's key instead of deleting it.
 	Resets bool
 }
 

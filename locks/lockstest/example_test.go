@@ -23,7 +23,7 @@ func ExampleManualClock() {
 		return
 	}
 	defer m.Close()
-	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
 	defer rdb.Close()
 
 	clk := lockstest.NewManualClock(lockstest.Epoch, m.FastForward)

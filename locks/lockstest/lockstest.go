@@ -38,6 +38,7 @@ var properties = []property{
 	{"RedlockMinorityDown", redlock, checkMinorityDown},
 	{"RedlockMajorityDown", redlock, checkMajorityDown},
 	{"RedlockExtendResets", redlockExtending, checkRedlockExtendResets},
+	{"RedlockExtendLostMajority", redlockExtending, checkRedlockExtendLostMajority},
 	{"RedlockExtendLost", redlockExtending, checkRedlockExtendLost},
 	{"RedlockReleaseLost", redlock, checkRedlockReleaseLost},
 	{"FenceIncreases", fenced, checkFenceIncreases},

@@ -22,8 +22,8 @@ func ExampleStart() {
 		return
 	}
 	ctx := context.Background()
-	a := redis.NewClient(&redis.Options{Addr: ss[0].Addr, DialerRetries: 1})
-	b := redis.NewClient(&redis.Options{Addr: ss[1].Addr, DialerRetries: 1})
+	a := redis.NewClient(&redis.Options{Addr: ss[0].Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
+	b := redis.NewClient(&redis.Options{Addr: ss[1].Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
 	fmt.Println(a.Ping(ctx).Val(), b.Ping(ctx).Val())
 	a.Set(ctx, "k", "v", 0)
 	fmt.Println("k on a:", a.Exists(ctx, "k").Val(), "on b:", b.Exists(ctx, "k").Val())

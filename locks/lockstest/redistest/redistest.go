@@ -183,12 +183,14 @@ func Require(t testing.TB, n int) []*Server {
 	return ss
 }
 
-// Clients returns one go-redis client per server, closed in t.Cleanup.
+// Clients returns one go-redis client per server, closed in t.Cleanup,
+// honouring context deadlines (ContextTimeoutEnabled), as the locks
+// constructors require.
 func Clients(t testing.TB, ss []*Server) []*redis.Client {
 	t.Helper()
 	out := make([]*redis.Client, len(ss))
 	for i, s := range ss {
-		c := redis.NewClient(&redis.Options{Addr: s.Addr, DialerRetries: 1})
+		c := redis.NewClient(&redis.Options{Addr: s.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
 		t.Cleanup(func() { c.Close() })
 		out[i] = c
 	}
