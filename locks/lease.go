@@ -401,9 +401,18 @@ func freed(m *Metrics, l *Lease) {
 
 // lostBy ends l's holding when the server says it no longer held the lock
 // (an owner-checked release or extension found another token, or none),
-// counted into m, and returns why as the error of op on key.
+// counted into m, and returns why as the error of op on key. The server's
+// answer leaves nothing of the lease to remove there, so a later Release of
+// it is refused before anything is sent (and counts no second loss), even
+// if its validity had merely run out; a release's answer spends the lease.
 func lostBy(m *Metrics, l *Lease, op, key string, why error) error {
 	m.lost()
+	l.h.mu.Lock()
+	l.h.left = false
+	l.h.mu.Unlock()
+	if op == "release" {
+		l.spend()
+	}
 	l.h.end(ErrLockLost)
 	return wrap(op, key, why)
 }
