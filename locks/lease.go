@@ -32,7 +32,8 @@ type Lease struct {
 	// pattern issues none. Fence tokens strictly increase across holders.
 	Fence int64
 	// Count is the hold count after this acquisition: 1 for a first
-	// acquisition, n for the n-th nested one (reentrant patterns).
+	// acquisition, n for the n-th nested one (reentrant patterns); for a
+	// Semaphore, the permits the lease holds (k from AcquireN).
 	Count int
 	// Shared marks a shared (read) holding, which other shared holdings of
 	// the same lock may overlap: an RWLock's read leases. The checks tell
