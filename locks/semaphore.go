@@ -13,7 +13,8 @@ import (
 // and a crashed holder's permits return on their own when its TTL runs out
 // (expired holdings are pruned before every grant). Holdings are renewable
 // (Extend). It is not fair: waiters poll with the Retry policy's backoff
-// and the first poll to find enough free permits wins.
+// and the first poll to find enough free permits wins, so an AcquireN of
+// many permits can wait behind a stream of smaller acquisitions.
 //
 // N is the semaphore's, not each client's: the first acquisition stores it
 // in Redis, and every acquisition checks the client's N against it, so a

@@ -255,3 +255,58 @@ func TestSemaphoreReleaseNeverAcquired(t *testing.T) {
 		}
 	})
 }
+
+// TestSemaphoreAcquireNWaits: AcquireN polls until k permits are free
+// together, holding none meanwhile; a deadline that ends the wait leaves
+// nothing behind.
+func TestSemaphoreAcquireNWaits(t *testing.T) {
+	extBoth(t, func(t *testing.T, e *extEnv) {
+		ctx, name := context.Background(), extName(t)
+		holder := newSemT(t, e.client(t), name, 4, extFastOpts())
+		a, err := holder.AcquireN(ctx, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := holder.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waiter := newSemT(t, e.client(t), name, 4, extFastOpts())
+		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		if _, err := waiter.AcquireN(short, 3); !errors.Is(err, ErrNotAcquired) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("AcquireN(3) with 1 free until a deadline = %v, want ErrNotAcquired and DeadlineExceeded", err)
+		}
+		if got, err := waiter.Available(ctx); err != nil || got != 1 {
+			t.Errorf("Available() after the wait gave up = %d, %v; want 1", got, err)
+		}
+		got := make(chan error, 1)
+		go func() {
+			l, err := waiter.AcquireN(ctx, 3)
+			if err == nil && l.Count != 3 {
+				err = errors.New("lease Count is not 3")
+			}
+			got <- err
+		}()
+		if err := holder.Release(ctx, b); err != nil { // 2 free: not enough
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond) // real time: the waiter polls and finds 2
+		select {
+		case err := <-got:
+			t.Fatalf("AcquireN(3) with 2 free = %v, want it still waiting", err)
+		default:
+		}
+		if err := holder.Release(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-got:
+			if err != nil {
+				t.Fatalf("AcquireN(3) once 4 were free = %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("AcquireN(3) still waiting 10s after 4 permits were free")
+		}
+	})
+}
