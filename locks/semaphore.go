@@ -101,6 +101,8 @@ func (s *Semaphore) try(ctx context.Context, token string, k int) (*Lease, error
 		return nil, wrap("acquire", ms.key, err)
 	case ok < 0:
 		return nil, wrap("acquire", ms.key, s.mismatch(n, -ok))
+	case ok > 1:
+		return nil, wrap("acquire", ms.key, fmt.Errorf("%w: sem_acquire replied %d", ErrPermanent, ok))
 	case ok == 0 && k == 1:
 		return nil, wrap("acquire", ms.key, fmt.Errorf("%w: all %d permits taken", ErrNotAcquired, n))
 	case ok == 0:

@@ -310,3 +310,28 @@ func TestSemaphoreAcquireNWaits(t *testing.T) {
 		}
 	})
 }
+
+// TestSemaphoreSizeNotANumber: a stored N that is not a positive integer
+// (written by hand) fails Acquire and Resize with a permanent error, and
+// grants nothing.
+func TestSemaphoreSizeNotANumber(t *testing.T) {
+	extBoth(t, func(t *testing.T, e *extEnv) {
+		ctx, name := context.Background(), extName(t)
+		o := extFastOpts() // unbounded attempts: only a permanent error ends them
+		s, c := newSemT(t, e.client(t), name, 2, o), e.client(t)
+		for _, junk := range []string{"x", "0", "-3", "1.5"} {
+			if err := c.Set(ctx, SemaphoreSizeKey(name), junk, 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if l, err := s.Acquire(ctx); !errors.Is(err, ErrPermanent) {
+				t.Errorf("Acquire with the stored N %q = %v, %v; want ErrPermanent", junk, l, err)
+			}
+			if err := s.Resize(ctx, 3); !errors.Is(err, ErrPermanent) {
+				t.Errorf("Resize with the stored N %q = %v, want ErrPermanent", junk, err)
+			}
+		}
+		if got := len(extInspect(t, c, name, KindSemaphore).Holders); got != 0 {
+			t.Errorf("Inspect: %d holders, want 0", got)
+		}
+	})
+}

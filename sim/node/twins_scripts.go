@@ -21,7 +21,7 @@ func twinSemAcquire(t *twinRun, keys, args []string) (Reply, bool) {
 	stored := t.read(cmdGet, "GET", size)
 	if !stored.IsNil() && stored.Str != args[2] {
 		v, ok := small(stored.Str)
-		if !ok {
+		if !ok || v < 1 {
 			return Reply{}, false
 		}
 		return Int(-v), true
