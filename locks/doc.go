@@ -21,8 +21,12 @@
 //   - RWLock: readers share it, a writer holds it alone; every reader is an
 //     owner with its own expiring key, and a waiting writer's intent holds
 //     new readers back.
-//   - Semaphore: at most N holders at once, each permit owned and expiring
-//     on its own.
+//   - Semaphore: at most N permits held at once, each holding owned and
+//     expiring on its own; AcquireN takes several permits atomically (all
+//     or none) and its Release gives them all back; Available reads the
+//     free ones. N is stored with the semaphore by its first acquisition: a
+//     client built with another N gets ErrPermitsMismatch (permanent),
+//     never a permit, and Resize is the one way to change N.
 //   - MultiLock: several keys on one node taken all or none in one script
 //     (no deadlock from a circular wait); on a *redis.ClusterClient the keys
 //     must share a hash slot.
@@ -115,7 +119,10 @@
 // lease, of another Locker's lease (another key, or another client on the
 // same key), of a lease already released or of a holding that is over
 // return ErrNotHeld with the reason, touch nothing in Redis and end no
-// other lease. Reentrant and Service record one entry per acquisition in
+// other lease. A Release that the server answered "not held" (the lease's
+// validity had run out and its key expired) spends the lease too: a second
+// Release is refused before anything is sent, and Metrics counts the loss
+// once. Reentrant and Service record one entry per acquisition in
 // their hash, so a duplicate or late release request can only remove its
 // own acquisition. Lease.Done closes when the validity runs out on the
 // holder's clock (a timer: the Clock's own AfterFunc where it has one, as

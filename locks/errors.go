@@ -30,7 +30,8 @@ var (
 	// unknown command, MOVED/ASK on a client that does not follow them,
 	// CROSSSLOT, a script touching a key of another cluster node, a
 	// counter that is not an integer. Acquire ends at once with it; the
-	// Redis error stays in the chain (errors.As with redis.Error).
+	// Redis error stays in the chain (errors.As with redis.Error). A
+	// Semaphore's ErrPermitsMismatch matches it too: no retry cures it.
 	ErrPermanent = errors.New("locks: permanent Redis error")
 	// ErrReleased: the lease was released by its holder.
 	ErrReleased = errors.New("locks: lease released")

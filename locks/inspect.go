@@ -27,7 +27,7 @@ var Kinds = []Kind{KindBasic, KindReentrant, KindFenced, KindFair, KindRW, KindS
 type Holder struct {
 	Token string        // owner token (reentrant: owner id)
 	TTL   time.Duration // remaining on the server
-	Count int           // hold count: re-entries for reentrant locks, else 1
+	Count int           // hold count: re-entries for reentrant locks, permits for a semaphore, else 1
 	Read  bool          // a shared (reader's) holding
 }
 

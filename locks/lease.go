@@ -32,7 +32,8 @@ type Lease struct {
 	// pattern issues none. Fence tokens strictly increase across holders.
 	Fence int64
 	// Count is the hold count after this acquisition: 1 for a first
-	// acquisition, n for the n-th nested one (reentrant patterns).
+	// acquisition, n for the n-th nested one (reentrant patterns); for a
+	// Semaphore, the permits the lease holds (k from AcquireN).
 	Count int
 	// Shared marks a shared (read) holding, which other shared holdings of
 	// the same lock may overlap: an RWLock's read leases. The checks tell
@@ -401,9 +402,18 @@ func freed(m *Metrics, l *Lease) {
 
 // lostBy ends l's holding when the server says it no longer held the lock
 // (an owner-checked release or extension found another token, or none),
-// counted into m, and returns why as the error of op on key.
+// counted into m, and returns why as the error of op on key. The server's
+// answer leaves nothing of the lease to remove there, so a later Release of
+// it is refused before anything is sent (and counts no second loss), even
+// if its validity had merely run out; a release's answer spends the lease.
 func lostBy(m *Metrics, l *Lease, op, key string, why error) error {
 	m.lost()
+	l.h.mu.Lock()
+	l.h.left = false
+	l.h.mu.Unlock()
+	if op == "release" {
+		l.spend()
+	}
 	l.h.end(ErrLockLost)
 	return wrap(op, key, why)
 }

@@ -3,12 +3,14 @@ package locks_test
 import (
 	"context"
 	"errors"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/clock/clocktest"
 	"github.com/locksim/locksim/locks"
 )
 
@@ -54,4 +56,72 @@ func TestEveryPatternHonoursMetrics(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWatchdogLostToWaitCounts: a Watchdog renewal that WAIT confirms on
+// too few replicas loses the lease, and Metrics counts that loss (it read
+// 0: the failed renewal's error ended the holding with nothing counted).
+// Over miniredis a user's ReplicaWaiter answers WAIT; over redis-server the
+// replica is SIGSTOPped.
+func TestWatchdogLostToWaitCounts(t *testing.T) {
+	t.Run("miniredis", func(t *testing.T) {
+		m := miniredis.RunT(t)
+		w := &heldWaiter{Client: redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1}),
+			asked: make(chan struct{}), answer: make(chan int64)}
+		t.Cleanup(func() { w.Close() })
+		clk := clocktest.NewManualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
+		t.Cleanup(clk.Close)
+		ms := &locks.Metrics{}
+		wd, err := locks.NewWatchdog(w, "k", locks.Options{TTL: 3 * time.Second, WaitReplicas: 1, WaitTimeout: 100 * time.Millisecond, Clock: clk, Metrics: ms})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan error, 1)
+		var l *locks.Lease
+		go func() { var err error; l, err = wd.Acquire(context.Background()); got <- err }()
+		<-w.asked
+		w.answer <- 1
+		if err := <-got; err != nil {
+			t.Fatalf("Acquire with WAIT answering 1 = %v", err)
+		}
+		go func() { got <- clk.Advance(time.Second + time.Millisecond) }() // past RenewEvery (TTL/3)
+		<-w.asked
+		w.answer <- 0
+		if err := <-got; err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-l.Done():
+		case <-time.After(10 * time.Second):
+			t.Fatal("Done still open after a renewal WAIT confirmed on no replica")
+		}
+		if s := ms.Snapshot(); s.Lost != 1 {
+			t.Errorf("metrics after a renewal lost to WAIT = %+v, want Lost 1", s)
+		}
+	})
+	t.Run("redis-server", func(t *testing.T) {
+		rs := startReplicaSet(t, direct)
+		ms := &locks.Metrics{}
+		wd, err := locks.NewWatchdog(rs.pc, "wait:lost:metrics", locks.Options{TTL: time.Second, WaitReplicas: 1, WaitTimeout: 50 * time.Millisecond, Metrics: ms})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := wd.Acquire(context.Background())
+		if err != nil {
+			t.Fatalf("Acquire = %v", err)
+		}
+		syscall.Kill(rs.replica.Pid(), syscall.SIGSTOP)
+		defer syscall.Kill(rs.replica.Pid(), syscall.SIGCONT)
+		select {
+		case <-l.Done():
+		case <-time.After(10 * time.Second):
+			t.Fatal("Done still open 10s after the replica stopped acknowledging renewals")
+		}
+		if err := l.Err(); !errors.Is(err, locks.ErrNotReplicated) {
+			t.Fatalf("Err() = %v, want ErrNotReplicated", err)
+		}
+		if s := ms.Snapshot(); s.Lost != 1 {
+			t.Errorf("metrics after a renewal lost to WAIT = %+v, want Lost 1", s)
+		}
+	})
 }

@@ -189,6 +189,7 @@ func (s *single) replicatedExtend(ctx context.Context, l *Lease, ttl time.Durati
 		return ok, err
 	}
 	if err := s.waitAcks(ctx, p, l); err != nil {
+		s.c.Metrics.lost() // the lease ends here: the renewer and Extend count no loss for an error
 		s.giveBack(ctx, p, l, fmt.Errorf("%w: renewal %w", ErrLockLost, err))
 		return false, err
 	}

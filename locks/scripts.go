@@ -57,6 +57,8 @@ var scriptTable = []scriptSpec{
 	{"member_release", nil},
 	{"member_extend", withMembers},
 	{"sem_acquire", withMembers},
+	{"sem_resize", nil},
+	{"sem_available", nil},
 	{"inspect", nil},
 	{"ttl", nil},
 	{"reentrant_ttl", nil},
@@ -127,6 +129,8 @@ var (
 	memberReleaseScript          = script("member_release")
 	memberExtendScript           = script("member_extend")
 	semAcquireScript             = script("sem_acquire")
+	semResizeScript              = script("sem_resize")
+	semAvailableScript           = script("sem_available")
 	inspectScript                = script("inspect")
 	ttlScript                    = script("ttl")
 	reentrantTTLScript           = script("reentrant_ttl")

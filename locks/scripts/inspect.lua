@@ -2,7 +2,9 @@
 -- prefix (fair waiters, rwlock readers, semaphore permits).
 -- KEYS by kind: basic/reentrant {key}; fenced {lock, fence}; fair {lock,
 -- queue}; rwlock {writer, readers, intent}; semaphore {holders}.
--- Returns {queue, fence, then per holder: token, PTTL ms, count, read (0/1)}.
+-- Returns {queue, fence, then per holder: token, PTTL ms, count, read (0/1)};
+-- a member's count is the number its key holds (a semaphore holding's
+-- permits), 1 if none.
 local kind, prefix = ARGV[1], ARGV[2]
 local out = {0, 0}
 local function holder(token, pttl, count, read)
@@ -16,7 +18,7 @@ end
 local function members(key, read)
   for _, m in ipairs(redis.call('SMEMBERS', key)) do
     local p = redis.call('PTTL', prefix .. m)
-    if p > 0 then holder(m, p, 1, read) end
+    if p > 0 then holder(m, p, tonumber(redis.call('GET', prefix .. m)) or 1, read) end
   end
 end
 if kind == 'basic' then

@@ -103,8 +103,12 @@ var scriptSpecs = map[string]scriptSpec{
 	"member_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },
 	"member_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.prefix()} },
 	"sem_acquire": func(g *gen) ([]string, []string) {
-		return g.keys(1), []string{g.tok(), g.validTTL(), g.pick("1", "2", "2", "x"), g.prefix()}
+		return g.keys(2), []string{g.tok(), g.validTTL(), g.pick("1", "2", "2", "3", "x"), g.prefix(), g.pick("1", "1", "2", "x")}
 	},
+	"sem_resize": func(g *gen) ([]string, []string) {
+		return g.keys(1), []string{g.pick("1", "2", "3"), g.pick("1", "2", "3")}
+	},
+	"sem_available": func(g *gen) ([]string, []string) { return g.keys(2), []string{g.prefix()} },
 	"ttl":           func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok()} },
 	"reentrant_ttl": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.entry()} },
 	"member_ttl":    func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },

@@ -34,7 +34,7 @@ type guardedTwin struct {
 // guardedByName holds the guarded twins by script name; guardedTwins binds
 // them to the SHA1 of the current sources (see nativeScripts).
 var guardedByName = map[string]guardedTwin{
-	"sem_acquire":              {keys: 1, args: 4, run: twinSemAcquire},
+	"sem_acquire":              {keys: 2, args: 5, run: twinSemAcquire},
 	"member_release":           {keys: 1, args: 2, run: twinMemberRelease},
 	"rw_rlock":                 {keys: 3, args: 3, run: twinRWRLock},
 	"rw_lock":                  {keys: 3, args: 4, run: twinRWLock},

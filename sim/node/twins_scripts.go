@@ -6,22 +6,77 @@ import "strings"
 // its script it follows. A twin returns ok false only before its first
 // write.
 
-// twinSemAcquire is sem_acquire.lua: prune the permits, grant one if fewer
-// than N are live.
+// twinSemAcquire is sem_acquire.lua: store N or check it against the
+// stored one, prune the holdings, grant the permits wanted if they fit
+// beside the live ones.
 func twinSemAcquire(t *twinRun, keys, args []string) (Reply, bool) {
-	set, tok, prefix := keys[0], args[0], args[3]
+	set, size, tok, prefix := keys[0], keys[1], args[0], args[3]
 	ms, okTTL := ttl(args[1])
 	n, okN := small(args[2])
-	if !okTTL || !okN || !t.kindOK(set, isSet) {
+	k, okK := small(args[4])
+	if !okTTL || !okN || !okK || !distinct(set, size) || underPrefix(prefix, set, size) ||
+		!t.kindOK(set, isSet) || !t.kindOK(size, isStr) {
 		return Reply{}, false
 	}
-	if t.pruneSet(set, prefix) >= n {
+	stored := t.read(cmdGet, "GET", size)
+	if !stored.IsNil() && stored.Str != args[2] {
+		v, ok := small(stored.Str)
+		if !ok || v < 1 {
+			return Reply{}, false
+		}
+		return Int(-v), true
+	}
+	if !t.permitCounts(set, prefix) {
+		return Reply{}, false
+	}
+	if stored.IsNil() {
+		t.write(cmdSet, "SET", size, args[2])
+	}
+	used := t.pruneCounts(set, prefix)
+	if used+k > n {
 		return Int(0), true
 	}
 	t.write(cmdSAdd, "SADD", set, tok)
-	t.write(cmdSet, "SET", prefix+tok, "1", "PX", args[1])
+	t.write(cmdSet, "SET", prefix+tok, args[4], "PX", args[1])
 	t.keep(set, ms, args[1])
 	return Int(1), true
+}
+
+// permitCounts reports whether every live holding's key of the permits set
+// holds a small integer, so that sem_acquire.lua's sum cannot fail or lose
+// exactness.
+func (t *twinRun) permitCounts(set, prefix string) bool {
+	var sum int64
+	for _, m := range t.read(cmdSMembers, "SMEMBERS", set).Arr {
+		e := t.n.get(t.now, prefix+m.Str)
+		if e == nil {
+			continue
+		}
+		v, ok := small(e.str)
+		if !e.isString() || !ok {
+			return false
+		}
+		if sum += v; sum >= maxExact || sum <= -maxExact {
+			return false
+		}
+	}
+	return true
+}
+
+// pruneCounts is sem_acquire.lua's loop: drop the holdings whose key has
+// expired and sum the permit counts of the others.
+func (t *twinRun) pruneCounts(set, prefix string) int64 {
+	var used int64
+	for _, m := range t.read(cmdSMembers, "SMEMBERS", set).Arr {
+		r := t.read(cmdGet, "GET", prefix+m.Str)
+		if r.IsNil() {
+			t.write(cmdSRem, "SREM", set, m.Str)
+			continue
+		}
+		v, _ := small(r.Str)
+		used += v
+	}
+	return used
 }
 
 // twinMemberRelease is member_release.lua: drop one member and its key.

@@ -176,7 +176,9 @@ func genPatternOps(r *rand.Rand, n int, timed bool) []op {
 				[]string{"DEL", "{w}:r:" + g.tok()}, []string{"SET", g.pick("{f}:q", "{w}:readers", "{s}:permits", "{v}:lock"), "x"},
 				[]string{"DEL", g.pick("{f}:q", "{f}:lock", "{w}:readers", "{w}:intent", "{s}:permits", "{v}:lock")},
 				[]string{"SET", "{v}:fence", g.pick("x", "4503599627370496")}, []string{"SET", "{f}:t", "4503599627370495"},
-				[]string{"SET", "{f}:wake:" + g.tok(), "x"}, []string{"HINCRBY", "{v}:lock", "@", "1"})
+				[]string{"SET", "{f}:wake:" + g.tok(), "x"}, []string{"HINCRBY", "{v}:lock", "@", "1"},
+				[]string{"SET", "{s}:size", g.pick("2", "3", "x", "0")}, []string{"DEL", "{s}:size"},
+				[]string{"SET", "{s}:p:" + g.tok(), g.pick("2", "x")})
 		} else {
 			o.script, o.keys, o.argv = patternCall(g)
 		}
@@ -194,7 +196,7 @@ func patternCall(g *gen) (string, []string, []string) {
 	rw := []string{"{w}:writer", "{w}:readers", "{w}:intent"}
 	switch g.r.IntN(12) {
 	case 0:
-		return "sem_acquire", []string{"{s}:permits"}, []string{tok, ttl, g.pick("1", "2"), "{s}:p:"}
+		return "sem_acquire", []string{"{s}:permits", "{s}:size"}, []string{tok, ttl, g.pick("1", "2", "2", "3"), "{s}:p:", g.pick("1", "1", "2")}
 	case 1:
 		return "member_release", []string{g.pick("{s}:permits", "{w}:readers")}, []string{tok, g.pick("{s}:p:", "{w}:r:")}
 	case 2:
@@ -266,7 +268,7 @@ func TestReadOnlyScriptCallRefusesWrites(t *testing.T) {
 		{"release", []string{"k"}, []string{"tok"}},
 		{"extend", []string{"k"}, []string{"tok", "5000"}},
 		{"redlock_acquire", []string{"free"}, []string{"tok", "5000"}},
-		{"sem_acquire", []string{"{s}:permits"}, []string{"tok", "5000", "2", "{s}:p:"}},
+		{"sem_acquire", []string{"{s}:permits", "{s}:size"}, []string{"tok", "5000", "2", "{s}:p:", "1"}},
 	}
 	for _, c := range calls {
 		n, err := New(Config{Name: "n1", Backend: BackendNative}, sched.New())
