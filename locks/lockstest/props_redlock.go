@@ -91,7 +91,9 @@ func checkRedlockExtendResets(r *run) {
 	for i := range n / 2 { // a minority loses the key
 		r.del(i, l1.Key)
 	}
-	r.advance(r.ttl() * 6 / 10)
+	// Extend with half a TTL of validity left: 0.5×TTL in (less what the
+	// acquisition took, on a loaded machine, so the Extend is still in time).
+	r.advance(max(0, l1.Validity()-r.ttl()/2))
 	if err := ext.Extend(r.ctx, l1); err != nil {
 		r.t.Fatalf("Extend(client 1) after nodes 0..%d of %d lost the key = %v, want nil (a majority still held it)", n/2-1, n, err)
 	}
@@ -101,7 +103,7 @@ func checkRedlockExtendResets(r *run) {
 		}
 	}
 	r.advance(r.ttl() * 6 / 10)
-	c2.wantTaken(" at 1.2×TTL, 0.6×TTL after an Extend that re-set a minority")
+	c2.wantTaken(" at about 1.1×TTL, 0.6×TTL after an Extend that re-set a minority")
 	if err := l1.Err(); err != nil {
 		r.t.Errorf("lease.Err() = %v 0.6×TTL after Extend, want nil", err)
 	}
