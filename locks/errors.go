@@ -88,6 +88,9 @@ func isPermanent(err error) bool {
 		return false
 	}
 	msg := re.Error()
+	if _, inner, ok := strings.Cut(msg, ": -"); ok && strings.HasPrefix(msg, "ERR Error running script") {
+		msg = inner // Redis < 7 wraps a failed redis.call's reply: judge that reply
+	}
 	code, _, _ := strings.Cut(msg, " ")
 	for _, p := range permanentPrefixes {
 		if code == p {

@@ -36,6 +36,11 @@ func TestErrorClasses(t *testing.T) {
 		{replyErr("CLUSTERDOWN The cluster is down"), false},
 		{replyErr("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'."), false},
 		{replyErr("READONLY You can't write against a read only replica."), false},
+		// Redis 7 keeps a failed redis.call's code; Redis < 7 wraps it.
+		{replyErr("READONLY You can't write against a read only replica. script: 9811b575a4ffce6e, on @user_script:1."), false},
+		{replyErr("ERR Error running script (call to f_9811b575a4ffce6e): @user_script:1: @user_script: 1: -READONLY You can't write against a read only replica. "), false},
+		{replyErr("ERR Error running script (call to f_9811b575a4ffce6e): @user_script:1: @user_script: 1: -WRONGTYPE Operation against a key holding the wrong kind of value "), true},
+		{replyErr("ERR Error running script (call to f_9811b575a4ffce6e): @user_script:3: user_script:3: attempt to compare nil with number "), true},
 		{fmt.Errorf("dial tcp 127.0.0.1:1: connect: connection refused"), false},
 		{context.DeadlineExceeded, false},
 		{fmt.Errorf("acquire: %w", replyErr("NOPERM no")), true},

@@ -67,6 +67,7 @@ var scriptTable = []scriptSpec{
 	{"multi_release", nil},
 	{"multi_extend", nil},
 	{"multi_ttl", nil},
+	{"force_release", nil},
 }
 
 // scriptSources maps each script of scriptTable to its full source, its
@@ -139,6 +140,7 @@ var (
 	multiReleaseScript           = script("multi_release")
 	multiExtendScript            = script("multi_extend")
 	multiTTLScript               = script("multi_ttl")
+	forceReleaseScript           = script("force_release")
 )
 
 // Scripts returns the Lua sources the patterns run, by name (each with its

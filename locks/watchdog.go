@@ -19,6 +19,16 @@ import (
 // timer, so even a renewal stuck on a black-holed connection, or a holder
 // waking from a pause longer than the TTL, sees the loss before it acts.
 //
+// A key whose TTL is cut behind the holder's back (PEXPIRE by an operator
+// or another program) is set to the full TTL again by the next renewal if
+// it still holds the holder's token then: the owner check passes, so the
+// holding goes on. A key that expired first is a loss, as a deleted one
+// is — the renewal is refused and the holding ends with ErrLockLost —
+// because another client may have taken and released the lock meanwhile,
+// so nothing would show that exclusion held. Between that expiry and the
+// renewal (at most RenewEvery) the holder does not know; fencing tokens
+// protect the store then. Service renews the same way.
+//
 // With Options.Fencing the key is a name: the lock is FencedLockKey(name),
 // and every acquisition also issues a fencing token from the counter
 // FencedCounterKey(name) in the same script, as Fenced does, so a store

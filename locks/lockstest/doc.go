@@ -12,8 +12,10 @@
 //   - expiry after the TTL, and an expired lease that knows it (Done is
 //     closed by then, Err is ErrLockLost) and cannot release;
 //   - re-entry counting and TTL refresh (Caps.Reentrant);
-//   - renewal while held, its end on Release (no goroutine left), and the
-//     holder told of a refused renewal (Caps.Watchdog);
+//   - renewal while held, its end on Release (no goroutine left), the
+//     holder told of a refused renewal, and a TTL cut behind the holder's
+//     back restored by its next renewal, or a loss if the key expired
+//     first (Caps.Watchdog);
 //   - quorum with a minority of nodes down, ErrUnavailable (not ErrQuorum)
 //     with a majority down (Caps.Redlock);
 //   - strictly increasing fencing tokens and a counter that never expires

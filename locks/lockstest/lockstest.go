@@ -34,6 +34,7 @@ var properties = []property{
 	{"WatchdogOutlivesTTL", watchdog, checkWatchdogOutlives},
 	{"WatchdogStopsOnRelease", watchdog, checkWatchdogStops},
 	{"WatchdogReportsLoss", watchdog, checkWatchdogLoss},
+	{"WatchdogCutTTL", watchdog, checkWatchdogCutTTL},
 	{"WatchdogStopsOnFailedRelease", watchdog, checkWatchdogStopsOnFailedRelease},
 	{"RedlockMinorityDown", redlock, checkMinorityDown},
 	{"RedlockMajorityDown", redlock, checkMajorityDown},

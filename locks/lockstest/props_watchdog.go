@@ -170,3 +170,58 @@ func stillRunning(stacks []string) []string {
 	}
 	return out
 }
+
+// checkWatchdogCutTTL: a key whose TTL is cut behind the holder's back
+// (PEXPIRE by an operator or another program) is restored by the next
+// renewal while it still holds the holder's token — the owner check
+// passes, so the holding goes on and no one else can take the lock; a cut
+// the key does not outlive until that renewal is a loss, as a deleted key
+// is: the renewal is refused, Done closes, Err is ErrLockLost and another
+// client can take the lock (with Caps.Resets the extension sets the key
+// again instead, and the holding goes on).
+func checkWatchdogCutTTL(r *run) {
+	c1, c2 := r.client(1), r.client(2)
+	l1 := c1.acquire(" (TTL cut to TTL/2)")
+	cut := r.ttl() / 2 // the next renewal is due within TTL/3
+	r.cutTTL(l1.Key, cut)
+	r.advance(r.ttl())
+	if err := l1.Err(); err != nil {
+		r.t.Fatalf("lease.Err() = %v a TTL after its key's TTL was cut to %v, want nil: the renewal restores it", err, cut)
+	}
+	if d := r.pttl(l1.Key); d <= 0 {
+		r.t.Fatalf("PTTL(%q) = %v a TTL after the cut to %v, want > 0: no renewal restored it", l1.Key, d, cut)
+	}
+	c2.wantTaken(" after the holder's renewal restored the cut TTL")
+
+	r.cutTTL(l1.Key, time.Millisecond) // gone before the next renewal
+	r.advance(r.ttl())
+	if r.env.Caps.Resets {
+		if err := l1.Err(); err != nil {
+			r.t.Errorf("lease.Err() = %v after its key expired on a cut TTL, want nil: the extension sets a vanished key again", err)
+		}
+		c2.wantTaken(" after the holder's extension set the expired key again")
+		c1.release(l1, "")
+		return
+	}
+	select {
+	case <-l1.Done():
+	case <-time.After(10 * time.Second):
+		r.t.Fatalf("lease.Done() not closed 10s after a renewal was due on a key that expired on a cut TTL")
+	}
+	if err := l1.Err(); !errors.Is(err, locks.ErrLockLost) {
+		r.t.Errorf("lease.Err() = %v after its key expired on a cut TTL, want ErrLockLost", err)
+	}
+	l2 := c2.acquire(" after client 1's key expired on a cut TTL")
+	c2.release(l2, "")
+}
+
+// cutTTL sets key's TTL to d on every node the pattern uses, behind the
+// lockers' backs.
+func (r *run) cutTTL(key string, d time.Duration) {
+	r.t.Helper()
+	for i := range r.env.nodes() {
+		if ok, err := r.env.Backend.Admin(r.t, i).PExpire(r.ctx, key, d).Result(); err != nil || !ok {
+			r.t.Fatalf("PEXPIRE %q %v on node %d = %v, %v; want true", key, d, i, ok, err)
+		}
+	}
+}

@@ -116,6 +116,7 @@ var scriptSpecs = map[string]scriptSpec{
 	"multi_release": func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
 	"multi_extend":  func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok(), g.ttl()} },
 	"multi_ttl":     func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
+	"force_release": func(g *gen) ([]string, []string) { return g.multiKeys(), nil },
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
 		n := map[string]int{"fenced": 2, "fair": 2, "rwlock": 3}[kind]
