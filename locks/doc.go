@@ -136,7 +136,9 @@
 // SET NX, run a probe script once per Locker before their first write, so
 // that a user who may not run scripts (and could never release) gets
 // NOPERM, and a lock key of another type WRONGTYPE, instead of a lock taken
-// forever. Redlock takes each node by a script (SET NX PX after a GET, one
+// forever. Fair's poll and RWLock's RLock and Lock polls check their lock
+// key (and RWLock's intent key) the same way in the script itself, since
+// they read a key's presence as "held". Redlock takes each node by a script (SET NX PX after a GET, one
 // round trip, scripts/redlock_acquire.lua), which fails the same ways on
 // that node; once so many nodes failed permanently that no majority is
 // possible, Acquire ends with ErrPermanent. A lock that stayed taken is

@@ -7,6 +7,12 @@
 -- vanishes); new readers are refused while it stands, so the readers
 -- holding drain and the writer is not starved. Granted (1) when the lock
 -- has no writer and no live reader and the intent is the caller's; else 0.
+-- A writer or intent key of another type than a string fails the poll with
+-- WRONGTYPE before anything is written (it would read as held for ever).
+local bad = not_string(KEYS[1], 'lock key') or not_string(KEYS[3], 'intent key')
+if bad then
+  return bad
+end
 local readers = prune_set(KEYS[2], ARGV[4])
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0

@@ -2,7 +2,13 @@
 -- KEYS[3] writer intent (token, PX). ARGV[1] reader token, ARGV[2] TTL ms,
 -- ARGV[3] reader key prefix. Refused (0) while a writer holds the lock or a
 -- waiting writer has announced its intent; otherwise the reader joins the
--- set with its own expiring key and 1 is returned.
+-- set with its own expiring key and 1 is returned. A writer or intent key
+-- of another type than a string fails with WRONGTYPE before anything is
+-- written (it would read as held for ever).
+local bad = not_string(KEYS[1], 'lock key') or not_string(KEYS[3], 'intent key')
+if bad then
+  return bad
+end
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 1 then
   return 0
 end

@@ -41,7 +41,7 @@ func twinMemberRelease(t *twinRun, keys, args []string) (Reply, bool) {
 func twinRWRLock(t *twinRun, keys, args []string) (Reply, bool) {
 	writer, readers, intent := keys[0], keys[1], keys[2]
 	ms, ok := ttl(args[1])
-	if !ok || !t.kindOK(readers, isSet) {
+	if !ok || !t.kindOK(readers, isSet) || !t.kindOK(writer, isStr) || !t.kindOK(intent, isStr) {
 		return Reply{}, false
 	}
 	if t.read(cmdExists, "EXISTS", writer).Int == 1 || t.read(cmdExists, "EXISTS", intent).Int == 1 {
@@ -60,7 +60,7 @@ func twinRWLock(t *twinRun, keys, args []string) (Reply, bool) {
 	_, okTTL := ttl(args[1])
 	_, okIntent := ttl(args[2])
 	if !okTTL || !okIntent || !distinct(writer, readers, intentKey) ||
-		!t.kindOK(readers, isSet) || !t.kindOK(intentKey, isStr) {
+		!t.kindOK(readers, isSet) || !t.kindOK(writer, isStr) || !t.kindOK(intentKey, isStr) {
 		return Reply{}, false
 	}
 	live := t.pruneSet(readers, args[3])
@@ -96,7 +96,7 @@ func twinFairAcquire(t *twinRun, keys, args []string) (Reply, bool) {
 	}
 	_, okTTL := ttl(args[1])
 	wms, okWait := ttl(args[2])
-	if !okTTL || !okWait || !distinct(named...) || !t.kindOK(queue, isZSet) ||
+	if !okTTL || !okWait || !distinct(named...) || !t.kindOK(lock, isStr) || !t.kindOK(queue, isZSet) ||
 		!t.counter(tickets) || (fenced && !t.counter(keys[3])) {
 		return Reply{}, false
 	}

@@ -176,7 +176,8 @@ func genPatternOps(r *rand.Rand, n int, timed bool) []op {
 				[]string{"DEL", "{w}:r:" + g.tok()}, []string{"SET", g.pick("{f}:q", "{w}:readers", "{s}:permits", "{v}:lock"), "x"},
 				[]string{"DEL", g.pick("{f}:q", "{f}:lock", "{w}:readers", "{w}:intent", "{s}:permits", "{v}:lock")},
 				[]string{"SET", "{v}:fence", g.pick("x", "4503599627370496")}, []string{"SET", "{f}:t", "4503599627370495"},
-				[]string{"SET", "{f}:wake:" + g.tok(), "x"}, []string{"HINCRBY", "{v}:lock", "@", "1"})
+				[]string{"SET", "{f}:wake:" + g.tok(), "x"}, []string{"HINCRBY", "{v}:lock", "@", "1"},
+				[]string{"HINCRBY", g.pick("{f}:lock", "{w}:writer", "{w}:intent"), "x", "1"})
 		} else {
 			o.script, o.keys, o.argv = patternCall(g)
 		}
