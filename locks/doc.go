@@ -124,6 +124,25 @@
 // imitate; it is reached only through WithPitfall, its zero value is the
 // pattern, and no field of it is safe to run in production.
 //
+// # Deadlines
+//
+// Acquire honours its context: once the context is done it returns as
+// soon as the Redis call in flight does. A failed attempt may still owe the
+// server a clean-up — the undo of a grant whose reply was lost or came too
+// late to leave any validity (every single-node pattern), leaving a fair
+// queue, or withdrawing a writer's intent (Fair, RWLock, Semaphore).
+// Acquire runs it while its context lasts; once the context is done it
+// waits for it at most CleanupGrace (100ms, one round trip to a server that
+// answers, so that a cancelled waiter has normally left its queue when
+// Acquire returns) and leaves it running in the background, started
+// through the Clock's Go and bounded by the TTL (by then the keys it would
+// remove have expired). So an Acquire with a deadline returns by the
+// deadline plus CleanupGrace plus the time the Redis client takes to give
+// up the call in flight, which is next to nothing with go-redis's
+// Options.ContextTimeoutEnabled. Without it go-redis reads a reply for up to
+// its ReadTimeout (3s by default, and retried) whatever the deadline, and
+// Acquire returns when that call does, plus at most CleanupGrace.
+//
 // # Errors
 //
 // Acquire retries transient failures — timeouts, refused connections,

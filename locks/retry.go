@@ -239,7 +239,9 @@ func retryable(ctx context.Context, err error) bool {
 // with jitter, through the Clock). When it gives up — attempts spent,
 // context done, or an error — it calls leave, so that what the attempts
 // left in Redis (a queued waiter, a writer's intent, a grant whose reply was
-// lost) does not outlive the caller's interest.
+// lost) does not outlive the caller's interest; leave holds the caller only
+// while ctx lasts and CleanupGrace past its end, and runs on in the
+// background after (see owe).
 func waitLoop(ctx context.Context, c *config, m *Metrics, try func() (*Lease, error), leave func(context.Context)) (*Lease, error) {
 	return wokenLoop(ctx, c, m, c.Clock.Sleep, try, leave)
 }
@@ -253,9 +255,9 @@ func wokenLoop(ctx context.Context, c *config, m *Metrics, wait func(context.Con
 		return try()
 	}, wait)
 	if err != nil {
-		lctx, cancel := c.Clock.WithTimeout(context.WithoutCancel(ctx), c.TTL)
-		leave(lctx)
-		cancel()
+		// Held only while ctx lasts, and CleanupGrace past it; a leave
+		// whose context ended may have been cut short, and runs again.
+		c.owe(ctx, func(ctx context.Context) error { leave(ctx); return ctx.Err() }, nil)
 		m.failed()
 		return nil, err
 	}
