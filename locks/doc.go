@@ -40,7 +40,13 @@
 // every pattern's retry loop asks it after each failed attempt whether to
 // try again and after what wait (NoRetry, ConstantBackoff, LinearBackoff,
 // ExponentialBackoff — the default — and LimitRetry are built in; jitter
-// comes from Options.Rand).
+// comes from Options.Rand). Whatever the strategy, a waiter does not sleep
+// past the holder's expiry where its refused attempt learns it: the
+// acquisition scripts of Reentrant, Service, Fenced and Watchdog with
+// Fencing return the lock key's PTTL, and the loop waits min(wait, PTTL +
+// 1ms), so a vanished holder hands the lock on as its TTL runs out. Basic's
+// and Watchdog's plain SET NX learns nothing; their waiters find an
+// expired key on their next poll.
 //
 // Options.Token gives Basic and Watchdog a caller-chosen owner token in
 // place of a fresh one per acquisition: a process that restarts with the

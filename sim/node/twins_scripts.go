@@ -186,7 +186,7 @@ func twinReentrantFencedAcquire(t *twinRun, keys, args []string) (Reply, bool) {
 	}
 	free := t.read(cmdExists, "EXISTS", h).Int == 0
 	if !free && t.read(cmdHExists, "HEXISTS", h, owner).Int == 0 {
-		return Array(Int(0), Int(0)), true
+		return Array(t.n.heldFor(t.now, h), Int(0)), true
 	}
 	var fence *int64
 	if !free {
