@@ -22,46 +22,35 @@ import (
 const CleanupGrace = 100 * time.Millisecond
 
 // owe runs cleanup, which reports whether it succeeded; failed, if not nil,
-// is called if it did not. While ctx lasts it runs in the caller (bounded
-// by ctx and the TTL), so that an Acquire with time left cleans up before
-// it retries or returns. Once ctx is done — before the clean-up, or during
-// it, cutting it short — the clean-up runs (again: each is idempotent) in
-// the background, through the Clock's Go, bounded by the TTL (by then the
-// keys it would remove have expired), and the caller waits for it at most
-// CleanupGrace, and not at all after a clean-up cut short (that server did
-// not answer while ctx lasted).
+// is called if it did not. The clean-up runs once, whatever ctx says,
+// bounded by the TTL (by then the keys it would remove have expired). With
+// a ctx that can end, it runs in the background, through the Clock's Go,
+// and the caller waits for it while ctx lasts and at most CleanupGrace
+// past ctx's end: an Acquire with time left cleans up before it retries or
+// returns, as it always did, and one whose context is done does not wait
+// on a server that does not answer. With a ctx that never ends
+// (context.Background) it runs in the caller.
 func (c *config) owe(ctx context.Context, cleanup func(context.Context) error, failed func()) {
-	if ctx.Err() == nil {
+	run := func(ctx context.Context) {
 		cctx, cancel := c.Clock.WithTimeout(ctx, c.TTL)
-		err := cleanup(cctx)
-		cancel()
-		if err == nil || ctx.Err() == nil {
-			if err != nil && failed != nil {
-				failed()
-			}
-			return
-		}
-		c.background(ctx, cleanup, failed, 0)
-		return
-	}
-	c.background(ctx, cleanup, failed, min(CleanupGrace, c.TTL))
-}
-
-// background runs cleanup through the Clock's Go, with a context that
-// ignores ctx's end and is bounded by the TTL, and waits for it at most
-// wait (on the Clock).
-func (c *config) background(ctx context.Context, cleanup func(context.Context) error, failed func(), wait time.Duration) {
-	detached := context.WithoutCancel(ctx)
-	fin, finish := c.Clock.WithCancel(detached)
-	c.Clock.Go(func() {
-		defer finish()
-		bctx, cancel := c.Clock.WithTimeout(detached, c.TTL)
 		defer cancel()
-		if cleanup(bctx) != nil && failed != nil {
+		if cleanup(cctx) != nil && failed != nil {
 			failed()
 		}
-	})
-	if wait > 0 {
-		_ = c.Clock.Sleep(fin, wait) // woken by the clean-up's end
 	}
+	if ctx.Done() == nil {
+		run(ctx)
+		return
+	}
+	detached := context.WithoutCancel(ctx)
+	fin, finish := c.Clock.WithCancel(detached) // done when the clean-up is
+	live, wake := c.Clock.WithCancel(ctx)       // done when it is, or ctx
+	c.Clock.Go(func() {
+		defer finish()
+		defer wake()
+		run(detached)
+	})
+	_ = c.Clock.Sleep(live, c.TTL) // while ctx lasts
+	wake()
+	_ = c.Clock.Sleep(fin, min(CleanupGrace, c.TTL)) // and a grace past its end
 }

@@ -258,9 +258,8 @@ func wokenLoop(ctx context.Context, c *config, m *Metrics, wait func(context.Con
 		return try()
 	}, wait)
 	if err != nil {
-		// Held only while ctx lasts, and CleanupGrace past it; a leave
-		// whose context ended may have been cut short, and runs again.
-		c.owe(ctx, func(ctx context.Context) error { leave(ctx); return ctx.Err() }, nil)
+		// Held only while ctx lasts, and CleanupGrace past it (see owe).
+		c.owe(ctx, func(ctx context.Context) error { leave(ctx); return nil }, nil)
 		m.failed()
 		return nil, err
 	}
