@@ -29,6 +29,14 @@ var handoffSubjects = []struct {
 		func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) }},
 	{"fenced", locks.FencedLockKey,
 		func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) }},
+	{"rwlock", func(n string) string { w, _, _, _ := locks.RWKeys(n); return w },
+		func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			rw, err := locks.NewRWLock(r, k, o)
+			if err != nil {
+				return nil, err
+			}
+			return rw.Writer(), nil
+		}},
 }
 
 // blindSeam hides the remaining TTL a refused acquisition script returns
@@ -42,7 +50,7 @@ type blindSeam struct {
 
 func newBlindSeam(c *redis.Client) blindSeam {
 	b := blindSeam{c, map[string]bool{}}
-	for _, name := range []string{"reentrant_acquire", "reentrant_fenced_acquire", "fenced_acquire"} {
+	for _, name := range []string{"reentrant_acquire", "reentrant_fenced_acquire", "fenced_acquire", "rw_lock", "rw_rlock"} {
 		b.shas[redis.NewScript(locks.Scripts()[name]).Hash()] = true
 	}
 	return b
@@ -74,7 +82,8 @@ func (b blindSeam) hide(sha string, cmd *redis.Cmd) *redis.Cmd {
 // BenchmarkHandOff measures how late a waiter takes a lock whose holder
 // vanished (never released, never renewed), on a real redis-server: the
 // time from the key's expiry (PEXPIRETIME, read after the holder's grant)
-// to the waiter's grant, per pattern, with the default backoff (10ms
+// to the waiter's grant, per pattern (RWLock: a writer waiting on a
+// writer), with the default backoff (10ms
 // doubling to 160ms) and a 500ms TTL. "pttl" is the lock as it is (a
 // waiter sleeps min(backoff, the PTTL its refused attempt read)); "blind"
 // is the same lock with that PTTL hidden by the seam, as the hand-off was

@@ -43,10 +43,11 @@
 // comes from Options.Rand). Whatever the strategy, a waiter does not sleep
 // past the holder's expiry where its refused attempt learns it: the
 // acquisition scripts of Reentrant, Service, Fenced and Watchdog with
-// Fencing return the lock key's PTTL, and the loop waits min(wait, PTTL +
-// 1ms), so a vanished holder hands the lock on as its TTL runs out. Basic's
-// and Watchdog's plain SET NX learns nothing; their waiters find an
-// expired key on their next poll.
+// Fencing, and RWLock's polls refused by a writer, return the lock key's
+// PTTL, and the loop waits min(wait, PTTL + 1ms), so a vanished holder
+// hands the lock on as its TTL runs out. Basic's and Watchdog's plain SET
+// NX learns nothing, nor does a Fair waiter or a writer waiting for
+// readers; they find an expired holding on their next poll.
 //
 // Options.Token gives Basic and Watchdog a caller-chosen owner token in
 // place of a fresh one per acquisition: a process that restarts with the

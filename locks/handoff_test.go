@@ -33,6 +33,26 @@ var handoffPatterns = []struct {
 		o.Fencing = true
 		return locks.NewWatchdog(r, k, o)
 	}},
+	// A writer holds; the waiter is the next writer, or a reader.
+	{"RWLock.Lock", rwHandoff(false)},
+	{"RWLock.RLock", rwHandoff(true)},
+}
+
+// rwHandoff returns the first locker of the read-write lock's Writer side
+// (the holder) and every later one of its Reader side when read is set.
+func rwHandoff(read bool) func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+	var n int
+	return func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		rw, err := locks.NewRWLock(r, k, o)
+		if err != nil {
+			return nil, err
+		}
+		n++
+		if read && n%2 == 0 {
+			return rw.Reader(), nil
+		}
+		return rw.Writer(), nil
+	}
 }
 
 // handoffBackoff is a waiter's backoff, long beside the holder's TTL: a

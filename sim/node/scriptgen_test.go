@@ -233,7 +233,8 @@ func TestGeneratorCoversEveryScript(t *testing.T) {
 // the steps.
 // heldForReply are the scripts whose refusal replies minus the PTTL of
 // the key held (its first element, for an array).
-var heldForReply = map[string]bool{"reentrant_acquire": true, "fenced_acquire": true, "reentrant_fenced_acquire": true}
+var heldForReply = map[string]bool{"reentrant_acquire": true, "fenced_acquire": true, "reentrant_fenced_acquire": true,
+	"rw_lock": true, "rw_rlock": true}
 
 func roundTTLs(o op, r Reply) Reply {
 	if strings.HasSuffix(o.script, "ttl") && r.Kind == KindInt && r.Int > 0 {
