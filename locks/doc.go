@@ -46,7 +46,14 @@
 // every pattern's retry loop asks it after each failed attempt whether to
 // try again and after what wait (NoRetry, ConstantBackoff, LinearBackoff,
 // ExponentialBackoff — the default — and LimitRetry are built in; jitter
-// comes from Options.Rand).
+// comes from Options.Rand). Whatever the strategy, a waiter does not sleep
+// past the holder's expiry where its refused attempt learns it: the
+// acquisition scripts of Reentrant, Service, Fenced and Watchdog with
+// Fencing, and RWLock's polls refused by a writer, return the lock key's
+// PTTL, and the loop waits min(wait, PTTL + 1ms), so a vanished holder
+// hands the lock on as its TTL runs out. Basic's and Watchdog's plain SET
+// NX learns nothing, nor does a Fair waiter or a writer waiting for
+// readers; they find an expired holding on their next poll.
 //
 // Options.Token gives Basic and Watchdog a caller-chosen owner token in
 // place of a fresh one per acquisition: a process that restarts with the
@@ -143,6 +150,25 @@
 // imitate; it is reached only through WithPitfall, its zero value is the
 // pattern, and no field of it is safe to run in production.
 //
+// # Deadlines
+//
+// Acquire honours its context: once the context is done it returns as
+// soon as the Redis call in flight does. A failed attempt may still owe the
+// server a clean-up — the undo of a grant whose reply was lost or came too
+// late to leave any validity (every single-node pattern), leaving a fair
+// queue, or withdrawing a writer's intent (Fair, RWLock, Semaphore).
+// Acquire runs it while its context lasts; once the context is done it
+// waits for it at most CleanupGrace (100ms, one round trip to a server that
+// answers, so that a cancelled waiter has normally left its queue when
+// Acquire returns) and leaves it running in the background, started
+// through the Clock's Go and bounded by the TTL (by then the keys it would
+// remove have expired). So an Acquire with a deadline returns by the
+// deadline plus CleanupGrace plus the time the Redis client takes to give
+// up the call in flight, which is next to nothing with go-redis's
+// Options.ContextTimeoutEnabled. Without it go-redis reads a reply for up to
+// its ReadTimeout (3s by default, and retried) whatever the deadline, and
+// Acquire returns when that call does, plus at most CleanupGrace.
+//
 // # Errors
 //
 // Acquire retries transient failures — timeouts, refused connections,
@@ -155,7 +181,9 @@
 // SET NX, run a probe script once per Locker before their first write, so
 // that a user who may not run scripts (and could never release) gets
 // NOPERM, and a lock key of another type WRONGTYPE, instead of a lock taken
-// forever. Redlock takes each node by a script (SET NX PX after a GET, one
+// forever. Fair's poll and RWLock's RLock and Lock polls check their lock
+// key (and RWLock's intent key) the same way in the script itself, since
+// they read a key's presence as "held". Redlock takes each node by a script (SET NX PX after a GET, one
 // round trip, scripts/redlock_acquire.lua), which fails the same ways on
 // that node; once so many nodes failed permanently that no majority is
 // possible, Acquire ends with ErrPermanent. A lock that stayed taken is

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
@@ -206,4 +207,84 @@ func TestFencedBadCounterLeavesNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWrongTypeQueueAndRWKeysArePermanent: a fair lock's lock key, or a
+// read-write lock's writer or intent key, holding a hash ends Acquire (RLock,
+// Lock) at once with WRONGTYPE, on miniredis and on redis-server, even with
+// unbounded retries, and leaves the key as it was: these keys' presence
+// reads as "held", so a key of the wrong type read as taken for ever.
+func TestWrongTypeQueueAndRWKeysArePermanent(t *testing.T) {
+	fair := func(fencing bool) func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) {
+		return func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) {
+			o.Fencing = fencing
+			return locks.NewFair(r, n, o)
+		}
+	}
+	rw := func(read bool) func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) {
+		return func(r locks.Redis, n string, o locks.Options) (locks.Locker, error) {
+			l, err := locks.NewRWLock(r, n, o)
+			if err != nil || !read {
+				return l.Writer(), err
+			}
+			return l.Reader(), nil
+		}
+	}
+	fairLock := func(n string) string { k, _, _, _ := locks.FairKeys(n); return k }
+	writer := func(n string) string { k, _, _, _ := locks.RWKeys(n); return k }
+	intent := func(n string) string { _, _, k, _ := locks.RWKeys(n); return k }
+	cases := []struct {
+		name string
+		key  func(name string) string // the key made a hash
+		new  func(r locks.Redis, name string, o locks.Options) (locks.Locker, error)
+	}{
+		{"Fair/lock", fairLock, fair(false)},
+		{"FairFenced/lock", fairLock, fair(true)},
+		{"RWLock.Lock/writer", writer, rw(false)},
+		{"RWLock.RLock/writer", writer, rw(true)},
+		{"RWLock.Lock/intent", intent, rw(false)},
+		{"RWLock.RLock/intent", intent, rw(true)},
+	}
+	for _, b := range wrongTypeBackends(t) {
+		for _, tc := range cases {
+			t.Run(b.name+"/"+tc.name, func(t *testing.T) {
+				ctx, name := context.Background(), "wrongtype:"+b.name+":"+tc.name
+				if err := b.rdb.HSet(ctx, tc.key(name), "x", "1").Err(); err != nil {
+					t.Fatal(err)
+				}
+				l, err := tc.new(b.rdb, name, locks.Options{TTL: time.Second, Retry: locks.Retry{Attempts: -1}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantPermanent(t, tc.name+" holds a hash", acquireWithin(t, l, 5*time.Second), "WRONGTYPE")
+				if typ := b.rdb.Type(ctx, tc.key(name)).Val(); typ != "hash" {
+					t.Errorf("TYPE %s = %q after the failed Acquire, want hash (untouched)", tc.key(name), typ)
+				}
+			})
+		}
+	}
+}
+
+// wrongTypeBackends are a miniredis and a redis-server (where installed),
+// each with a client closed when the test ends.
+func wrongTypeBackends(t *testing.T) []struct {
+	name string
+	rdb  *redis.Client
+} {
+	m := miniredis.RunT(t)
+	out := []struct {
+		name string
+		rdb  *redis.Client
+	}{{"miniredis", redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})}}
+	if redistest.Available() {
+		srv := redistest.Require(t, 1)[0]
+		out = append(out, struct {
+			name string
+			rdb  *redis.Client
+		}{"redis-server", redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1})})
+	}
+	for _, b := range out {
+		t.Cleanup(func() { b.rdb.Close() })
+	}
+	return out
 }

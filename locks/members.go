@@ -58,7 +58,7 @@ func (ms *members) extend(ctx context.Context, l *Lease) error {
 // granted makes the lease for a membership granted to a request sent at
 // start, or gives the membership back if no validity is left.
 func (ms *members) granted(ctx context.Context, token string, start time.Time) (*Lease, error) {
-	if err := ms.c.inTime(ctx, start, func(ctx context.Context) { _, _ = ms.drop(ctx, token) }); err != nil {
+	if err := ms.c.inTime(ctx, start, func(ctx context.Context) error { _, err := ms.drop(ctx, token); return err }); err != nil {
 		return nil, wrap("acquire", ms.key, err)
 	}
 	return ms.c.lease(ms, ms.key, token, 0, start), nil

@@ -115,8 +115,9 @@ func (ml *MultiLock) try(ctx context.Context) (*Lease, error) {
 	if n != 0 {
 		return nil, wrap("acquire", ml.keys[0], fmt.Errorf("%w: %q is held", ErrNotAcquired, ml.keys[min(max(n, 1), int64(len(ml.keys)))-1]))
 	}
-	if err := ml.c.inTime(ctx, start, func(ctx context.Context) {
-		_, _ = runInt(ctx, ml.r, multiReleaseScript, ml.keys, token)
+	if err := ml.c.inTime(ctx, start, func(ctx context.Context) error {
+		_, err := runInt(ctx, ml.r, multiReleaseScript, ml.keys, token)
+		return err
 	}); err != nil {
 		return nil, wrap("acquire", ml.keys[0], err)
 	}

@@ -142,10 +142,10 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 		re.undo(ctx, entry)
 		return nil, false, wrap("acquire", re.key, err)
 	}
-	if n == 0 {
-		return nil, false, wrap("acquire", re.key, ErrNotAcquired)
+	if n <= 0 { // minus the time the other owner's holding has left
+		return nil, false, wrap("acquire", re.key, takenFor(n, ErrNotAcquired))
 	}
-	if err := re.c.inTime(ctx, start, func(ctx context.Context) { re.undo(ctx, entry) }); err != nil {
+	if err := re.c.inTime(ctx, start, re.undoer(entry)); err != nil {
 		return nil, false, wrap("acquire", re.key, err)
 	}
 	if err := re.confirmed(ctx, func() time.Duration { return re.c.validity(re.c.Clock.Since(start)) }); err != nil {
@@ -163,8 +163,8 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 
 // grant runs the acquire script for entry, removing first this value's
 // entries that begin with stale (if not ""): it returns the owner's count
-// (0 if another owner holds the lock) and, with Fencing, the holding's
-// fencing token.
+// (if another owner holds the lock, minus the PTTL of its holding, or 0)
+// and, with Fencing, the holding's fencing token.
 func (re *Reentrant) grant(ctx context.Context, entry, stale string) (n, fence int64, err error) {
 	if re.fence == "" {
 		n, err = runInt(ctx, re.conn(ctx), reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry, stale)
@@ -180,14 +180,25 @@ func (re *Reentrant) grant(ctx context.Context, entry, stale string) (n, fence i
 	return v[0], v[1], nil
 }
 
-// undo removes entry from the hash if a grant left it there. If the undo
-// fails too, the entry is kept as an orphan, removed when this owner's
-// last lease of the holding is released.
+// undo removes entry from the hash if a grant left it there, holding the
+// caller only while ctx lasts and CleanupGrace past its end (see owe): a
+// server that does not answer must not hold it past its deadline. If the
+// undo fails too, the entry is kept as an orphan, removed when this
+// owner's last lease of the holding is released (or by the stale-entry
+// sweep of this value's next fresh grant).
 func (re *Reentrant) undo(ctx context.Context, entry string) {
-	if _, err := re.drop(ctx, entry); err != nil {
+	re.c.owe(ctx, re.undoer(entry), func() {
 		re.mu.Lock()
 		re.orphans = append(re.orphans, entry)
 		re.mu.Unlock()
+	})
+}
+
+// undoer is the undo of entry, as a clean-up: drop it from the hash.
+func (re *Reentrant) undoer(entry string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := re.drop(ctx, entry)
+		return err
 	}
 }
 

@@ -203,6 +203,9 @@ func (c *config) retryWith(ctx context.Context, try func() (*Lease, error), wait
 		if !again {
 			return nil, err
 		}
+		if left, ok := expiresIn(err); ok { // the holding runs out sooner: poll then (handoff.go)
+			d = min(d, left)
+		}
 		if serr := wait(ctx, max(d, 0)); serr != nil {
 			return nil, gaveUp(serr, taken, err)
 		}
@@ -239,7 +242,9 @@ func retryable(ctx context.Context, err error) bool {
 // with jitter, through the Clock). When it gives up — attempts spent,
 // context done, or an error — it calls leave, so that what the attempts
 // left in Redis (a queued waiter, a writer's intent, a grant whose reply was
-// lost) does not outlive the caller's interest.
+// lost) does not outlive the caller's interest; leave holds the caller only
+// while ctx lasts and CleanupGrace past its end, and runs on in the
+// background after (see owe).
 func waitLoop(ctx context.Context, c *config, m *Metrics, try func() (*Lease, error), leave func(context.Context)) (*Lease, error) {
 	return wokenLoop(ctx, c, m, c.Clock.Sleep, try, leave)
 }
@@ -253,9 +258,8 @@ func wokenLoop(ctx context.Context, c *config, m *Metrics, wait func(context.Con
 		return try()
 	}, wait)
 	if err != nil {
-		lctx, cancel := c.Clock.WithTimeout(context.WithoutCancel(ctx), c.TTL)
-		leave(lctx)
-		cancel()
+		// Held only while ctx lasts, and CleanupGrace past it (see owe).
+		c.owe(ctx, func(ctx context.Context) error { leave(ctx); return nil }, nil)
 		m.failed()
 		return nil, err
 	}

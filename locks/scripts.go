@@ -32,6 +32,9 @@ type scriptSpec struct {
 var (
 	withMembers = []string{"lib_members"}
 	withWake    = []string{"lib_members", "lib_wake"}
+	// lib_type.lua refuses a key of another type than a string where a
+	// script reads a string key's presence as "held".
+	withTyped = []string{"lib_members", "lib_type"}
 )
 
 // scriptTable is every script the patterns run. Scripts, the *redis.Script
@@ -48,11 +51,11 @@ var scriptTable = []scriptSpec{
 	{"token_acquire", nil},
 	{"redlock_extend", nil},
 	{"redlock_acquire", nil},
-	{"fair_acquire", withMembers},
+	{"fair_acquire", withTyped},
 	{"fair_leave", withWake},
 	{"fair_release", withWake},
-	{"rw_rlock", withMembers},
-	{"rw_lock", withMembers},
+	{"rw_rlock", withTyped},
+	{"rw_lock", withTyped},
 	{"rw_wleave", nil},
 	{"member_release", nil},
 	{"member_extend", withMembers},

@@ -68,8 +68,9 @@ func newSingle(r Redis, key string, o Options) (single, error) {
 // grant turns a successful request sent at start into a lease, or, when the
 // reply came too late to leave any validity, gives the lock back and fails.
 func (s *single) grant(ctx context.Context, start time.Time, token string, fence int64) (*Lease, error) {
-	if err := s.c.inTime(ctx, start, func(ctx context.Context) {
-		_, _ = runInt(ctx, s.r, releaseScript, []string{s.key}, token)
+	if err := s.c.inTime(ctx, start, func(ctx context.Context) error {
+		_, err := runInt(ctx, s.r, releaseScript, []string{s.key}, token)
+		return err
 	}); err != nil {
 		return nil, wrap("acquire", s.key, err)
 	}

@@ -44,13 +44,14 @@ var errLate = fmt.Errorf("%w: granted after its validity ran out", ErrNotAcquire
 
 // inTime checks that a grant to a request sent at start leaves the holder
 // some validity. If the reply came too late, it gives the grant back
-// (giveBack runs whatever ctx says: the caller is still there) and returns
-// errLate.
-func (c *config) inTime(ctx context.Context, start time.Time, giveBack func(context.Context)) error {
+// (giveBack runs whatever ctx says, bounded by the TTL, and holds the
+// caller only while ctx lasts, and CleanupGrace past its end: see owe) and
+// returns errLate.
+func (c *config) inTime(ctx context.Context, start time.Time, giveBack func(context.Context) error) error {
 	if c.validity(c.Clock.Since(start)) > 0 {
 		return nil
 	}
-	giveBack(context.WithoutCancel(ctx))
+	c.owe(ctx, giveBack, nil)
 	return errLate
 }
 

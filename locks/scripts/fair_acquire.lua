@@ -10,7 +10,12 @@
 -- counter), else the caller's 1-based position in the queue. The counter
 -- is incremented before the grant writes anything: one that cannot be
 -- (WRONGTYPE, not an integer) fails the poll with INCR's error and no lock
--- key left.
+-- key left. A lock key of another type than a string fails the poll with
+-- WRONGTYPE before anything is written (it would read as held for ever).
+local bad = not_string(KEYS[1], 'lock key')
+if bad then
+  return bad
+end
 prune_zset(KEYS[2], ARGV[4])
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
   redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[1])

@@ -96,10 +96,13 @@ func twinMemberRelease(t *twinRun, keys, args []string) (Reply, bool) {
 func twinRWRLock(t *twinRun, keys, args []string) (Reply, bool) {
 	writer, readers, intent := keys[0], keys[1], keys[2]
 	ms, ok := ttl(args[1])
-	if !ok || !t.kindOK(readers, isSet) {
+	if !ok || !t.kindOK(readers, isSet) || !t.kindOK(writer, isStr) || !t.kindOK(intent, isStr) {
 		return Reply{}, false
 	}
-	if t.read(cmdExists, "EXISTS", writer).Int == 1 || t.read(cmdExists, "EXISTS", intent).Int == 1 {
+	if t.read(cmdExists, "EXISTS", writer).Int == 1 {
+		return t.n.heldFor(t.now, writer), true
+	}
+	if t.read(cmdExists, "EXISTS", intent).Int == 1 {
 		return Int(0), true
 	}
 	t.write(cmdSAdd, "SADD", readers, args[0])
@@ -115,12 +118,12 @@ func twinRWLock(t *twinRun, keys, args []string) (Reply, bool) {
 	_, okTTL := ttl(args[1])
 	_, okIntent := ttl(args[2])
 	if !okTTL || !okIntent || !distinct(writer, readers, intentKey) ||
-		!t.kindOK(readers, isSet) || !t.kindOK(intentKey, isStr) {
+		!t.kindOK(readers, isSet) || !t.kindOK(writer, isStr) || !t.kindOK(intentKey, isStr) {
 		return Reply{}, false
 	}
 	live := t.pruneSet(readers, args[3])
 	if t.read(cmdExists, "EXISTS", writer).Int == 1 {
-		return Int(0), true
+		return t.n.heldFor(t.now, writer), true
 	}
 	intent := t.read(cmdGet, "GET", intentKey)
 	switch {
@@ -151,7 +154,7 @@ func twinFairAcquire(t *twinRun, keys, args []string) (Reply, bool) {
 	}
 	_, okTTL := ttl(args[1])
 	wms, okWait := ttl(args[2])
-	if !okTTL || !okWait || !distinct(named...) || !t.kindOK(queue, isZSet) ||
+	if !okTTL || !okWait || !distinct(named...) || !t.kindOK(lock, isStr) || !t.kindOK(queue, isZSet) ||
 		!t.counter(tickets) || (fenced && !t.counter(keys[3])) {
 		return Reply{}, false
 	}
@@ -241,7 +244,7 @@ func twinReentrantFencedAcquire(t *twinRun, keys, args []string) (Reply, bool) {
 	}
 	free := t.read(cmdExists, "EXISTS", h).Int == 0
 	if !free && t.read(cmdHExists, "HEXISTS", h, owner).Int == 0 {
-		return Array(Int(0), Int(0)), true
+		return Array(t.n.heldFor(t.now, h), Int(0)), true
 	}
 	var fence *int64
 	if !free {

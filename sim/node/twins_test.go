@@ -178,7 +178,8 @@ func genPatternOps(r *rand.Rand, n int, timed bool) []op {
 				[]string{"SET", "{v}:fence", g.pick("x", "4503599627370496")}, []string{"SET", "{f}:t", "4503599627370495"},
 				[]string{"SET", "{f}:wake:" + g.tok(), "x"}, []string{"HINCRBY", "{v}:lock", "@", "1"},
 				[]string{"SET", "{s}:size", g.pick("2", "3", "x", "0")}, []string{"DEL", "{s}:size"},
-				[]string{"SET", "{s}:p:" + g.tok(), g.pick("2", "x")})
+				[]string{"SET", "{s}:p:" + g.tok(), g.pick("2", "x")},
+				[]string{"HINCRBY", g.pick("{f}:lock", "{w}:writer", "{w}:intent"), "x", "1"})
 		} else {
 			o.script, o.keys, o.argv = patternCall(g)
 		}
