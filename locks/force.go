@@ -31,8 +31,9 @@ var ErrForceUnsupported = errors.New("locks: ForceRelease does not support this 
 // Watchdog, Fenced, Reentrant, Service, Redlock and RedlockWatchdog (every
 // node, each bounded by NodeTimeout; a node that fails is a *NodeError in
 // the joined error, the others are still released) and MultiLock. A live
-// RedlockWatchdog holder whose renewal comes before anyone acquires sets
-// its keys again, as it does for any vanished key, and goes on holding.
+// RedlockWatchdog holder learns of it at its next renewal: a majority of
+// the nodes lost its key, so the extension is refused and sets nothing
+// again (Done closes, Err is ErrLockLost).
 // Fair and Semaphore keep waiters and permits as members with keys of
 // their own, whose removal could hand the lock to several at once or
 // strand the queue: ForceRelease refuses them, and any Locker of another

@@ -77,7 +77,7 @@ func failoverRun(t *testing.T, o locks.Options, phase time.Duration) failoverRes
 	log := &cmdLog{start: time.Now()}
 	var d net.Dialer
 	fc := redis.NewFailoverClient(&redis.FailoverOptions{
-		MasterName: "mymaster", SentinelAddrs: []string{sentinel}, DialerRetries: 1,
+		MasterName: "mymaster", SentinelAddrs: []string{sentinel}, DialerRetries: 1, ContextTimeoutEnabled: true,
 		Dialer: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			log.add("dial %s", addr)
 			return d.DialContext(ctx, network, addr)
@@ -85,7 +85,7 @@ func failoverRun(t *testing.T, o locks.Options, phase time.Duration) failoverRes
 	})
 	fc.AddHook(log)
 	t.Cleanup(func() { fc.Close() })
-	other := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: "mymaster", SentinelAddrs: []string{sentinel}, DialerRetries: 1})
+	other := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: "mymaster", SentinelAddrs: []string{sentinel}, DialerRetries: 1, ContextTimeoutEnabled: true})
 	t.Cleanup(func() { other.Close() })
 	news := map[string]func(r locks.Redis, key string, o locks.Options) (locks.Locker, error){
 		"Watchdog": func(r locks.Redis, key string, o locks.Options) (locks.Locker, error) {
@@ -173,7 +173,7 @@ func failoverRun(t *testing.T, o locks.Options, phase time.Duration) failoverRes
 				break
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // real time: polling real Sentinel and redis-server processes
 	}
 	if promoted.IsZero() || res.window == 0 {
 		t.Fatalf("no failover seen:\n%s", log)
