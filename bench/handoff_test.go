@@ -136,7 +136,7 @@ func BenchmarkHandOff(b *testing.B) {
 func handOff(rdb *redis.Client, seam locks.Redis, newLocker func(locks.Redis, string, locks.Options) (locks.Locker, error),
 	key func(string) string, name string, ttl time.Duration) (float64, error) {
 	ctx := context.Background()
-	gone := redis.NewClient(&redis.Options{Addr: rdb.Options().Addr, DialerRetries: 1})
+	gone := redis.NewClient(&redis.Options{Addr: rdb.Options().Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
 	holder, err := newLocker(gone, name, locks.Options{TTL: ttl})
 	if err != nil {
 		return 0, err

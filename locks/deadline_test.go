@@ -132,8 +132,11 @@ func TestAcquireKeepsTheDeadline(t *testing.T) {
 				t.Cleanup(func() { rdb.Close() })
 				own := clientCallTime(rdb, deadline)
 				name := "deadline:" + p.name
+				// The refused and stopped-defaults clients leave ContextTimeoutEnabled
+				// false on purpose: the lock must add nothing to their own overrun.
 				lk, err := p.new(rdb, name, locks.Options{TTL: deadlineTTL,
-					Retry: locks.Retry{Attempts: -1, Delay: 20 * time.Millisecond, MaxDelay: 100 * time.Millisecond}})
+					Retry:                       locks.Retry{Attempts: -1, Delay: 20 * time.Millisecond, MaxDelay: 100 * time.Millisecond},
+					AllowContextTimeoutDisabled: !rdb.Options().ContextTimeoutEnabled})
 				if err != nil {
 					t.Fatal(err)
 				}

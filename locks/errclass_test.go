@@ -275,13 +275,13 @@ func wrongTypeBackends(t *testing.T) []struct {
 	out := []struct {
 		name string
 		rdb  *redis.Client
-	}{{"miniredis", redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})}}
+	}{{"miniredis", redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})}}
 	if redistest.Available() {
 		srv := redistest.Require(t, 1)[0]
 		out = append(out, struct {
 			name string
 			rdb  *redis.Client
-		}{"redis-server", redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1})})
+		}{"redis-server", redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})})
 	}
 	for _, b := range out {
 		t.Cleanup(func() { b.rdb.Close() })

@@ -75,7 +75,7 @@ func TestWaiterTakesTheLockAsItExpires(t *testing.T) {
 		t.Run("miniredis/"+p.name, func(t *testing.T) {
 			const ttl = 300 * time.Millisecond
 			m := miniredis.RunT(t)
-			rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1})
+			rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
 			t.Cleanup(func() { rdb.Close() })
 			clk := clocktest.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
 			clk.SleepMoves = true // and drops background work: the holder does not renew
@@ -101,8 +101,8 @@ func TestWaiterTakesTheLockAsItExpires(t *testing.T) {
 	for _, p := range handoffPatterns {
 		t.Run("redis-server/"+p.name, func(t *testing.T) {
 			const ttl = 500 * time.Millisecond
-			rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1})
-			gone := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1})
+			rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
+			gone := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
 			t.Cleanup(func() { rdb.Close() })
 			key := "handoff:" + p.name
 			holder := mustLocker(t)(p.new(gone, key, locks.Options{TTL: ttl}))
