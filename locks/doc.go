@@ -46,14 +46,7 @@
 // every pattern's retry loop asks it after each failed attempt whether to
 // try again and after what wait (NoRetry, ConstantBackoff, LinearBackoff,
 // ExponentialBackoff — the default — and LimitRetry are built in; jitter
-// comes from Options.Rand). Whatever the strategy, a waiter does not sleep
-// past the holder's expiry where its refused attempt learns it: the
-// acquisition scripts of Reentrant, Service, Fenced and Watchdog with
-// Fencing, and RWLock's polls refused by a writer, return the lock key's
-// PTTL, and the loop waits min(wait, PTTL + 1ms), so a vanished holder
-// hands the lock on as its TTL runs out. Basic's and Watchdog's plain SET
-// NX learns nothing, nor does a Fair waiter or a writer waiting for
-// readers; they find an expired holding on their next poll.
+// comes from Options.Rand).
 //
 // Options.Token gives Basic and Watchdog a caller-chosen owner token in
 // place of a fresh one per acquisition: a process that restarts with the

@@ -203,9 +203,6 @@ func (c *config) retryWith(ctx context.Context, try func() (*Lease, error), wait
 		if !again {
 			return nil, err
 		}
-		if left, ok := expiresIn(err); ok { // the holding runs out sooner: poll then (handoff.go)
-			d = min(d, left)
-		}
 		if serr := wait(ctx, max(d, 0)); serr != nil {
 			return nil, gaveUp(serr, taken, err)
 		}
