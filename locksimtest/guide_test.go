@@ -61,8 +61,9 @@ func guideBlocks(t *testing.T, path string) []guideBlock {
 // TestYourLockGuide: every Go, scenario and text block of
 // docs/your-lock.md is a verbatim excerpt of the compiled or tested file
 // its from: line names (so the guide shows code that builds and runs), a
-// scenario block also parses, and every test a command in it runs with
-// -run '^Name$' exists in examples/.
+// scenario block also parses, every test a command in it runs with
+// -run '^Name$' exists in examples/, and every go run ./cmd/NAME names a
+// subcommand and flags that command defines.
 func TestYourLockGuide(t *testing.T) {
 	path := filepath.Join(guideRoot, "docs", "your-lock.md")
 	blocks := guideBlocks(t, path)
@@ -74,6 +75,7 @@ func TestYourLockGuide(t *testing.T) {
 			checkExcerpt(t, path, b)
 		case "sh":
 			checkRunNames(t, path, b)
+			checkGoRuns(t, path, b)
 		}
 	}
 	if excerpts < 8 {
@@ -103,6 +105,39 @@ func checkExcerpt(t *testing.T, path string, b guideBlock) {
 }
 
 var runName = regexp.MustCompile(`-run '\^(\w+)\$'`)
+
+// goRun is a command of the examples module's own main: the command, its
+// subcommand and its flags.
+var (
+	goRun   = regexp.MustCompile(`go run \./cmd/([\w-]+) (\w+)(.*)`)
+	cmdFlag = regexp.MustCompile(` -([\w-]+)`)
+)
+
+// checkGoRuns: each go run ./cmd/NAME SUB -flag … of the guide names a
+// subcommand and flags that examples/cmd/NAME/main.go defines.
+func checkGoRuns(t *testing.T, path string, b guideBlock) {
+	t.Helper()
+	for _, l := range strings.Split(b.text, "\n") {
+		l, _, _ = strings.Cut(l, "#")
+		m := goRun.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(guideRoot, "examples", "cmd", m[1], "main.go"))
+		if err != nil {
+			t.Errorf("%s:%d: %s: %v", path, b.line, l, err)
+			continue
+		}
+		if !strings.Contains(string(src), `case "`+m[2]+`":`) {
+			t.Errorf("%s:%d: %s: %s has no subcommand %s", path, b.line, l, m[1], m[2])
+		}
+		for _, f := range cmdFlag.FindAllStringSubmatch(m[3], -1) {
+			if !strings.Contains(string(src), `("`+f[1]+`", `) {
+				t.Errorf("%s:%d: %s: %s defines no flag -%s", path, b.line, l, m[1], f[1])
+			}
+		}
+	}
+}
 
 // checkRunNames: each test a command runs exists in the examples module.
 func checkRunNames(t *testing.T, path string, b guideBlock) {
