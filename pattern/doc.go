@@ -32,7 +32,7 @@
 //
 //	var acquire = pattern.NameScript("mylock_acquire", redis.NewScript(acquireSrc))
 //
-// (EVALSHA mylock_acquire {r}:lock c1-1-00f372 100), and any other as
+// (EVALSHA mylock_acquire lock c1-1-00f372 100), and any other as
 // script:<the first 8 hex digits of its SHA1>.
 //
 // Claims are what the oracles judge: Mutex (no two holders at one instant
