@@ -42,7 +42,7 @@ type Options struct {
 func Build(m *Measurements, b *Bench, opt Options) *Document {
 	d := &Document{Title: "locksim report: which Redis lock pattern to trust, under which faults"}
 	intro(d, m, opt)
-	decisions(d, m)
+	decisions(d, m, b, opt)
 	d.heading(2, "advice", "Which pattern should I use")
 	d.para(text("Each point below is a rule in code applied to the measurements of this report; the numbers are the evidence."))
 	d.add(List(Advise(m, b)))
