@@ -63,8 +63,11 @@ type Residual struct {
 	Hi       float64 `json:"hi"`
 	// Few: clean over fewer seeds than it takes to see a 10% rate with
 	// 95% probability; OneSeed: some scenario was judged on one seed.
-	Few     bool `json:"few"`
-	OneSeed bool `json:"one_seed"`
+	Few bool `json:"few"`
+	// Scenarios counts the scenarios measured for the pattern: with no
+	// failing seed, Scenario is merely the first of them.
+	Scenarios int  `json:"scenarios"`
+	OneSeed   bool `json:"one_seed"`
 	// Replay replays the worst scenario's lowest failing seed ("" when
 	// clean).
 	Replay string `json:"replay,omitempty"`

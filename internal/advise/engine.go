@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // option is a candidate: a pattern, with or without WAIT for replicas.
@@ -149,12 +150,19 @@ func judge(p *Pattern, wait bool, f int, ix *index, k Kind, scs []scen) *option 
 	if wait && twins == 0 {
 		return nil
 	}
+	if wait && twins < len(o.judged) {
+		for i, j := range o.judged {
+			if !j.Wait && slices.ContainsFunc(scs, func(sc scen) bool { return sc.name == j.Scenario && sc.wait == "" }) {
+				o.judged[i].Why += "; no twin of it was measured with WAIT, so it is judged without"
+			}
+		}
+	}
 	o.safe = o.total == 0
 	for i, j := range o.judged {
 		if !j.Measured {
 			continue
 		}
-		if o.worst < 0 || j.Runs*o.judged[o.worst].Seeds > o.judged[o.worst].Runs*j.Seeds {
+		if o.worst < 0 || worse(j, o.judged[o.worst]) {
 			o.worst = i
 		}
 	}
@@ -162,6 +170,13 @@ func judge(p *Pattern, wait bool, f int, ix *index, k Kind, scs []scen) *option 
 		o.safe = false // nothing measured is no evidence of safety
 	}
 	return o
+}
+
+// worse reports whether a is a worse scenario than b: a higher rate, or
+// the same rate over fewer seeds (the wider interval).
+func worse(a, b Judged) bool {
+	x, y := a.Runs*b.Seeds, b.Runs*a.Seeds
+	return x > y || (x == y && a.Hi > b.Hi)
 }
 
 // useSet is the safe options of the best fit and the least complexity:
@@ -201,6 +216,7 @@ func residual(o *option, k Kind) Residual {
 	r.Few = j.Runs == 0 && j.Seeds < seedsToSee(careRate)
 	for _, x := range o.judged {
 		r.OneSeed = r.OneSeed || (x.Measured && x.Seeds == 1)
+		r.Scenarios += btoi(x.Measured)
 	}
 	return r
 }
@@ -210,10 +226,14 @@ func residual(o *option, k Kind) Residual {
 func unmeasured(chosen []*option) []string {
 	var out []string
 	for _, o := range chosen {
+		var missing []string
 		for _, j := range o.judged {
 			if !j.Measured {
-				out = append(out, fmt.Sprintf("%s under %s: not measured in this evidence (%s)", j.Pattern, j.Scenario, j.Why))
+				missing = append(missing, j.Scenario)
 			}
+		}
+		if len(missing) > 0 {
+			out = append(out, fmt.Sprintf("%s under %s: not measured in this evidence", o.p.Name, strings.Join(missing, ", ")))
 		}
 	}
 	return out

@@ -17,8 +17,10 @@ func settings(s Situation, o *option) Settings {
 		st.TTL = "longer than the work's bound plus the longest pause, with margin for the round trip"
 	case p.Renews:
 		st.TTL = "a few renewal round trips; the watchdog renews it for as long as the work lasts"
+	case p.Tokens:
+		st.TTL = "runs out under unbounded work (no renewal): the lock is then another's, and the store's token check refuses the late write"
 	default:
-		st.TTL = "longer than the longest work, which is unbounded: only renewal (a watchdog pattern) serves"
+		st.TTL = "runs out under unbounded work (no renewal): a second client then takes the lock while the first still works"
 	}
 	if p.Renews {
 		st.RenewEvery = "TTL/3"

@@ -51,6 +51,9 @@ func (r Residual) Text() string {
 		return r.Pattern + ": no scenario measured"
 	}
 	s := fmt.Sprintf("%s: %s under %s (its worst scenario): %s", r.Pattern, r.Kind, r.Scenario, rateText(r.Runs, r.Seeds))
+	if r.Runs == 0 {
+		s = fmt.Sprintf("%s: %s in no seed of its %d scenarios (the widest interval: %s under %s)", r.Pattern, r.Kind, r.Scenarios, rateText(0, r.Seeds), r.Scenario)
+	}
 	if r.Few {
 		s += fmt.Sprintf(", clean but over fewer than %d seeds: a 10%% rate is not ruled out", seedsToSee(careRate))
 	}

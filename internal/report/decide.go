@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/locksim/locksim/internal/advise"
@@ -82,9 +83,12 @@ func decide(e *advise.Evidence) []Decision {
 	return out
 }
 
-// decisionTable renders the decisions.
+// decisionTable renders the decisions: per row the choice and the
+// settings of the first pattern (the others only where they are for a
+// case), its residual risk, what the answer leaves open and what it did
+// not judge, and the runner-up. locksim advise gives the rest.
 func decisionTable(ds []Decision) Table {
-	t := Table{Header: []string{"your situation", "use", "residual risk (worst scenario)", "not protected", "runner-up"}, Prose: true}
+	t := Table{Header: []string{"your situation", "use", "residual risk", "not protected; not judged", "runner-up"}, Prose: true}
 	for _, d := range ds {
 		a := d.Answer
 		use := cell(Good, bold("%s", a.UseText()))
@@ -94,21 +98,32 @@ func decisionTable(ds []Decision) Table {
 				use.Spans = append(use.Spans, text("; safe with %s: %s", m.Change, strings.Join(m.Use, ", ")))
 			}
 		}
-		for _, name := range append(append([]string{}, a.Use...), a.LeastBad) {
-			if st, ok := a.Settings[name]; ok {
-				use.Spans = append(use.Spans, text(" — %s: %s", name, st.Text()))
+		first := a.LeastBad
+		if len(a.Use) > 0 {
+			first = a.Use[0]
+		}
+		if st, ok := a.Settings[first]; ok {
+			use.Spans = append(use.Spans, text(" — %s: %s", first, st.Text()))
+		}
+		for _, name := range a.Use {
+			if st := a.Settings[name]; name != first && st.For != "" {
+				use.Spans = append(use.Spans, text(" — %s for %s", name, st.For))
 			}
 		}
-		var res []string
-		for _, r := range a.Residual {
-			res = append(res, r.Text())
+		res := "none measured"
+		if len(a.Residual) > 0 {
+			res = a.Residual[0].Text()
+		}
+		open := slices.Clone(a.NotProtected[:max(0, len(a.NotProtected)-1)]) // the last says what every answer leaves: the paragraph says it once
+		for _, n := range a.NotJudged {
+			open = append(open, "not judged: "+n)
 		}
 		ru := "none"
 		if a.RunnerUp != nil {
 			ru = a.RunnerUp.Pattern + ": " + a.RunnerUp.Why
 		}
 		sit := cell(Plain, text("%s ", d.Situation), code("locksim advise "+d.Flags))
-		t.Rows = append(t.Rows, []TCell{sit, use, plain("%s", strings.Join(res, "; ")), plain("%s", strings.Join(a.NotProtected, "; ")), plain("%s", ru)})
+		t.Rows = append(t.Rows, []TCell{sit, use, plain("%s", res), plain("%s", strings.Join(open, "; ")), plain("%s", ru)})
 	}
 	return t
 }
@@ -118,7 +133,7 @@ func decisions(d *Document, m *Measurements, b *Bench, opt Options) {
 	d.heading(2, "decide", "Decide: which pattern for your situation")
 	d.para(text("Each row is the answer of the rule engine behind "), code("locksim advise"), text(" to the situation its flags describe, from this report's measurements (written beside it as "), code(FileEvidence),
 		text("). Per situation one finding counts — with a harmless double run the lock staying free past the progress bound; with a store that checks tokens a lost update; otherwise two clients relying on the lock at once (with slots, one holder too many) — and each candidate is judged scenario by scenario over the scenarios that model the situation, ranked by its worst one, never pooled. "),
-		text("A pattern is used only when no seed of any of those scenarios had the finding; otherwise the row says none is safe, names the least bad and the changes under which one is. "),
+		text("A pattern is used only when no seed of any of those scenarios had the finding; otherwise the row says none is safe, names the least bad and the changes under which one is. No answer covers faults outside its scenarios: a clean cell is that many clean seeds, not a proof. "),
 		text("%s", intervalNote()))
 	d.add(decisionTable(ds))
 }

@@ -53,8 +53,8 @@ func TestDecisionTableIsTheAdvisors(t *testing.T) {
 		}
 		got, _ := json.Marshal(d.Answer)
 		want, _ := json.Marshal(a)
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: the table's answer differs from advise's:\n%s\n%s", d.Situation, got, want)
+		if i := firstDiff(got, want); i >= 0 {
+			t.Errorf("%s: the table's answer differs from advise's at byte %d:\n%s\n%s", d.Situation, i, around(got, i), around(want, i))
 		}
 		if use := tbl.Rows[i][1].Spans[0].Text; use != a.UseText() {
 			t.Errorf("%s: the table says %q, advise %q", d.Situation, use, a.UseText())
@@ -65,6 +65,20 @@ func TestDecisionTableIsTheAdvisors(t *testing.T) {
 		t.Errorf("payment job: use %q, not protected %q; want fenced, which may still run twice", pay.Use, pay.NotProtected)
 	}
 }
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+func around(b []byte, i int) string { return string(b[max(0, i-60):min(len(b), i+60)]) }
 
 // TestEvidenceCountsTheOracles: a measured cell's evidence counts the
 // seeds of each finding as the cell does and names the lowest seed of
