@@ -84,6 +84,8 @@ func advise(s Situation, ix *index, mitigate bool) Answer {
 	hotKey(&a, s, ix.e, opts, chosen)
 	a.NotProtected = notProtected(s, chosen[0], k, ix, scs)
 	a.NotJudged = append(a.NotJudged, unmeasured(chosen)...)
+	a.NotJudged = append(a.NotJudged, withoutTwin(chosen)...)
+	a.NotJudged = append(a.NotJudged, "confirmation on real Redis: the advisor reads the simulator's measurements only; the report's agreement table has real mode's")
 	if a.NoneSafe && mitigate {
 		a.Mitigations = mitigations(s, ix)
 	}
@@ -149,13 +151,6 @@ func judge(p *Pattern, wait bool, f int, ix *index, k Kind, scs []scen) *option 
 	}
 	if wait && twins == 0 {
 		return nil
-	}
-	if wait && twins < len(o.judged) {
-		for i, j := range o.judged {
-			if !j.Wait && slices.ContainsFunc(scs, func(sc scen) bool { return sc.name == j.Scenario && sc.wait == "" }) {
-				o.judged[i].Why += "; no twin of it was measured with WAIT, so it is judged without"
-			}
-		}
 	}
 	o.safe = o.total == 0
 	for i, j := range o.judged {
@@ -234,6 +229,24 @@ func unmeasured(chosen []*option) []string {
 		}
 		if len(missing) > 0 {
 			out = append(out, fmt.Sprintf("%s under %s: not measured in this evidence", o.p.Name, strings.Join(missing, ", ")))
+		}
+	}
+	return out
+}
+
+// withoutTwin names, for a chosen option with WAIT, the scenarios it was
+// judged under without WAIT for want of a twin measured with it.
+func withoutTwin(chosen []*option) []string {
+	var out []string
+	for _, o := range chosen {
+		var names []string
+		for _, j := range o.judged {
+			if o.wait && !j.Wait {
+				names = append(names, j.Scenario)
+			}
+		}
+		if o.wait && len(names) > 0 {
+			out = append(out, fmt.Sprintf("%s with WAIT under %s: no twin of these was measured with WAIT, so they are judged without it", o.p.Name, strings.Join(names, ", ")))
 		}
 	}
 	return out

@@ -281,8 +281,16 @@ func TestReadEvidenceRefuses(t *testing.T) {
 	if err := e.Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadEvidence(&b); err != nil {
-		t.Errorf("evidence written by Write does not read back: %v", err)
+	text := b.String()
+	if strings.Count(text, `"cells"`) != 1 || strings.Count(text, `"patterns"`) != 1 || strings.Count(text, "\n") != len(e.Patterns)+len(e.Cells)+5 {
+		t.Errorf("Write: want each key once and one pattern or cell a line:\n%.600s", text)
+	}
+	back, err := ReadEvidence(&b)
+	if err != nil {
+		t.Fatalf("evidence written by Write does not read back: %v", err)
+	}
+	if len(back.Cells) != len(e.Cells) || back.Cells[7] != e.Cells[7] || back.Patterns[3].Name != e.Patterns[3].Name {
+		t.Errorf("evidence read back differs: %d cells, want %d", len(back.Cells), len(e.Cells))
 	}
 }
 

@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,16 +24,17 @@ type Evidence struct {
 	Command string `json:"command,omitempty"`
 	// Seeds are the seed counts of a fault scenario, the baseline and a
 	// production scenario of a simulated second (0: none measured).
-	Seeds           int       `json:"seeds"`
-	BaselineSeeds   int       `json:"baseline_seeds"`
-	ProductionSeeds int       `json:"production_seeds"`
-	Patterns        []Pattern `json:"patterns"`
-	Cells           []Cell    `json:"cells"`
+	Seeds           int `json:"seeds"`
+	BaselineSeeds   int `json:"baseline_seeds"`
+	ProductionSeeds int `json:"production_seeds"`
 	// HotKey is the benchmark's throughput of each pattern on one hot key
 	// at its highest client count; absent without a benchmark.
 	HotKey []Throughput `json:"hot_key,omitempty"`
 	// HotKeySource says what the benchmark measured (redis-server...).
 	HotKeySource string `json:"hot_key_source,omitempty"`
+	// Patterns and Cells come last, one a line (Write).
+	Patterns []Pattern `json:"patterns,omitempty"`
+	Cells    []Cell    `json:"cells,omitempty"`
 }
 
 // Pattern is what the rules need of a measured pattern.
@@ -130,11 +132,45 @@ func (e *Evidence) Check() error {
 	return nil
 }
 
-// Write encodes e, indented.
+// Write encodes e: its fields, then one pattern and one cell a line, so
+// that two reports' evidence compare line by line.
 func (e *Evidence) Write(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(e)
+	head := *e
+	head.Patterns, head.Cells = nil, nil // omitted: written below, one a line
+	b, err := json.Marshal(head)
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	out.Write(b[:len(b)-1])
+	for _, part := range []struct {
+		name  string
+		items func(func(any))
+	}{
+		{"patterns", func(f func(any)) {
+			for _, p := range e.Patterns {
+				f(p)
+			}
+		}},
+		{"cells", func(f func(any)) {
+			for _, c := range e.Cells {
+				f(c)
+			}
+		}},
+	} {
+		fmt.Fprintf(&out, ",\n%q: [", part.name)
+		sep := "\n"
+		part.items(func(v any) {
+			line, _ := json.Marshal(v) // plain structs: no error
+			out.WriteString(sep)
+			out.Write(line)
+			sep = ",\n"
+		})
+		out.WriteString("\n]")
+	}
+	out.WriteString("}\n")
+	_, err = w.Write(out.Bytes())
+	return err
 }
 
 func (e *Evidence) pattern(name string) *Pattern {
