@@ -85,6 +85,7 @@ func advise(s Situation, ix *index, mitigate bool) Answer {
 	a.NotProtected = notProtected(s, chosen[0], k, ix, scs)
 	a.NotJudged = append(a.NotJudged, unmeasured(chosen)...)
 	a.NotJudged = append(a.NotJudged, withoutTwin(chosen)...)
+	a.NotJudged = append(a.NotJudged, unfired(chosen)...)
 	a.NotJudged = append(a.NotJudged, "confirmation on real Redis: the advisor reads the simulator's measurements only; the report's agreement table has real mode's")
 	if a.NoneSafe && mitigate {
 		a.Mitigations = mitigations(s, ix)
@@ -229,6 +230,20 @@ func unmeasured(chosen []*option) []string {
 		}
 		if len(missing) > 0 {
 			out = append(out, fmt.Sprintf("%s under %s: not measured in this evidence", o.p.Name, strings.Join(missing, ", ")))
+		}
+	}
+	return out
+}
+
+// unfired names the cells of the chosen options in some seeds of which
+// a fault never fired: a clean seed of those says nothing about it.
+func unfired(chosen []*option) []string {
+	var out []string
+	for _, o := range chosen {
+		for _, j := range o.judged {
+			if j.Unfired > 0 {
+				out = append(out, fmt.Sprintf("%s under %s: a fault did not fire in %d of %d seeds, which judge nothing of it", j.Pattern, j.Scenario, j.Unfired, j.Seeds))
+			}
 		}
 	}
 	return out

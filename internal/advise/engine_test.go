@@ -163,11 +163,18 @@ func TestJudgedPerScenarioNotPooled(t *testing.T) {
 			fails(&c.Overlap, 4) // pooled 8/60 over the clock scenarios; worst 4/20
 		case c.Pattern != "basic" && c.Pattern != "service" && c.Scenario == "client-clock-jump":
 			fails(&c.Overlap, 10)
+		case c.Pattern == "service" && c.Scenario == "client-clock-jump":
+			c.Unfired = 5
 		}
 	})
 	a := answer(t, e, "--double-run harmful --topology single-fsync-always --pauses none --work bounded --clocks may-jump --access exclusive")
 	if !a.NoneSafe || a.LeastBad != "service" {
 		t.Fatalf("use %q least bad %q; want none safe, service least bad (worst 4/20 against basic's 7/20, though pooled 8 > 7)", a.Use, a.LeastBad)
+	}
+	if !slices.ContainsFunc(a.NotJudged, func(s string) bool {
+		return strings.Contains(s, "service under client-clock-jump: a fault did not fire in 5 of 20 seeds")
+	}) {
+		t.Errorf("not judged %q; want service's unfired seeds under client-clock-jump said", a.NotJudged)
 	}
 	if a.RunnerUp == nil || a.RunnerUp.Pattern != "basic" || !strings.Contains(a.RunnerUp.Why, "7/20 (35%, 18–57%)") || !strings.Contains(a.RunnerUp.Why, "client-clock-drift") {
 		t.Errorf("runner-up %+v; want basic, 7/20 under client-clock-drift", a.RunnerUp)

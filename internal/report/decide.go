@@ -63,8 +63,10 @@ type Decision struct {
 	Answer advise.Answer
 }
 
-// Decide answers every row from the built-in measurements alone.
-func Decide(m *Measurements) []Decision { return decide(Evidence(m, nil, nil, Options{})) }
+// Decide answers every row from the measurements and what Build was
+// given beside them (the production grid, the benchmark), as the
+// decision table does.
+func Decide(m *Measurements) []Decision { return decide(Evidence(m, m.production, m.bench, Options{})) }
 
 // decide answers every row from e.
 func decide(e *advise.Evidence) []Decision {
@@ -128,8 +130,8 @@ func decisionTable(ds []Decision) Table {
 	return t
 }
 
-func decisions(d *Document, m *Measurements, b *Bench, opt Options) {
-	ds := decide(Evidence(m, opt.Production, b, opt))
+func decisions(d *Document, m *Measurements, opt Options) {
+	ds := Decide(m)
 	d.heading(2, "decide", "Decide: which pattern for your situation")
 	d.para(text("Each row is the answer of the rule engine behind "), code("locksim advise"), text(" to the situation its flags describe, from this report's measurements (written beside it as "), code(FileEvidence),
 		text("). Per situation one finding counts — with a harmless double run the lock staying free past the progress bound; with a store that checks tokens a lost update; otherwise two clients relying on the lock at once (with slots, one holder too many) — and each candidate is judged scenario by scenario over the scenarios that model the situation, ranked by its worst one, never pooled. "),

@@ -130,3 +130,27 @@ func TestFIFOFamilyIsTheRegistrys(t *testing.T) {
 		t.Errorf("FIFO() = %q, want %q", got, want)
 	}
 }
+
+// TestEveryDecisionJudgesTheSameEvidence: once Build has the production
+// grid, Decide (which the article table's "chosen for" reads) answers from
+// it as the decision table does, not from the built-in grid alone.
+func TestEveryDecisionJudgesTheSameEvidence(t *testing.T) {
+	m := synth(synthPatterns, []string{"gc-pause", "delayed-reply", Baseline}, 20, func(c *Cell) {
+		if c.Pattern != "fenced" && c.Scenario == "gc-pause" {
+			c.OverlapRuns, c.LostRuns = 9, 9
+		}
+	})
+	prod := synth(synthPatterns, []string{"fsync-always"}, 10, func(c *Cell) {
+		if c.Pattern == "fenced" {
+			c.OverlapRuns, c.LostRuns = 3, 3
+			c.FirstOf = map[string]uint64{FindingOverlap: 4, FindingLost: 4}
+		}
+	})
+	before := Decide(m)[1].Answer // the payment job: fenced, clean without the production grid
+	Build(m, nil, Options{Production: prod})
+	after := Decide(m)[1].Answer
+	want := decide(Evidence(m, prod, nil, Options{}))[1].Answer
+	if !slices.Equal(before.Use, []string{"fenced"}) || !slices.Equal(after.Use, want.Use) || slices.Equal(before.Use, after.Use) {
+		t.Errorf("payment job: use %q before Build, %q after, want %q (fenced loses under fsync-always)", before.Use, after.Use, want.Use)
+	}
+}
