@@ -125,7 +125,18 @@ func TestTheFourSituations(t *testing.T) {
 		}
 	})
 	e.HotKey = []Throughput{{Pattern: "basic", Clients: 64, CyclesPerSec: 1000, Lo: 900, Hi: 1100}, {Pattern: "service", Clients: 64, CyclesPerSec: 8000, Lo: 7000, Hi: 9000}}
+	for i := range e.Cells {
+		if c := &e.Cells[i]; c.Pattern == "basic" {
+			c.Acquisitions, c.DoubleRuns = 400, 3
+			if c.Scenario == "gc-pause" {
+				c.DoubleRuns = 31
+			}
+		}
+	}
 	cache := answer(t, e, "--double-run harmless --topology single --pauses above-ttl --work bounded --clocks stable --access exclusive")
+	if !slices.ContainsFunc(cache.NotProtected, func(s string) bool { return strings.Contains(s, "31 double runs in 400 acquisitions under gc-pause") }) {
+		t.Errorf("cache-stampede guard: not protected %q; want the double runs counted as executions, 31 in 400 under gc-pause", cache.NotProtected)
+	}
 	if len(cache.Use) < 2 || cache.Use[0] != "basic" || cache.Use[len(cache.Use)-1] != "service" || !strings.Contains(cache.Settings["service"].For, "hot key") {
 		t.Errorf("cache-stampede guard: use %q, settings %+v; want basic first, service for a hot key", cache.Use, cache.Settings)
 	}

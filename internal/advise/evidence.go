@@ -79,6 +79,11 @@ type Cell struct {
 	Stall Count `json:"stall"`
 	// AcqPerSec is acquisitions per simulated second.
 	AcqPerSec float64 `json:"acq_per_sec"`
+	// DoubleRuns counts the pairs of overlapping critical sections over
+	// the seeds — the work run twice at once, as executions — and
+	// Acquisitions the acquisitions they came from.
+	DoubleRuns   int `json:"double_runs"`
+	Acquisitions int `json:"acquisitions"`
 }
 
 // Count is the seeds with a finding and the lowest of them (0 if none).

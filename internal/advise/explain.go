@@ -130,7 +130,7 @@ func notProtected(s Situation, o *option, k Kind, ix *index, scs []scen) []strin
 	case k.Name == kindLost.Name && p.Tokens:
 		out = append(out, "the job may still run twice: fencing refuses only the stale write, not the second run ("+overlap+")")
 	case k.Name == kindStall.Name:
-		out = append(out, "double runs are thinned, not prevented: harmless by your answer ("+overlap+")")
+		out = append(out, "double runs are thinned, not prevented: harmless by your answer ("+overlap+"; "+doubleRuns(o, ix)+")")
 	case s.DoubleRun == DoubleHarmful && s.Access != AccessSlots:
 		out = append(out, "a store that cannot check tokens cannot refuse a late write: any double run these scenarios did not provoke lands")
 	}
@@ -163,6 +163,25 @@ func worstOf(o *option, ix *index, scs []scen, of func(*Cell) Count) string {
 		return "not measured"
 	}
 	return fmt.Sprintf("two clients relied on the lock at once in %s under %s, the worst of these scenarios", rateText(wk, wn), ws)
+}
+
+// doubleRuns describes the most double runs per acquisition of o's
+// measured scenarios, counted as executions.
+func doubleRuns(o *option, ix *index) string {
+	var worst *Cell
+	for _, j := range o.judged {
+		c := ix.cells[[2]string{j.Pattern, j.Scenario}]
+		if c == nil || c.Acquisitions == 0 {
+			continue
+		}
+		if worst == nil || c.DoubleRuns*worst.Acquisitions > worst.DoubleRuns*c.Acquisitions {
+			worst = c
+		}
+	}
+	if worst == nil {
+		return "no acquisitions measured"
+	}
+	return fmt.Sprintf("%d double runs in %d acquisitions under %s, the most per acquisition", worst.DoubleRuns, worst.Acquisitions, worst.Scenario)
 }
 
 // mitigations are the changes a team can make under which some pattern

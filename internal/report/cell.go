@@ -22,6 +22,9 @@ type Cell struct {
 	// OverlapRuns counts the seeds in which two clients relied on the
 	// lock at one instant of true time, whatever the pattern claims.
 	OverlapRuns int
+	// Overlaps totals the pairs of overlapping critical sections: the
+	// double runs, counted as executions, over the seeds.
+	Overlaps int
 	// Lost updates as run (the store checks the tokens the pattern
 	// issues, if any): seeds with at least one, and the total.
 	LostRuns, Lost int
@@ -112,6 +115,7 @@ func (c *Cell) add(r *sim.Result, noFence bool) {
 		}
 	}
 	c.OverlapRuns += btoi(r.Safety.Overlaps > 0)
+	c.Overlaps += r.Safety.Overlaps
 	c.LostRuns += btoi(r.Safety.LostUpdates > 0)
 	c.Lost += r.Safety.LostUpdates
 	c.FenceRuns += btoi(r.Safety.FenceViolations > 0)

@@ -97,7 +97,7 @@ func TestEvidenceCountsTheOracles(t *testing.T) {
 	ev := Evidence(m, nil, nil, Options{})
 	for _, ec := range ev.Cells {
 		c := m.Cell(ec.Pattern, ec.Scenario)
-		if ec.Overlap.Runs != c.OverlapRuns || ec.Lost.Runs != c.LostRuns || ec.Seeds != c.Seeds {
+		if ec.Overlap.Runs != c.OverlapRuns || ec.Lost.Runs != c.LostRuns || ec.Seeds != c.Seeds || ec.DoubleRuns != c.Overlaps || ec.Acquisitions != c.Acquisitions {
 			t.Errorf("%s/%s: evidence %+v, cell overlap %d lost %d seeds %d", ec.Pattern, ec.Scenario, ec, c.OverlapRuns, c.LostRuns, c.Seeds)
 		}
 		if (ec.Overlap.Runs > 0) != (ec.Overlap.First > 0) || ec.Overlap.First > uint64(c.Seeds) {
@@ -107,7 +107,7 @@ func TestEvidenceCountsTheOracles(t *testing.T) {
 			t.Errorf("fenced: no lost-updates count with the tokens withheld")
 		}
 	}
-	if c := m.Cell("basic", "gc-pause"); c.OverlapRuns == 0 {
+	if c := m.Cell("basic", "gc-pause"); c.OverlapRuns == 0 || c.Overlaps < c.OverlapRuns {
 		t.Errorf("basic under gc-pause overlapped in no seed of 4: the test shows nothing")
 	}
 }

@@ -53,7 +53,8 @@ func evidenceCell(c *Cell) advise.Cell {
 	count := func(runs int, f string) advise.Count { return advise.Count{Runs: runs, First: c.FirstOf[f]} }
 	out := advise.Cell{Pattern: c.Pattern, Scenario: c.Scenario, Seeds: c.Seeds, Refused: c.Refused, Unfired: c.Unfired,
 		Overlap: count(c.OverlapRuns, FindingOverlap), Lost: count(c.LostRuns, FindingLost),
-		Excess: count(c.ExcessRuns, FindingExcess), Stall: count(c.StallRuns, FindingStall), AcqPerSec: c.AcqPerSec()}
+		Excess: count(c.ExcessRuns, FindingExcess), Stall: count(c.StallRuns, FindingStall), AcqPerSec: c.AcqPerSec(),
+		DoubleRuns: c.Overlaps, Acquisitions: c.Acquisitions}
 	if c.NoFence != nil {
 		n := count(c.NoFence.Runs, FindingLostNoFence)
 		out.LostNoFence = &n
