@@ -18,6 +18,9 @@ type option struct {
 	worst int
 	total int // failing seeds over the measured scenarios
 	safe  bool
+	// noTwin names, with wait, the failover scenarios measured without
+	// WAIT only: not judged for this option.
+	noTwin []string
 }
 
 func (o *option) rate() float64 {
@@ -129,6 +132,10 @@ func judge(p *Pattern, wait bool, f int, ix *index, k Kind, scs []scen) *option 
 	o := &option{p: p, wait: wait, fit: f, worst: -1}
 	twins := 0
 	for _, sc := range scs {
+		if wait && sc.replicated && sc.wait == "" {
+			o.noTwin = append(o.noTwin, sc.name) // measured without WAIT only: not this configuration
+			continue
+		}
 		name := sc.name
 		if wait && sc.wait != "" {
 			name = sc.wait
@@ -249,19 +256,13 @@ func unfired(chosen []*option) []string {
 	return out
 }
 
-// withoutTwin names, for a chosen option with WAIT, the scenarios it was
-// judged under without WAIT for want of a twin measured with it.
+// withoutTwin names, for a chosen option with WAIT, the failover
+// scenarios no twin of which was measured with WAIT: not judged for it.
 func withoutTwin(chosen []*option) []string {
 	var out []string
 	for _, o := range chosen {
-		var names []string
-		for _, j := range o.judged {
-			if o.wait && !j.Wait {
-				names = append(names, j.Scenario)
-			}
-		}
-		if o.wait && len(names) > 0 {
-			out = append(out, fmt.Sprintf("%s with WAIT under %s: no twin of these was measured with WAIT, so they are judged without it", o.p.Name, strings.Join(names, ", ")))
+		if len(o.noTwin) > 0 {
+			out = append(out, fmt.Sprintf("%s with WAIT under %s: no twin of these failovers was measured with WAIT, so they judge nothing of it", o.p.Name, strings.Join(o.noTwin, ", ")))
 		}
 	}
 	return out

@@ -245,7 +245,7 @@ func TestNoneSafeNamesTheMitigation(t *testing.T) {
 // without WAIT, and the answer's settings say which.
 func TestWaitReplicasIsASetting(t *testing.T) {
 	e := synth(func(c *Cell) {
-		if strings.HasPrefix(c.Scenario, "failover-mid-grant") && !strings.HasSuffix(c.Scenario, "-wait") {
+		if (strings.HasPrefix(c.Scenario, "failover-mid-grant") || c.Scenario == "failover-twice") && !strings.HasSuffix(c.Scenario, "-wait") {
 			fails(&c.Overlap, 9)
 		}
 		if strings.HasSuffix(c.Scenario, "-wait") && c.Pattern == "basic" {
@@ -259,6 +259,16 @@ func TestWaitReplicasIsASetting(t *testing.T) {
 	for name, st := range a.Settings {
 		if st.WaitReplicas != 1 {
 			t.Errorf("%s: settings %+v, want wait_replicas 1", name, st)
+		}
+	}
+	if !slices.ContainsFunc(a.NotJudged, func(s string) bool {
+		return strings.Contains(s, "service with WAIT under failover-async-replication, failover-twice, failover-lag-exp: no twin")
+	}) {
+		t.Errorf("not judged %q; want the failovers without a WAIT twin named", a.NotJudged)
+	}
+	for _, j := range a.Evidence {
+		if j.Pattern == "service" && j.Scenario == "failover-twice" {
+			t.Errorf("evidence %+v: a failover measured without WAIT judges service with WAIT", j)
 		}
 	}
 }

@@ -45,8 +45,10 @@ func kind(s Situation) Kind {
 type scen struct {
 	name, why string
 	// wait is the twin measured with WAIT 1 after every grant and
-	// renewal, "" if none.
-	wait string
+	// renewal, "" if none; replicated marks a failover's scenario, which
+	// without such a twin says nothing of a lock that waits for replicas.
+	wait       string
+	replicated bool
 }
 
 // scenarios are those that model s: the network's faults always, then
@@ -65,12 +67,11 @@ func scenarios(s Situation) (out []scen, notJudged []string) {
 	case TopoFsyncAlways:
 		add("one node restarts with every write it acknowledged", "fsync-always")
 	case TopoReplicas:
-		add("a failover to an asynchronous replica", "failover-async-replication")
-		for _, n := range []string{"failover-twice", "failover-lag-exp"} {
-			out = append(out, scen{name: n, why: "a failover to an asynchronous replica"})
+		for _, n := range []string{"failover-async-replication", "failover-twice", "failover-lag-exp"} {
+			out = append(out, scen{name: n, why: "a failover to an asynchronous replica", replicated: true})
 		}
 		for _, n := range []string{"failover-lag-slow", "failover-mid-grant", "failover-mid-retry", "split-brain"} {
-			out = append(out, scen{name: n, why: "a failover to an asynchronous replica", wait: n + "-wait"})
+			out = append(out, scen{name: n, why: "a failover to an asynchronous replica", wait: n + "-wait", replicated: true})
 		}
 	case TopoIndependent:
 		add("any one node restarts empty or fails over", "node-restart-without-persistence", "failover-async-replication")
