@@ -16,7 +16,8 @@ const (
 
 // Write writes the report into dir, creating it: the counterexamples of
 // every violating cell (dir/viz, cleared of earlier HTML files first), the
-// plots (dir/plots, PNG and SVG), then the Markdown and the HTML page. b
+// plots (dir/plots, PNG and SVG), then the advisor's evidence
+// (FileEvidence), the Markdown and the HTML page. b
 // may be nil (no benchmark data).
 func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 	if opt.CheckTimeout == 0 {
@@ -37,7 +38,9 @@ func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 		opt.BenchLink = BenchLink(dir, b.Dir)
 	}
 	d := Build(m, b, opt)
+	ev := Evidence(m, opt.Production, b, opt)
 	return errors.Join(
+		writeFile(filepath.Join(dir, FileEvidence), ev.Write),
 		writeFile(filepath.Join(dir, FileMarkdown), func(w io.Writer) error { return WriteMarkdown(w, d) }),
 		writeFile(filepath.Join(dir, FileHTML), func(w io.Writer) error { return WriteHTML(w, d) }))
 }
