@@ -43,6 +43,7 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	d := &Document{Title: "locksim report: which Redis lock pattern to trust, under which faults"}
 	m.production, m.bench = opt.Production, b // Decide's evidence, as the decision table's
 	intro(d, m, opt)
+	advisorSection(d, Evidence(m, opt.Production, b, opt))
 	decisions(d, m, opt)
 	d.heading(2, "advice", "Which pattern should I use")
 	d.para(text("Each point below is a rule in code applied to the measurements of this report; the numbers are the evidence."))

@@ -26,6 +26,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			mdTable(&b, x)
 		case Image:
 			fmt.Fprintf(&b, "![%s](%s)\n", x.Alt, x.Src)
+		case Advisor:
+			b.WriteString("In [report.html](report.html) (open it in a browser, from disk; no server) this section is a form: answer the six questions `locksim advise` asks and read its answer, with the evidence. The table below answers the situations teams ask about most.\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -96,6 +98,8 @@ func WriteHTML(w io.Writer, d *Document) error {
 			htmlTable(&b, x)
 		case Image:
 			fmt.Fprintf(&b, "<p><img src=\"%s\" alt=\"%s\"></p>\n", html.EscapeString(x.Src), html.EscapeString(x.Alt))
+		case Advisor:
+			fmt.Fprintf(&b, "<form id=\"advisor\" onsubmit=\"return false\"><p>The form needs JavaScript; without it, run <code>locksim advise</code>.</p></form>\n<div id=\"advisor-answer\"></div>\n<script type=\"application/json\" id=\"advisor-data\">%s</script>\n<script>\n%s</script>\n", x.Data, advisorJS)
 		}
 	}
 	b.WriteString("</body>\n</html>\n")
