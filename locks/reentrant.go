@@ -338,6 +338,7 @@ func (re *Reentrant) extendTo(ctx context.Context, l *Lease, ttl time.Duration) 
 		return false, err
 	}
 	if err := re.confirmed(ctx, l.h.remaining); err != nil {
+		re.c.Metrics.lost() // the lease ends here: the renewer and Extend count no loss for an error
 		re.finish(l.h, fmt.Errorf("%w: renewal %w", ErrLockLost, err))
 		return false, err
 	}
