@@ -20,7 +20,11 @@
 //     where the seam can block, and poll otherwise.
 //   - RWLock: readers share it, a writer holds it alone; every reader is an
 //     owner with its own expiring key, and a waiting writer's intent holds
-//     new readers back.
+//     new readers back. A holding re-enters through its lease (Reenter); a
+//     writer takes the read lock its holding implies (RLockAsWriter) or
+//     downgrades to a reader in one step (Downgrade).
+//   - NewRWLockWatchdog, NewFairWatchdog: RWLock and Fair holdings renewed
+//     in the background like Watchdog's.
 //   - Semaphore: at most N permits held at once, each holding owned and
 //     expiring on its own; AcquireN takes several permits atomically (all
 //     or none) and its Release gives them all back; Available reads the

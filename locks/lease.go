@@ -110,6 +110,35 @@ func (l *Lease) spend() bool {
 	return true
 }
 
+// reenter counts one more open lease on h, the first one counted too if
+// it was not yet, and returns how many are open; 0 if h is over.
+func (h *hold) reenter() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.err != nil {
+		return 0
+	}
+	if h.open <= 0 {
+		h.open = 1
+	}
+	h.open++
+	return h.open
+}
+
+// spendPartly spends l if other leases of its holding are still open (a
+// re-entered holding's release that is not its last) and reports whether
+// it did; the last open lease is left to the release proper.
+func (l *Lease) spendPartly() bool {
+	l.h.mu.Lock()
+	defer l.h.mu.Unlock()
+	if l.h.open <= 1 || l.id.spent {
+		return false
+	}
+	l.id.spent = true
+	l.h.open--
+	return true
+}
+
 // openLeases is the number of leases of a reentrant holding not yet
 // released.
 func (h *hold) openLeases() int {

@@ -125,7 +125,7 @@ func (o Options) resolve() (config, error) {
 	c.TTL = o.TTL.Truncate(time.Millisecond)
 	c.ttlMS = c.TTL.Milliseconds()
 	if o.RenewEvery != 0 && !o.renews {
-		return c, &OptionError{"RenewEvery", o.RenewEvery, "has no effect: this lock does not renew (only Watchdog, Service and NewRedlockWatchdog do)"}
+		return c, &OptionError{"RenewEvery", o.RenewEvery, "has no effect: this lock does not renew (only Watchdog, Service, NewRedlockWatchdog, NewRWLockWatchdog and NewFairWatchdog do)"}
 	}
 	if c.Clock == nil {
 		c.Clock = clock.Real{}

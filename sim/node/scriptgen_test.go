@@ -99,7 +99,10 @@ var scriptSpecs = map[string]scriptSpec{
 	"rw_lock": func(g *gen) ([]string, []string) {
 		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
 	},
-	"rw_wleave":      func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok()} },
+	"rw_wleave": func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok()} },
+	"rw_writer_read": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.tok(), g.tok(), g.validTTL(), g.prefix(), g.pick("0", "1")}
+	},
 	"member_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },
 	"member_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.prefix()} },
 	"sem_acquire": func(g *gen) ([]string, []string) {
