@@ -39,6 +39,10 @@ type Lease struct {
 	// the same lock may overlap: an RWLock's read leases. The checks tell
 	// shared from exclusive holdings by it.
 	Shared bool
+	// Metadata is the Options.Metadata stored with the lock (Basic,
+	// Watchdog, Fenced): the part of Token after the token proper; "" if
+	// none.
+	Metadata string
 
 	h  *hold
 	id *issue
@@ -57,7 +61,8 @@ type issue struct {
 
 // issued returns a lease for one holding h, issued by by for key and token.
 func issued(by any, key, token string, fence int64, count int, h *hold) *Lease {
-	return &Lease{Key: key, Token: token, Fence: fence, Count: count, h: h,
+	meta, _ := splitValue(token)
+	return &Lease{Key: key, Token: token, Fence: fence, Count: count, Metadata: meta, h: h,
 		id: &issue{by: by, key: key, token: token}}
 }
 

@@ -72,6 +72,7 @@ var scriptTable = []scriptSpec{
 	{"multi_extend", nil},
 	{"multi_ttl", nil},
 	{"force_release", nil},
+	{"adopt", nil},
 }
 
 // scriptSources maps each script of scriptTable to its full source, its
@@ -132,6 +133,7 @@ var (
 	rwLockScript                 = script("rw_lock")
 	rwWLeaveScript               = script("rw_wleave")
 	rwWriterReadScript           = script("rw_writer_read")
+	adoptScript                  = script("adopt")
 	memberReleaseScript          = script("member_release")
 	memberExtendScript           = script("member_extend")
 	semAcquireScript             = script("sem_acquire")

@@ -120,6 +120,9 @@ var scriptSpecs = map[string]scriptSpec{
 	"multi_extend":  func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok(), g.ttl()} },
 	"multi_ttl":     func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
 	"force_release": func(g *gen) ([]string, []string) { return g.multiKeys(), nil },
+	"adopt": func(g *gen) ([]string, []string) {
+		return g.keys(1 + g.r.IntN(2)), []string{g.tok(), g.ttl()}
+	},
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
 		n := map[string]int{"fenced": 2, "fair": 2, "rwlock": 3}[kind]
