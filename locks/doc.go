@@ -50,7 +50,16 @@
 // every pattern's retry loop asks it after each failed attempt whether to
 // try again and after what wait (NoRetry, ConstantBackoff, LinearBackoff,
 // ExponentialBackoff — the default — and LimitRetry are built in; jitter
-// comes from Options.Rand).
+// comes from Options.Rand). Whatever the strategy, a waiter does not sleep
+// past the holder's expiry where its refused attempt learns it: the
+// acquisition scripts of Reentrant, Service, Fenced and Watchdog with
+// Fencing, and RWLock's polls refused by a writer, return the lock key's
+// PTTL, and the first time in an Acquire that the holding runs out before
+// the wait ends the loop polls once as it does (with a jitter), then
+// sleeps the rest of the wait: a vanished holder hands the lock on as its
+// TTL runs out, and a live one costs one extra poll. Basic's and Watchdog's plain SET
+// NX learns nothing, nor does a Fair waiter or a writer waiting for
+// readers; they find an expired holding on their next poll.
 //
 // Options.Token gives Basic and Watchdog a caller-chosen owner token in
 // place of a fresh one per acquisition: a process that restarts with the

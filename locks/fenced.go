@@ -65,8 +65,8 @@ func (s *single) tryFenced(ctx context.Context, fenceKey string) (*Lease, error)
 	if err != nil {
 		return nil, wrap("acquire", s.key, err)
 	}
-	if fence == 0 {
-		return nil, wrap("acquire", s.key, ErrNotAcquired)
+	if fence <= 0 { // minus the time the holding has left
+		return nil, wrap("acquire", s.key, takenFor(fence, ErrNotAcquired))
 	}
 	return s.grant(ctx, start, token, fence)
 }

@@ -110,7 +110,9 @@ type Options struct {
 // Retry is an acquisition retry policy: exponential backoff with jitter.
 type Retry struct {
 	// Attempts is the maximum number of attempts. 0 or 1 tries once; a
-	// negative value retries until the context is done.
+	// negative value retries until the context is done. A waiter that
+	// learns when the holding it met runs out makes one more poll then,
+	// once per Acquire (see waitexpiry.go).
 	Attempts int
 	// Delay is the first backoff; default 10ms.
 	Delay time.Duration

@@ -120,8 +120,8 @@ func (rw *RWLock) tryRead(ctx context.Context, token string) (*Lease, error) {
 	if err != nil {
 		return nil, wrap("acquire", readers, err)
 	}
-	if n == 0 {
-		return nil, wrap("acquire", readers, fmt.Errorf("%w: a writer holds or awaits it", ErrNotAcquired))
+	if n <= 0 { // minus the writer's PTTL while one holds it
+		return nil, wrap("acquire", readers, takenFor(n, fmt.Errorf("%w: a writer holds or awaits it", ErrNotAcquired)))
 	}
 	l, err := rw.readers.granted(ctx, token, start)
 	if l != nil {
@@ -157,8 +157,8 @@ func (rw *RWLock) tryWrite(ctx context.Context, token string) (*Lease, error) {
 	if err != nil {
 		return nil, wrap("acquire", writer, err)
 	}
-	if n == 0 {
-		return nil, wrap("acquire", writer, ErrNotAcquired)
+	if n <= 0 { // minus the writer's PTTL while one holds it
+		return nil, wrap("acquire", writer, takenFor(n, ErrNotAcquired))
 	}
 	l, err := rw.w.grant(ctx, start, token, 0)
 	if l != nil {
