@@ -21,6 +21,7 @@ func NewBasic(r Redis, key string, o Options) (*Basic, error) {
 	if err := o.noOwner("Basic"); err != nil {
 		return nil, err
 	}
+	o.metadata = true
 	s, err := newSingle(r, key, o)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,11 @@
 //     where the seam can block, and poll otherwise.
 //   - RWLock: readers share it, a writer holds it alone; every reader is an
 //     owner with its own expiring key, and a waiting writer's intent holds
-//     new readers back.
+//     new readers back. A holding re-enters through its lease (Reenter); a
+//     writer takes the read lock its holding implies (RLockAsWriter) or
+//     downgrades to a reader in one step (Downgrade).
+//   - NewRWLockWatchdog, NewFairWatchdog: RWLock and Fair holdings renewed
+//     in the background like Watchdog's.
 //   - Semaphore: at most N permits held at once, each holding owned and
 //     expiring on its own; AcquireN takes several permits atomically (all
 //     or none) and its Release gives them all back; Available reads the
@@ -46,7 +50,16 @@
 // every pattern's retry loop asks it after each failed attempt whether to
 // try again and after what wait (NoRetry, ConstantBackoff, LinearBackoff,
 // ExponentialBackoff — the default — and LimitRetry are built in; jitter
-// comes from Options.Rand).
+// comes from Options.Rand). Whatever the strategy, a waiter does not sleep
+// past the holder's expiry where its refused attempt learns it: the
+// acquisition scripts of Reentrant, Service, Fenced and Watchdog with
+// Fencing, and RWLock's polls refused by a writer, return the lock key's
+// PTTL, and the first time in an Acquire that the holding runs out before
+// the wait ends the loop polls once as it does (with a jitter), then
+// sleeps the rest of the wait: a vanished holder hands the lock on as its
+// TTL runs out, and a live one costs one extra poll. Basic's and Watchdog's plain SET
+// NX learns nothing, nor does a Fair waiter or a writer waiting for
+// readers; they find an expired holding on their next poll.
 //
 // Options.Token gives Basic and Watchdog a caller-chosen owner token in
 // place of a fresh one per acquisition: a process that restarts with the

@@ -82,3 +82,29 @@ func ExampleMultiLock() {
 	// then the second: true 2
 	// locks: keys[1] ("bob") is in hash slot 8955, not 749 as keys[0] "alice": on Redis Cluster the keys of a MultiLock must share a slot (give them one hash tag, {tag}:name)
 }
+
+// A holder stores who it is with the lock for others to read, then hands
+// the holding to another process, which adopts it by its token.
+func ExampleBasic_HandOff() {
+	m, rdb := exampleRedis()
+	defer m.Close()
+	defer rdb.Close()
+	ctx := context.Background()
+	o := locks.Options{TTL: 30 * time.Second, Metadata: "worker-a"}
+	a, _ := locks.NewBasic(rdb, "invoice", o)
+	b, _ := locks.NewBasic(rdb, "invoice", locks.Options{TTL: 30 * time.Second}) // the other process
+
+	lease, _ := a.Acquire(ctx)
+	info, _ := locks.Inspect(ctx, rdb, "invoice", locks.KindBasic)
+	fmt.Println("held by:", info.Holders[0].Metadata)
+	token, _ := a.HandOff(lease)
+	fmt.Println("giver's lease:", lease.Err())
+	adopted, err := b.Adopt(ctx, token)
+	fmt.Println("adopted:", err, adopted.Metadata)
+	fmt.Println("released by the taker:", b.Release(ctx, adopted))
+	// Output:
+	// held by: worker-a
+	// giver's lease: locks: lease released: handed off
+	// adopted: <nil> worker-a
+	// released by the taker: <nil>
+}

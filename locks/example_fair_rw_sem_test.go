@@ -127,3 +127,33 @@ func ExampleInspect() {
 	// Output:
 	// holder worker-1, count 2, ttl 5s, queue 0
 }
+
+// A writer re-enters its holding, then downgrades to a reader with no gap
+// in which another writer could take the lock.
+func ExampleRWLock_Downgrade() {
+	m, rdb := extrasRedis()
+	defer m.Close()
+	defer rdb.Close()
+	ctx := context.Background()
+	o := locks.Options{TTL: 10 * time.Second, Retry: locks.Retry{Attempts: 1}}
+	rw, _ := locks.NewRWLock(rdb, "catalog", o)
+	other, _ := locks.NewRWLock(rdb, "catalog", o)
+
+	w, _ := rw.Lock(ctx)
+	again, err := rw.Reenter(ctx, w)
+	fmt.Println("re-entered:", err == nil, "count", again.Count)
+	_ = rw.Unlock(ctx, again)
+	r, err := rw.Downgrade(ctx, w)
+	fmt.Println("downgraded to a reader:", err == nil, r.Shared)
+	_, err = other.Lock(ctx)
+	fmt.Println("another writer meanwhile:", err != nil)
+	r2, err := other.RLock(ctx)
+	fmt.Println("another reader beside it:", err == nil)
+	_ = other.RUnlock(ctx, r2)
+	_ = rw.RUnlock(ctx, r)
+	// Output:
+	// re-entered: true count 2
+	// downgraded to a reader: true true
+	// another writer meanwhile: true
+	// another reader beside it: true
+}

@@ -38,7 +38,8 @@ type Fair struct {
 	k       fairKeys // its key names, built once
 	waitTTL time.Duration
 	m       *Metrics
-	fence   string // with Options.Fencing, the fence counter's key (FairFenceKey); else ""
+	fence   string   // with Options.Fencing, the fence counter's key (FairFenceKey); else ""
+	rn      *renewer // NewFairWatchdog's renewal loop; nil if the holder renews
 }
 
 var (
@@ -81,6 +82,25 @@ func NewFair(r Redis, name string, o Options) (*Fair, error) {
 	return &Fair{s: s, k: k, waitTTL: wait, m: o.Metrics, fence: fairFence(name, o.Fencing)}, nil
 }
 
+// NewFairWatchdog returns a fair lock named name whose holdings are
+// renewed in the background every RenewEvery (default TTL/3) while held,
+// as Watchdog's are: one renewal loop per Locker, each attempt bounded by
+// a third of the validity left and retried while validity remains; a
+// refused renewal, or a validity that runs out on the holder's clock,
+// closes the lease's Done with ErrLockLost. Renewal stops on Release.
+func NewFairWatchdog(r Redis, name string, o Options) (*Fair, error) {
+	o.renews = true
+	f, err := NewFair(r, name, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.s.c.resolveRenew(); err != nil {
+		return nil, err
+	}
+	f.rn = newRenewer(&f.s.c, o.Metrics)
+	return f, nil
+}
+
 // WaitTTL is how long a waiter's queue entry outlives its last poll.
 func (f *Fair) WaitTTL() time.Duration { return f.waitTTL }
 
@@ -117,7 +137,11 @@ func (f *Fair) poll(ctx context.Context, token string) (*Lease, error) {
 	if pos > 0 {
 		return nil, wrap("acquire", lock, fmt.Errorf("%w: position %d in the queue", ErrNotAcquired, pos))
 	}
-	return f.s.grant(ctx, start, token, -pos)
+	l, err := f.s.grant(ctx, start, token, -pos)
+	if l != nil && f.rn != nil {
+		f.rn.add(l, func(ctx context.Context) (bool, error) { return f.s.extend(ctx, l) })
+	}
+	return l, err
 }
 
 // leave dequeues token and releases a grant to it whose reply was lost.
@@ -157,6 +181,7 @@ func (f *Fair) release(ctx context.Context, l *Lease) error {
 	if err := verifyRelease(l, &f.s, lock); err != nil {
 		return wrap("release", lock, err)
 	}
+	l.h.letGo() // a renewing holding's renewals stop as its release begins
 	n, err := runInt(ctx, f.s.r, fairReleaseScript, []string{lock, f.k.queue},
 		l.id.token, f.k.prefix, f.k.wake, f.s.c.wakeTTL())
 	switch {

@@ -33,6 +33,7 @@ func NewFenced(r Redis, name string, o Options) (*Fenced, error) {
 	if err := o.noOwner("Fenced"); err != nil {
 		return nil, err
 	}
+	o.metadata = true
 	s, err := newSingle(r, FencedLockKey(name), o)
 	if err != nil {
 		return nil, err
@@ -58,14 +59,14 @@ func (f *Fenced) try(ctx context.Context) (*Lease, error) {
 // tryFenced makes one attempt to take s's key and issue the next token of
 // the counter fenceKey in one script (scripts/fenced_acquire.lua).
 func (s *single) tryFenced(ctx context.Context, fenceKey string) (*Lease, error) {
-	token := s.c.Rand.Token()
+	token := s.value(s.c.Rand.Token())
 	start := s.c.Clock.Now()
 	fence, err := runInt(ctx, s.conn(ctx), s.c.pit.fencedAcquireOr(fencedAcquireScript), []string{s.key, fenceKey}, token, s.c.ttlMS)
 	if err != nil {
 		return nil, wrap("acquire", s.key, err)
 	}
-	if fence == 0 {
-		return nil, wrap("acquire", s.key, ErrNotAcquired)
+	if fence <= 0 { // minus the time the holding has left
+		return nil, wrap("acquire", s.key, takenFor(fence, ErrNotAcquired))
 	}
 	return s.grant(ctx, start, token, fence)
 }

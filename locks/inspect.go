@@ -29,6 +29,9 @@ type Holder struct {
 	TTL   time.Duration // remaining on the server
 	Count int           // hold count: re-entries for reentrant locks, permits for a semaphore, else 1
 	Read  bool          // a shared (reader's) holding
+	// Metadata is the Options.Metadata its holder stored (Basic, Watchdog,
+	// Fenced): the part of Token after the token proper; "" if none.
+	Metadata string
 }
 
 // Info is what Inspect saw of a lock at one moment.
@@ -109,8 +112,9 @@ func parseInspect(vals []any) (Info, error) {
 		pttl, _ := vals[i+1].(int64)
 		n, _ := vals[i+2].(int64)
 		read, _ := vals[i+3].(int64)
+		meta, _ := splitValue(tok)
 		info.Holders = append(info.Holders, Holder{
-			Token: tok, TTL: time.Duration(pttl) * time.Millisecond, Count: int(n), Read: read == 1,
+			Token: tok, TTL: time.Duration(pttl) * time.Millisecond, Count: int(n), Read: read == 1, Metadata: meta,
 		})
 	}
 	return info, nil

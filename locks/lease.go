@@ -39,6 +39,10 @@ type Lease struct {
 	// the same lock may overlap: an RWLock's read leases. The checks tell
 	// shared from exclusive holdings by it.
 	Shared bool
+	// Metadata is the Options.Metadata stored with the lock (Basic,
+	// Watchdog, Fenced): the part of Token after the token proper; "" if
+	// none.
+	Metadata string
 
 	h  *hold
 	id *issue
@@ -57,7 +61,8 @@ type issue struct {
 
 // issued returns a lease for one holding h, issued by by for key and token.
 func issued(by any, key, token string, fence int64, count int, h *hold) *Lease {
-	return &Lease{Key: key, Token: token, Fence: fence, Count: count, h: h,
+	meta, _ := splitValue(token)
+	return &Lease{Key: key, Token: token, Fence: fence, Count: count, Metadata: meta, h: h,
 		id: &issue{by: by, key: key, token: token}}
 }
 
@@ -103,6 +108,35 @@ func (l *Lease) spend() bool {
 	l.h.mu.Lock()
 	defer l.h.mu.Unlock()
 	if l.id.spent {
+		return false
+	}
+	l.id.spent = true
+	l.h.open--
+	return true
+}
+
+// reenter counts one more open lease on h, the first one counted too if
+// it was not yet, and returns how many are open; 0 if h is over.
+func (h *hold) reenter() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.err != nil {
+		return 0
+	}
+	if h.open <= 0 {
+		h.open = 1
+	}
+	h.open++
+	return h.open
+}
+
+// spendPartly spends l if other leases of its holding are still open (a
+// re-entered holding's release that is not its last) and reports whether
+// it did; the last open lease is left to the release proper.
+func (l *Lease) spendPartly() bool {
+	l.h.mu.Lock()
+	defer l.h.mu.Unlock()
+	if l.h.open <= 1 || l.id.spent {
 		return false
 	}
 	l.id.spent = true

@@ -26,6 +26,7 @@ func (ms *members) release(ctx context.Context, l *Lease) error {
 	if err := verifyRelease(l, ms, ms.key); err != nil {
 		return wrap("release", ms.key, err)
 	}
+	l.h.letGo() // a renewing holding's renewals stop as its release begins
 	held, err := ms.drop(ctx, l.id.token)
 	if err != nil {
 		return wrap("release", ms.key, err)
@@ -42,17 +43,27 @@ func (ms *members) extend(ctx context.Context, l *Lease) error {
 	if err := verify(l, ms, ms.key); err != nil {
 		return wrap("extend", ms.key, err)
 	}
-	start := ms.c.Clock.Now()
-	n, err := runInt(ctx, ms.r, memberExtendScript, []string{ms.key}, l.id.token, ms.c.ttlMS, ms.prefix)
+	ok, err := ms.renew(ctx, l)
 	if err != nil {
 		return wrap("extend", ms.key, err)
 	}
-	if n == 0 {
+	if !ok {
 		return lostBy(ms.m, l, "extend", ms.key, ErrNotHeld)
 	}
 	ms.m.renewed()
-	l.h.extend(start, ms.c.validity(0))
 	return nil
+}
+
+// renew resets the TTL of l's membership and moves its validity; it
+// reports (false, nil), counting nothing, when l no longer holds.
+func (ms *members) renew(ctx context.Context, l *Lease) (bool, error) {
+	start := ms.c.Clock.Now()
+	n, err := runInt(ctx, ms.r, memberExtendScript, []string{ms.key}, l.id.token, ms.c.ttlMS, ms.prefix)
+	if err != nil || n == 0 {
+		return false, err
+	}
+	l.h.extend(start, ms.c.validity(0))
+	return true, nil
 }
 
 // granted makes the lease for a membership granted to a request sent at

@@ -125,3 +125,99 @@ func TestWatchdogLostToWaitCounts(t *testing.T) {
 		}
 	})
 }
+
+// TestReentrantAndServiceLostToWaitCount: a Reentrant Extend and a Service
+// renewal that WAIT confirms on too few replicas lose the lease, and
+// Metrics counts that loss once, as a Watchdog's does (both read Lost 0:
+// the failed write's error ended the holding uncounted). Over miniredis a
+// user's ReplicaWaiter answers WAIT; over redis-server the replica is
+// SIGSTOPped.
+func TestReentrantAndServiceLostToWaitCount(t *testing.T) {
+	for _, name := range []string{"Reentrant", "Service"} {
+		t.Run(name+"/miniredis", func(t *testing.T) {
+			m := miniredis.RunT(t)
+			w := &heldWaiter{Client: redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true}),
+				asked: make(chan struct{}), answer: make(chan int64)}
+			t.Cleanup(func() { w.Close() })
+			clk := clocktest.NewManualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
+			t.Cleanup(clk.Close)
+			ms := &locks.Metrics{}
+			lk := newWaitingReentrant(t, name, w, locks.Options{TTL: 3 * time.Second, WaitReplicas: 1, WaitTimeout: 100 * time.Millisecond, Clock: clk, Metrics: ms})
+			got := make(chan error, 1)
+			var l *locks.Lease
+			go func() { var err error; l, err = lk.Acquire(context.Background()); got <- err }()
+			<-w.asked
+			w.answer <- 1
+			if err := <-got; err != nil {
+				t.Fatalf("Acquire with WAIT answering 1 = %v", err)
+			}
+			if name == "Service" {
+				go func() { got <- clk.Advance(time.Second + time.Millisecond) }() // past RenewEvery (TTL/3)
+			} else {
+				go func() { got <- lk.(*locks.Reentrant).Extend(context.Background(), l) }()
+			}
+			<-w.asked
+			w.answer <- 0
+			err := <-got
+			if name == "Reentrant" && !errors.Is(err, locks.ErrNotReplicated) {
+				t.Errorf("Extend with WAIT answering 0 = %v, want ErrNotReplicated", err)
+			} else if name == "Service" && err != nil {
+				t.Fatal(err)
+			}
+			awaitLostOnce(t, l, ms)
+		})
+		t.Run(name+"/redis-server", func(t *testing.T) {
+			rs := startReplicaSet(t, direct)
+			ms := &locks.Metrics{}
+			lk := newWaitingReentrant(t, name, rs.pc, locks.Options{TTL: time.Second, WaitReplicas: 1, WaitTimeout: 50 * time.Millisecond, Metrics: ms})
+			l, err := lk.Acquire(context.Background())
+			if err != nil {
+				t.Fatalf("Acquire = %v", err)
+			}
+			syscall.Kill(rs.replica.Pid(), syscall.SIGSTOP)
+			defer syscall.Kill(rs.replica.Pid(), syscall.SIGCONT)
+			if name == "Reentrant" {
+				if err := lk.(*locks.Reentrant).Extend(context.Background(), l); !errors.Is(err, locks.ErrNotReplicated) {
+					t.Errorf("Extend with the replica stopped = %v, want ErrNotReplicated", err)
+				}
+			}
+			awaitLostOnce(t, l, ms)
+			if err := l.Err(); !errors.Is(err, locks.ErrNotReplicated) {
+				t.Errorf("Err() = %v, want ErrNotReplicated", err)
+			}
+			time.Sleep(1500 * time.Millisecond) // past the validity: nothing counts the same loss again
+			if s := ms.Snapshot(); s.Lost != 1 {
+				t.Errorf("metrics a TTL after the loss = %+v, want Lost 1", s)
+			}
+		})
+	}
+}
+
+// newWaitingReentrant builds the Reentrant or Service the test names.
+func newWaitingReentrant(t *testing.T, name string, r locks.Redis, o locks.Options) locks.Locker {
+	t.Helper()
+	var lk locks.Locker
+	var err error
+	if name == "Service" {
+		lk, err = locks.NewService(r, "wait:lost:"+name, o)
+	} else {
+		lk, err = locks.NewReentrant(r, "wait:lost:"+name, o)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lk
+}
+
+// awaitLostOnce waits for l's Done and checks that Metrics counted one loss.
+func awaitLostOnce(t *testing.T, l *locks.Lease, ms *locks.Metrics) {
+	t.Helper()
+	select {
+	case <-l.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Done still open 10s after WAIT confirmed a write on too few replicas")
+	}
+	if s := ms.Snapshot(); s.Lost != 1 {
+		t.Errorf("metrics after a lease lost to WAIT = %+v, want Lost 1", s)
+	}
+}

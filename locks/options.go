@@ -54,6 +54,11 @@ type Options struct {
 	// with '@' nor hold control characters, and is at most 512 bytes. The
 	// other patterns refuse it (Reentrant and Service have Owner).
 	Token string
+	// Metadata is a small value (at most 4096 bytes) that Basic, Watchdog
+	// and Fenced store with the lock, after the token in the key's value,
+	// for others to read (Inspect's Holder.Metadata) while it is held; the
+	// lease carries it too (Lease.Metadata). The other patterns refuse it.
+	Metadata string
 	// Fencing makes Watchdog, Reentrant, Service and Fair issue a fencing token
 	// with every new holding (Lease.Fence), from a never-expiring counter
 	// incremented in the same script as the grant, as Fenced does. The
@@ -97,12 +102,17 @@ type Options struct {
 	// renews is set by the constructors of the patterns that renew, before
 	// they build on another: only they take RenewEvery.
 	renews bool
+	// metadata is set by the constructors of the patterns that store
+	// Options.Metadata: only they take it.
+	metadata bool
 }
 
 // Retry is an acquisition retry policy: exponential backoff with jitter.
 type Retry struct {
 	// Attempts is the maximum number of attempts. 0 or 1 tries once; a
-	// negative value retries until the context is done.
+	// negative value retries until the context is done. A waiter that
+	// learns when the holding it met runs out makes one more poll then,
+	// once per Acquire (see waitexpiry.go).
 	Attempts int
 	// Delay is the first backoff; default 10ms.
 	Delay time.Duration
@@ -125,7 +135,10 @@ func (o Options) resolve() (config, error) {
 	c.TTL = o.TTL.Truncate(time.Millisecond)
 	c.ttlMS = c.TTL.Milliseconds()
 	if o.RenewEvery != 0 && !o.renews {
-		return c, &OptionError{"RenewEvery", o.RenewEvery, "has no effect: this lock does not renew (only Watchdog, Service and NewRedlockWatchdog do)"}
+		return c, &OptionError{"RenewEvery", o.RenewEvery, "has no effect: this lock does not renew (only Watchdog, Service, NewRedlockWatchdog, NewRWLockWatchdog and NewFairWatchdog do)"}
+	}
+	if err := o.checkMetadata(); err != nil {
+		return c, err
 	}
 	if c.Clock == nil {
 		c.Clock = clock.Real{}

@@ -34,7 +34,8 @@ type Pitfall struct {
 	ReleaseScript string
 	// FencedAcquireScript, if set, is the Lua source of the fenced
 	// acquisition (Fenced, Watchdog with Fencing): KEYS[1] lock, KEYS[2]
-	// counter, ARGV[1] token, ARGV[2] TTL; reply the fence, 0 if taken.
+	// counter, ARGV[1] token, ARGV[2] TTL; reply the fence, 0 (or minus the
+	// lock's PTTL) if taken.
 	FencedAcquireScript string
 	// RenewEvery, if set, is the renewal period, given the resolved TTL,
 	// taken as it is: not checked against the TTL (Watchdog, Service).
@@ -222,7 +223,7 @@ func (rl *Redlock) nodeFences() []int64 {
 // (Pitfall.PerNodeFence), recording its counter in fences.
 func (rl *Redlock) acquireFenced(ctx context.Context, i int, r Redis, token string, fences []int64) error {
 	n, err := runInt(ctx, r, fencedAcquireScript, []string{rl.key, rl.fence}, token, rl.c.ttlMS)
-	if err == nil && n == 0 {
+	if err == nil && n <= 0 { // 0, or minus the PTTL: taken
 		return ErrNotAcquired
 	}
 	fences[i] = n

@@ -142,8 +142,8 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 		re.undo(ctx, entry)
 		return nil, false, wrap("acquire", re.key, err)
 	}
-	if n == 0 {
-		return nil, false, wrap("acquire", re.key, ErrNotAcquired)
+	if n <= 0 { // minus the time the other owner's holding has left
+		return nil, false, wrap("acquire", re.key, takenFor(n, ErrNotAcquired))
 	}
 	if err := re.c.inTime(ctx, start, re.undoer(entry)); err != nil {
 		return nil, false, wrap("acquire", re.key, err)
@@ -163,8 +163,8 @@ func (re *Reentrant) try(ctx context.Context) (l *Lease, fresh bool, err error) 
 
 // grant runs the acquire script for entry, removing first this value's
 // entries that begin with stale (if not ""): it returns the owner's count
-// (0 if another owner holds the lock) and, with Fencing, the holding's
-// fencing token.
+// (if another owner holds the lock, minus the PTTL of its holding, or 0)
+// and, with Fencing, the holding's fencing token.
 func (re *Reentrant) grant(ctx context.Context, entry, stale string) (n, fence int64, err error) {
 	if re.fence == "" {
 		n, err = runInt(ctx, re.conn(ctx), reentrantAcquireScript, []string{re.key}, re.owner, re.c.ttlMS, entry, stale)
@@ -338,6 +338,7 @@ func (re *Reentrant) extendTo(ctx context.Context, l *Lease, ttl time.Duration) 
 		return false, err
 	}
 	if err := re.confirmed(ctx, l.h.remaining); err != nil {
+		re.c.Metrics.lost() // the lease ends here: the renewer and Extend count no loss for an error
 		re.finish(l.h, fmt.Errorf("%w: renewal %w", ErrLockLost, err))
 		return false, err
 	}

@@ -185,8 +185,10 @@ func (c *config) retry(ctx context.Context, try func() (*Lease, error)) (*Lease,
 // waiter that can be woken blocks until it is, or until the backoff).
 func (c *config) retryWith(ctx context.Context, try func() (*Lease, error), wait func(context.Context, time.Duration) error) (*Lease, error) {
 	var taken error // the last failure that found the lock taken
+	peeked := false // the one poll at a holding's expiry was made (see atExpiry)
+	var rest time.Duration
 	s := c.strategy()
-	for n := 1; ; n++ {
+	for n := 1; ; {
 		l, err := try()
 		switch {
 		case err == nil:
@@ -199,9 +201,20 @@ func (c *config) retryWith(ctx context.Context, try func() (*Lease, error), wait
 		if isTaken(err) {
 			taken = err
 		}
-		d, again := s.Next(n, c.Rand)
-		if !again {
-			return nil, err
+		d := rest // after the poll at an expiry: the rest of the backoff it cut short
+		if rest > 0 {
+			rest = 0
+		} else {
+			var again bool
+			if d, again = s.Next(n, c.Rand); !again {
+				return nil, err
+			}
+			n++
+			if left, ok := expiresIn(err); ok && !peeked && left < d { // the holding runs out sooner: poll then, once (waitexpiry.go)
+				peeked = true
+				at := atExpiry(left, d, c.Rand)
+				d, rest = at, d-at
+			}
 		}
 		if serr := wait(ctx, max(d, 0)); serr != nil {
 			return nil, gaveUp(serr, taken, err)

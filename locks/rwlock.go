@@ -27,7 +27,10 @@ type RWLocker interface {
 // refreshed on each poll, expiring IntentTTL after the last one); new
 // readers are refused while it stands, so a stream of readers cannot starve
 // a writer, and a writer that vanishes blocks readers for at most
-// IntentTTL. Both kinds of holding are renewable (Extend).
+// IntentTTL. Both kinds of holding are renewable (Extend), re-enter
+// through their lease (Reenter), and a writer may take the read lock its
+// holding implies or downgrade to it (RLockAsWriter, Downgrade); see
+// NewRWLockWatchdog for holdings renewed in the background.
 //
 // Keys, for name n: {n}:writer, {n}:readers, {n}:intent and one
 // {n}:r:<token> per reader, all in one hash slot.
@@ -37,6 +40,7 @@ type RWLock struct {
 	intent    string // its intent key (RWKeys), built once
 	intentTTL time.Duration
 	m         *Metrics
+	rn        *renewer // NewRWLockWatchdog's renewal loop; nil if the holder renews
 }
 
 var (
@@ -70,6 +74,33 @@ func NewRWLock(r Redis, name string, o Options) (*RWLock, error) {
 	return rw, nil
 }
 
+// NewRWLockWatchdog returns a read-write lock named name whose read and
+// write holdings are renewed in the background every RenewEvery (default
+// TTL/3) while held, as Watchdog's are: one renewal loop per Locker, each
+// attempt bounded by a third of the validity left and retried while
+// validity remains; a refused renewal, or a validity that runs out on the
+// holder's clock, closes the lease's Done with ErrLockLost. Renewal stops
+// on RUnlock or Unlock of the holding's last lease.
+func NewRWLockWatchdog(r Redis, name string, o Options) (*RWLock, error) {
+	o.renews = true
+	rw, err := NewRWLock(r, name, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := rw.w.c.resolveRenew(); err != nil {
+		return nil, err
+	}
+	rw.rn = newRenewer(&rw.w.c, o.Metrics)
+	return rw, nil
+}
+
+// watch hands a new holding to the renewal loop, if the lock has one.
+func (rw *RWLock) watch(l *Lease) {
+	if rw.rn != nil {
+		rw.rn.add(l, func(ctx context.Context) (bool, error) { return rw.renew(ctx, l) })
+	}
+}
+
 // IntentTTL bounds how long a vanished writer's intent blocks new readers.
 func (rw *RWLock) IntentTTL() time.Duration { return rw.intentTTL }
 
@@ -89,18 +120,25 @@ func (rw *RWLock) tryRead(ctx context.Context, token string) (*Lease, error) {
 	if err != nil {
 		return nil, wrap("acquire", readers, err)
 	}
-	if n == 0 {
-		return nil, wrap("acquire", readers, fmt.Errorf("%w: a writer holds or awaits it", ErrNotAcquired))
+	if n <= 0 { // minus the writer's PTTL while one holds it
+		return nil, wrap("acquire", readers, takenFor(n, fmt.Errorf("%w: a writer holds or awaits it", ErrNotAcquired)))
 	}
 	l, err := rw.readers.granted(ctx, token, start)
 	if l != nil {
 		l.Shared = true
+		rw.watch(l)
 	}
 	return l, err
 }
 
-// RUnlock releases this reader's holding only.
-func (rw *RWLock) RUnlock(ctx context.Context, l *Lease) error { return rw.readers.release(ctx, l) }
+// RUnlock releases this reader's holding only (of a re-entered one, see
+// Reenter, only l until it is the last lease open).
+func (rw *RWLock) RUnlock(ctx context.Context, l *Lease) error {
+	if rw.partly(l, true) {
+		return nil
+	}
+	return rw.readers.release(ctx, l)
+}
 
 // Lock takes the write holding, waiting for readers to drain (new readers
 // are held off meanwhile) and for any writer to release.
@@ -119,18 +157,26 @@ func (rw *RWLock) tryWrite(ctx context.Context, token string) (*Lease, error) {
 	if err != nil {
 		return nil, wrap("acquire", writer, err)
 	}
-	if n == 0 {
-		return nil, wrap("acquire", writer, ErrNotAcquired)
+	if n <= 0 { // minus the writer's PTTL while one holds it
+		return nil, wrap("acquire", writer, takenFor(n, ErrNotAcquired))
 	}
-	return rw.w.grant(ctx, start, token, 0)
+	l, err := rw.w.grant(ctx, start, token, 0)
+	if l != nil {
+		rw.watch(l)
+	}
+	return l, err
 }
 
 func (rw *RWLock) leaveWrite(ctx context.Context, token string) {
 	_, _ = runInt(ctx, rw.w.r, rwWLeaveScript, []string{rw.w.key, rw.intent}, token)
 }
 
-// Unlock releases the write holding if the lease still holds it.
+// Unlock releases the write holding if the lease still holds it (of a
+// re-entered one, see Reenter, only l until it is the last lease open).
 func (rw *RWLock) Unlock(ctx context.Context, l *Lease) error {
+	if rw.partly(l, false) {
+		return nil
+	}
 	return rw.w.release(ctx, rw.m, l)
 }
 

@@ -57,6 +57,7 @@ var scriptTable = []scriptSpec{
 	{"rw_rlock", withTyped},
 	{"rw_lock", withTyped},
 	{"rw_wleave", nil},
+	{"rw_writer_read", withMembers},
 	{"member_release", nil},
 	{"member_extend", withMembers},
 	{"sem_acquire", withMembers},
@@ -71,6 +72,7 @@ var scriptTable = []scriptSpec{
 	{"multi_extend", nil},
 	{"multi_ttl", nil},
 	{"force_release", nil},
+	{"adopt", nil},
 }
 
 // scriptSources maps each script of scriptTable to its full source, its
@@ -130,6 +132,8 @@ var (
 	rwRLockScript                = script("rw_rlock")
 	rwLockScript                 = script("rw_lock")
 	rwWLeaveScript               = script("rw_wleave")
+	rwWriterReadScript           = script("rw_writer_read")
+	adoptScript                  = script("adopt")
 	memberReleaseScript          = script("member_release")
 	memberExtendScript           = script("member_extend")
 	semAcquireScript             = script("sem_acquire")

@@ -99,7 +99,7 @@ func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
 	if s.c.Token != "" {
 		return s.tryToken(ctx)
 	}
-	token := s.c.Rand.Token()
+	token := s.value(s.c.Rand.Token())
 	start := s.c.Clock.Now()
 	ok, err := s.conn(ctx).SetNX(ctx, s.key, token, s.c.TTL).Result()
 	if err != nil {
@@ -115,15 +115,16 @@ func (s *single) trySetNX(ctx context.Context) (*Lease, error) {
 // the lock if free or already holding the token (scripts/token_acquire.lua).
 // A grant ends this Locker's earlier holding, if any: the key is one.
 func (s *single) tryToken(ctx context.Context) (*Lease, error) {
+	token := s.value(s.c.Token)
 	start := s.c.Clock.Now()
-	n, err := runInt(ctx, s.conn(ctx), tokenAcquireScript, []string{s.key}, s.c.Token, s.c.ttlMS)
+	n, err := runInt(ctx, s.conn(ctx), tokenAcquireScript, []string{s.key}, token, s.c.ttlMS)
 	if err != nil {
 		return nil, wrap("acquire", s.key, err)
 	}
 	if n == 0 {
 		return nil, wrap("acquire", s.key, ErrNotAcquired)
 	}
-	l, err := s.grant(ctx, start, s.c.Token, 0)
+	l, err := s.grant(ctx, start, token, 0)
 	if err == nil {
 		s.last.replace(l.h)
 	}

@@ -56,7 +56,7 @@ func NewWatchdog(r Redis, key string, o Options) (*Watchdog, error) {
 	if o.Fencing {
 		lockKey, fence = FencedLockKey(key), FencedCounterKey(key)
 	}
-	o.renews = true
+	o.renews, o.metadata = true, true
 	s, err := newSingle(r, lockKey, o)
 	if err != nil {
 		return nil, err

@@ -48,11 +48,12 @@ func (w *world) observe(rec network.CallRecord) {
 	if !ok || !isExtend(cmd.Args) || scriptMissing(rec) {
 		return
 	}
-	keys, argv := scriptArgs(cmd.Args)
-	op := history.Op{Client: rec.Client + 1, Kind: history.Extend, Call: rec.Call, Return: rec.Return}
-	if len(keys) > 0 {
-		op.Key = keys[0]
-	}
+	_, argv := scriptArgs(cmd.Args)
+	// Under the key the workload's own ops name (Key), not the script's
+	// KEYS[1]: a fenced lock renews {name}:lock, and a renewal recorded
+	// apart from the acquisitions it extends reads as an extension of a
+	// lock nobody holds.
+	op := history.Op{Client: rec.Client + 1, Kind: history.Extend, Key: Key, Call: rec.Call, Return: rec.Return}
 	if len(argv) > 0 {
 		op.Token = argv[0]
 	}

@@ -83,7 +83,8 @@ func New(r locks.Redis, name string, o locks.Options) (*Lock, error) {
 }
 
 // counterFence takes the lock and the next token of the counter in one
-// script; 0 means the lock is held.
+// script; 0 or less means the lock is held (minus its PTTL, when it has
+// one).
 func (l *Lock) counterFence(ctx context.Context, token string) (int64, error) {
 	return acquireScript.Run(ctx, l.r, []string{l.lockKey, l.fenceKey}, token, l.ttl.Milliseconds()).Int64()
 }
@@ -97,7 +98,7 @@ func (l *Lock) Acquire(ctx context.Context) (*locks.Lease, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fencedwatch: acquire %s: %w", l.lockKey, err)
 	}
-	if fence == 0 {
+	if fence <= 0 {
 		return nil, fmt.Errorf("fencedwatch: acquire %s: %w", l.lockKey, locks.ErrNotAcquired)
 	}
 	lease, g := locks.NewLease(l.clk, l.lockKey, token, fence, 1, start, l.validity(l.clk.Since(start)))

@@ -4,7 +4,8 @@
 -- A first acquisition (the hash free, or freed of stale entries) issues
 -- the next fencing token (INCR of KEYS[2]) in the same atomic step as the
 -- grant; a re-entry returns the holding's token. Returns {count, fence},
--- or {0, 0} if another owner holds it. A failed acquisition leaves no
+-- or, if another owner holds it, {-PTTL, 0}: minus the time the holding
+-- has left ({0, 0} if the key has no expiry). A failed acquisition leaves no
 -- grant behind: a lock key of another type fails HEXISTS before anything
 -- is written, and a counter INCR cannot increment (WRONGTYPE, not an
 -- integer, overflow) returns its error before the hash is written (stale
@@ -31,6 +32,10 @@ if (ARGV[4] or '') ~= '' and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
 end
 local free = redis.call('EXISTS', KEYS[1]) == 0
 if not free and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+  local left = redis.call('PTTL', KEYS[1])
+  if left >= 0 then
+    return {-math.max(left, 1), 0}
+  end
   return {0, 0}
 end
 local e = '@' .. ARGV[3]

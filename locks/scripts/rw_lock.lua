@@ -6,7 +6,9 @@
 -- intent (refreshed on every poll, expiring on its own if the writer
 -- vanishes); new readers are refused while it stands, so the readers
 -- holding drain and the writer is not starved. Granted (1) when the lock
--- has no writer and no live reader and the intent is the caller's; else 0.
+-- has no writer and no live reader and the intent is the caller's; else 0,
+-- or, while a writer holds it, minus the writer key's PTTL (at least 1:
+-- the time its holding has left, so that a waiter can poll as it runs out).
 -- A writer or intent key of another type than a string fails the poll with
 -- WRONGTYPE before anything is written (it would read as held for ever).
 local bad = not_string(KEYS[1], 'lock key') or not_string(KEYS[3], 'intent key')
@@ -15,6 +17,10 @@ if bad then
 end
 local readers = prune_set(KEYS[2], ARGV[4])
 if redis.call('EXISTS', KEYS[1]) == 1 then
+  local left = redis.call('PTTL', KEYS[1])
+  if left >= 0 then
+    return -math.max(left, 1)
+  end
   return 0
 end
 local intent = redis.call('GET', KEYS[3])

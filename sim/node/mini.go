@@ -38,7 +38,7 @@ func NewMini(now int64) (*Mini, error) {
 		return nil, fmt.Errorf("node: start miniredis: %w", err)
 	}
 	_ = conn.Close()
-	m.SetTime(vclock.Epoch.Add(time.Duration(now)))
+	m.SetTime(miniTime(now))
 	m.ClockTTL(true)
 	s := &Mini{m: m}
 	s.w = bufio.NewWriter(&s.buf)
@@ -48,7 +48,7 @@ func NewMini(now int64) (*Mini, error) {
 
 // Do dispatches one command at node time now.
 func (s *Mini) Do(now int64, args []string) Reply {
-	s.m.SetTime(vclock.Epoch.Add(time.Duration(now)))
+	s.m.SetTime(miniTime(now))
 	s.buf.Reset()
 	s.r.Reset(&s.buf)
 	peer := server.NewPeer(s.w)
@@ -174,3 +174,11 @@ func (s *Mini) Flush() { s.m.FlushAll() }
 
 // Close stops miniredis and waits for its goroutines.
 func (s *Mini) Close() { s.m.Close() }
+
+// miniTime is node time now as miniredis's clock, in whole milliseconds:
+// Redis (and Native) stamp an expiry and read a PTTL in whole milliseconds
+// of their clock, so a key expires, and a script's PTTL reads, at the same
+// millisecond on both backends (a refused acquisition returns its PTTL).
+func miniTime(now int64) time.Time {
+	return vclock.Epoch.Add(time.Duration(now).Truncate(time.Millisecond))
+}

@@ -95,7 +95,10 @@ func scriptExtend(n *Native, now int64, keys, args []string) Reply {
 
 func scriptFencedAcquire(n *Native, now int64, keys, args []string) Reply {
 	if v := n.getStr(now, keys[0]); v.IsError() || v.Kind == KindBulk {
-		return zeroUnlessError(v)
+		if v.IsError() {
+			return v
+		}
+		return n.heldFor(now, keys[0])
 	}
 	r := cmdSet(n, now, []string{"SET", keys[0], args[0], "NX", "PX", args[1]})
 	if r.IsError() || r.IsNil() {
@@ -130,8 +133,11 @@ func scriptReentrantAcquire(n *Native, now int64, keys, args []string) Reply {
 	}
 	if n.get(now, keys[0]) != nil {
 		h := n.hexists(now, keys[0], args[0])
-		if h.IsError() || h.Int == 0 {
-			return zeroUnlessError(h)
+		if h.IsError() {
+			return h
+		}
+		if h.Int == 0 {
+			return n.heldFor(now, keys[0])
 		}
 	}
 	entry := "@" + args[2]
@@ -228,6 +234,15 @@ func scriptReentrantExtend(n *Native, now int64, keys, args []string) Reply {
 		return zeroUnlessError(h)
 	}
 	return n.pexpire(now, keys[0], args[1])
+}
+
+// heldFor is a refused acquisition's reply: minus the PTTL of the key
+// found held (at least 1), or 0 if it has no expiry.
+func (n *Native) heldFor(now int64, key string) Reply {
+	if t := cmdPTTL(n, now, []string{"PTTL", key}); t.Int >= 0 {
+		return Int(-max(t.Int, 1))
+	}
+	return Int(0)
 }
 
 func zeroUnlessError(r Reply) Reply {

@@ -99,7 +99,10 @@ var scriptSpecs = map[string]scriptSpec{
 	"rw_lock": func(g *gen) ([]string, []string) {
 		return g.keys(3), []string{g.tok(), g.validTTL(), g.validTTL(), g.prefix()}
 	},
-	"rw_wleave":      func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok()} },
+	"rw_wleave": func(g *gen) ([]string, []string) { return g.keys(2), []string{g.tok()} },
+	"rw_writer_read": func(g *gen) ([]string, []string) {
+		return g.keys(2), []string{g.tok(), g.tok(), g.validTTL(), g.prefix(), g.pick("0", "1")}
+	},
 	"member_release": func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.prefix()} },
 	"member_extend":  func(g *gen) ([]string, []string) { return g.keys(1), []string{g.tok(), g.ttl(), g.prefix()} },
 	"sem_acquire": func(g *gen) ([]string, []string) {
@@ -117,6 +120,9 @@ var scriptSpecs = map[string]scriptSpec{
 	"multi_extend":  func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok(), g.ttl()} },
 	"multi_ttl":     func(g *gen) ([]string, []string) { return g.multiKeys(), []string{g.tok()} },
 	"force_release": func(g *gen) ([]string, []string) { return g.multiKeys(), nil },
+	"adopt": func(g *gen) ([]string, []string) {
+		return g.keys(1 + g.r.IntN(2)), []string{g.tok(), g.ttl()}
+	},
 	"inspect": func(g *gen) ([]string, []string) {
 		kind := g.pick("basic", "reentrant", "fenced", "fair", "rwlock", "semaphore", "other")
 		n := map[string]int{"fenced": 2, "fair": 2, "rwlock": 3}[kind]
@@ -236,9 +242,24 @@ func TestGeneratorCoversEveryScript(t *testing.T) {
 // roundTTLs rounds the PTTLs of inspect's holders, and those the TTL
 // scripts return, to whole seconds: a real server's clock moves between
 // the steps.
+// heldForReply are the scripts whose refusal replies minus the PTTL of
+// the key held (its first element, for an array).
+var heldForReply = map[string]bool{"reentrant_acquire": true, "fenced_acquire": true, "reentrant_fenced_acquire": true,
+	"rw_lock": true, "rw_rlock": true}
+
 func roundTTLs(o op, r Reply) Reply {
 	if strings.HasSuffix(o.script, "ttl") && r.Kind == KindInt && r.Int > 0 {
 		return Int((r.Int + 500) / 1000)
+	}
+	if heldForReply[o.script] { // a refusal: minus the PTTL of the key held
+		if r.Kind == KindInt && r.Int < 0 {
+			return Int((r.Int - 500) / 1000)
+		}
+		if r.Kind == KindArray && len(r.Arr) > 0 && r.Arr[0].Kind == KindInt && r.Arr[0].Int < 0 {
+			r.Arr = slices.Clone(r.Arr)
+			r.Arr[0] = Int((r.Arr[0].Int - 500) / 1000)
+			return r
+		}
 	}
 	if o.script != "inspect" || r.Kind != KindArray {
 		return r

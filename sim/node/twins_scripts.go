@@ -99,7 +99,10 @@ func twinRWRLock(t *twinRun, keys, args []string) (Reply, bool) {
 	if !ok || !t.kindOK(readers, isSet) || !t.kindOK(writer, isStr) || !t.kindOK(intent, isStr) {
 		return Reply{}, false
 	}
-	if t.read(cmdExists, "EXISTS", writer).Int == 1 || t.read(cmdExists, "EXISTS", intent).Int == 1 {
+	if t.read(cmdExists, "EXISTS", writer).Int == 1 {
+		return t.n.heldFor(t.now, writer), true
+	}
+	if t.read(cmdExists, "EXISTS", intent).Int == 1 {
 		return Int(0), true
 	}
 	t.write(cmdSAdd, "SADD", readers, args[0])
@@ -120,7 +123,7 @@ func twinRWLock(t *twinRun, keys, args []string) (Reply, bool) {
 	}
 	live := t.pruneSet(readers, args[3])
 	if t.read(cmdExists, "EXISTS", writer).Int == 1 {
-		return Int(0), true
+		return t.n.heldFor(t.now, writer), true
 	}
 	intent := t.read(cmdGet, "GET", intentKey)
 	switch {
@@ -241,7 +244,7 @@ func twinReentrantFencedAcquire(t *twinRun, keys, args []string) (Reply, bool) {
 	}
 	free := t.read(cmdExists, "EXISTS", h).Int == 0
 	if !free && t.read(cmdHExists, "HEXISTS", h, owner).Int == 0 {
-		return Array(Int(0), Int(0)), true
+		return Array(t.n.heldFor(t.now, h), Int(0)), true
 	}
 	var fence *int64
 	if !free {

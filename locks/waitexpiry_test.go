@@ -1,0 +1,140 @@
+package locks_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locksim/locksim/clock"
+	"github.com/locksim/locksim/clock/clocktest"
+	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockstest/redistest"
+)
+
+// handoffPatterns are the patterns whose refused attempt learns the
+// holding's remaining TTL (their acquisition is a script).
+var handoffPatterns = []struct {
+	name string
+	new  func(r locks.Redis, key string, o locks.Options) (locks.Locker, error)
+}{
+	{"Reentrant", func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		return locks.NewReentrant(r, k, o)
+	}},
+	{"ReentrantFenced", func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		o.Fencing = true
+		return locks.NewReentrant(r, k, o)
+	}},
+	{"Service", func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewService(r, k, o) }},
+	{"Fenced", func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) { return locks.NewFenced(r, k, o) }},
+	{"WatchdogFenced", func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		o.Fencing = true
+		return locks.NewWatchdog(r, k, o)
+	}},
+	// A writer holds; the waiter is the next writer, or a reader.
+	{"RWLock.Lock", rwHandoff(false)},
+	{"RWLock.RLock", rwHandoff(true)},
+}
+
+// rwHandoff returns the first locker of the read-write lock's Writer side
+// (the holder) and every later one of its Reader side when read is set.
+func rwHandoff(read bool) func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+	var n int
+	return func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+		rw, err := locks.NewRWLock(r, k, o)
+		if err != nil {
+			return nil, err
+		}
+		n++
+		if read && n%2 == 0 {
+			return rw.Reader(), nil
+		}
+		return rw.Writer(), nil
+	}
+}
+
+// handoffBackoff is a waiter's backoff, long beside the holder's TTL: a
+// waiter that slept it whole would take the lock that much after expiry.
+const handoffBackoff = 5 * time.Second
+
+// TestWaiterTakesTheLockAsItExpires: a holder that vanishes (never
+// releases, never renews) hands the lock to a waiter as its TTL runs out,
+// not up to a backoff later: the refused attempt reads the holding's PTTL,
+// and the waiter polls once as it runs out. On miniredis under a manual
+// clock (time moves only when the lock code sleeps) the waiter is granted
+// one TTL after the holder, plus at most the 1ms the sleep adds for PTTL's
+// whole milliseconds and its jitter (TTL/64, at least 1ms); on
+// redis-server within a generous bound (half the backoff) of the holder's
+// expiry.
+func TestWaiterTakesTheLockAsItExpires(t *testing.T) {
+	waiterOpts := func(ttl time.Duration, clk clock.Clock) locks.Options {
+		return locks.Options{TTL: ttl, Clock: clk, RetryStrategy: locks.LimitRetry(locks.ConstantBackoff(handoffBackoff), 3)}
+	}
+	for _, p := range handoffPatterns {
+		t.Run("miniredis/"+p.name, func(t *testing.T) {
+			const ttl = 300 * time.Millisecond
+			m := miniredis.RunT(t)
+			rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
+			t.Cleanup(func() { rdb.Close() })
+			clk := clocktest.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
+			clk.SleepMoves = true // and drops background work: the holder does not renew
+			t.Cleanup(clk.Close)
+			key := "handoff:" + p.name
+			if _, err := mustLocker(t)(p.new(rdb, key, locks.Options{TTL: ttl, Clock: clk})).Acquire(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			begin := clk.Now()
+			w := mustLocker(t)(p.new(rdb, key, waiterOpts(ttl, clk)))
+			if _, err := w.Acquire(context.Background()); err != nil {
+				t.Fatalf("waiter's Acquire = %v, want a grant once the holder's TTL ran out", err)
+			}
+			if took, late := clk.Since(begin), time.Millisecond+max(ttl/64, time.Millisecond); took < ttl || took > ttl+late {
+				t.Errorf("waiter granted %v after the holder (TTL %v, backoff %v), want %v (+ at most %v, PTTL's rounding and the jitter): it slept past the expiry", took, ttl, handoffBackoff, ttl, late)
+			}
+		})
+	}
+	if !redistest.Available() {
+		return
+	}
+	srv := redistest.Require(t, 1)[0]
+	for _, p := range handoffPatterns {
+		t.Run("redis-server/"+p.name, func(t *testing.T) {
+			const ttl = 500 * time.Millisecond
+			rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
+			gone := redis.NewClient(&redis.Options{Addr: srv.Addr, DialerRetries: 1, ContextTimeoutEnabled: true})
+			t.Cleanup(func() { rdb.Close() })
+			key := "handoff:" + p.name
+			holder := mustLocker(t)(p.new(gone, key, locks.Options{TTL: ttl}))
+			begin := time.Now()
+			l, err := holder.Acquire(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			gone.Close() // the holder vanishes: no renewal, no release
+			w := mustLocker(t)(p.new(rdb, key, waiterOpts(ttl, nil)))
+			wl, err := w.Acquire(context.Background())
+			if err != nil {
+				t.Fatalf("waiter's Acquire = %v, want a grant once the holder's TTL ran out", err)
+			}
+			took := time.Since(begin)
+			t.Logf("waiter granted %v after the holder's grant (TTL %v, backoff %v)", took, ttl, handoffBackoff)
+			if bound := ttl + handoffBackoff/2; took > bound {
+				t.Errorf("waiter granted %v after the holder's grant (TTL %v), want at most %v: it slept its backoff past the expiry", took, ttl, bound)
+			}
+			_ = w.Release(context.Background(), wl)
+			<-l.Done() // the holder's watchdog, if any, has ended
+		})
+	}
+}
+
+func mustLocker(t *testing.T) func(locks.Locker, error) locks.Locker {
+	return func(l locks.Locker, err error) locks.Locker {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+}
