@@ -61,7 +61,7 @@ func (a *articleJudge) rate(pattern, scen string) (rated, bool) {
 	if c == nil {
 		return rated{}, false
 	}
-	return rated{pattern, c.Violating, c.Seeds}, true
+	return rated{pattern, c.Kinds[Safety].Violating, c.Seeds}, true
 }
 
 func (a *articleJudge) notMeasured(string, string) (string, string) {
@@ -273,7 +273,7 @@ func sentinelClaim(m *Measurements) []Span {
 	var single, multi []rated
 	for _, i := range m.exclusive() {
 		c := m.Cells[i][j]
-		r := rated{c.Pattern, c.Violating, c.Seeds}
+		r := rated{c.Pattern, c.Kinds[Safety].Violating, c.Seeds}
 		if m.Patterns[i].Nodes == 1 {
 			single = append(single, r)
 		} else {

@@ -49,6 +49,7 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	articles(d, m, b)
 	safety(d, m, opt)
 	claimRates(d, m)
+	promptness(d, m, opt)
 	sweepSection(d, opt.Sweeps, opt)
 	agreement(d, opt)
 	lostUpdates(d, m, opt)
@@ -58,6 +59,7 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	counterexamples(d, m)
 	benchSection(d, b, opt)
 	method(d, m)
+	glossary(d)
 	return d
 }
 
@@ -110,14 +112,14 @@ func (m *Measurements) scenarioHeader(first ...string) []string {
 	return h
 }
 
-// rateTable is the violation-rate grid of some patterns.
-func rateTable(m *Measurements, rows []int) Table {
-	t := Table{Header: m.scenarioHeader("pattern", "claims")}
+// rateTable is the grid of some patterns' rates of one kind of claim.
+func rateTable(m *Measurements, rows []int, k ClaimKind) Table {
+	t := Table{Header: m.scenarioHeader("pattern", k.String()+" claims")}
 	for _, i := range rows {
 		p := m.Patterns[i]
-		r := []TCell{plain("%s", p.Name), plain("%s", claimText(p.Claims))}
+		r := []TCell{plain("%s", p.Name), plain("%s", kindClaimText(p.Claims, k))}
 		for _, c := range m.Cells[i] {
-			r = append(r, rateCell(c))
+			r = append(r, kindCell(c, k))
 		}
 		t.Rows = append(t.Rows, r)
 	}
@@ -126,15 +128,25 @@ func rateTable(m *Measurements, rows []int) Table {
 
 // claimText lists the safety claims of c the report measures (progress is
 // measured for every pattern, claimed or not), a holder limit with its N.
-func claimText(c pattern.Claims) string {
+func claimText(c pattern.Claims) string { return kindClaimText(c, Safety) }
+
+// kindClaimText lists the claims of kind k that c makes, a holder limit
+// with its N, a loss-signal bound in percent of the TTL.
+func kindClaimText(c pattern.Claims, k ClaimKind) string {
 	var out []string
-	for _, k := range c.List() {
-		switch k {
-		case pattern.ClaimProgress:
-		case pattern.ClaimMaxHolders:
-			out = append(out, fmt.Sprintf("%s=%d", k, c.MaxHolders))
+	for _, n := range c.Names() {
+		if KindOf(n) != k {
+			continue
+		}
+		switch n {
+		case string(pattern.ClaimMaxHolders):
+			out = append(out, fmt.Sprintf("%s=%d", n, c.MaxHolders))
+		case string(pattern.ClaimProgress):
+			out = append(out, fmt.Sprintf("%s (%d TTLs)", n, c.Progress))
+		case "loss-signal":
+			out = append(out, fmt.Sprintf("%s (%d%% TTL)", n, c.LossSignal))
 		default:
-			out = append(out, string(k))
+			out = append(out, n)
 		}
 	}
 	if len(out) == 0 {
@@ -143,17 +155,24 @@ func claimText(c pattern.Claims) string {
 	return strings.Join(out, ", ")
 }
 
-// rateCell is violating/seeds: red and linked to the counterexample when
-// a claim was broken, yellow when clients overlapped without breaking one.
-func rateCell(c *Cell) TCell {
-	s := text("%s", rateMark(c.Violating, c.Seeds))
+// rateCell is the cell's safety rate (kindCell).
+func rateCell(c *Cell) TCell { return kindCell(c, Safety) }
+
+// kindCell is the seeds that broke a claim of kind k over the seeds: red
+// when one broke, and linked to the counterexample when its page draws
+// that kind; for safety, yellow when clients overlapped or lost updates
+// without breaking a claim the pattern makes.
+func kindCell(c *Cell, k ClaimKind) TCell {
+	t := c.Kinds[k]
+	s := text("%s", rateMark(t.Violating, c.Seeds))
+	drawn, _ := c.Drawn()
 	switch {
-	case c.Violating > 0 && c.Viz != "":
+	case t.Violating > 0 && c.Viz != "" && drawn == k:
 		s.Link = c.Viz
 		return cell(Bad, s)
-	case c.Violating > 0:
+	case t.Violating > 0:
 		return cell(Bad, s)
-	case c.OverlapRuns > 0 || c.LostRuns > 0:
+	case k == Safety && (c.OverlapRuns > 0 || c.LostRuns > 0):
 		return cell(Warn, s)
 	}
 	return cell(Good, s)
@@ -161,13 +180,28 @@ func rateCell(c *Cell) TCell {
 
 func safety(d *Document, m *Measurements, opt Options) {
 	d.heading(2, "safety", "Safety: violation rate")
-	d.para(text("Each cell is the violation rate: the seeds whose run broke a claim the pattern makes, over the seeds run. "),
-		text("The claims: mutex (no two clients rely on the lock at one instant of true time), safe-store (a store that checks fencing tokens loses no update), fencing (tokens strictly increase). "),
-		text("A red cell links to the porcupine visualisation of its first violating seed, with the faults drawn on the timeline. "),
-		text("A yellow cell broke no claim but clients overlapped or lost updates: the pattern claims nothing there (shared holders) or its fencing absorbed the overlap. "),
+	d.para(text("Each cell is the safety violation rate: the seeds whose run broke a "), link("safety claim", "#glossary"), text(" the pattern makes, over the seeds run. "),
+		text("The safety claims: mutex (no two clients rely on the lock at one instant of true time), safe-store (a store that checks fencing tokens loses no update), fencing (tokens strictly increase), max-holders (no more holders than the limit at once). "),
+		text("A late loss signal (promptness) and a stalled lock (liveness) are not safety: they have tables of their own ("), link("promptness", "#promptness"), text(", "), link("liveness", "#liveness"), text(") and colour no cell here. "),
+		text("A red cell links to the porcupine visualisation of its first seed that broke a safety claim, with the faults drawn on the timeline. "),
+		text("A yellow cell broke no safety claim but clients overlapped or lost updates: the pattern claims nothing there (shared holders) or its fencing absorbed the overlap. "),
 		text("%s", intervalNote()))
-	d.add(rateTable(m, m.patternRows(false)))
-	plotImage(d, opt, PlotViolations, "violation rate per pattern and scenario")
+	d.add(rateTable(m, m.patternRows(false), Safety))
+	plotImage(d, opt, PlotViolations, "safety violation rate per pattern and scenario")
+}
+
+// promptness writes the loss-signal grid: the seeds in which a holder
+// learnt of its loss later than its pattern's bound.
+func promptness(d *Document, m *Measurements, opt Options) {
+	d.heading(2, "promptness", "Promptness: late loss signals")
+	d.para(text("Each cell is the seeds in which some holder learnt that it had lost the lock later than the pattern's "), link("loss-signal", "#glossary"), text(" bound (a percentage of the TTL, its own pauses aside), over the seeds run. "),
+		text("A late signal is no overlap and no lost update by itself: it is the time a holder goes on believing in a lock the server has let go, which becomes a safety violation only if it writes meanwhile and nothing stops the write (the safety table counts that). "),
+		text("A red cell links to the counterexample when no safety claim broke there: its page marks each late signal as a span. "),
+		text("%s", intervalNote()))
+	d.add(rateTable(m, m.patternRows(false), Promptness))
+	plotImage(d, opt, PlotPromptness, "late loss signal rate per pattern and scenario")
+	d.para(text("The same runs as late loss signals per simulated hour and per million acquisitions:"))
+	d.add(kindRates(m, Promptness))
 }
 
 func plotImage(d *Document, opt Options, name, alt string) {

@@ -16,7 +16,9 @@ import (
 // below picks from the measurements.
 //
 // The rule: pool each candidate's failing seeds over the row's scenarios
-// and take the lowest rate. Use it, and every candidate whose interval
+// in which some candidate failed (a scenario clean for every candidate is
+// left out and named: pooled, it would only dilute the others) and take
+// the lowest rate. Use it, and every candidate whose interval
 // overlaps it (the measurements do not tell them apart); avoid every
 // candidate whose interval lies wholly above it. When even the best is
 // failing in more than CareRate of the seeds for sure (its interval lies
@@ -49,7 +51,7 @@ var (
 	// noChecks counts them with every token withheld from the store.
 	noChecks = metric{"seeds with a lost update (no token checked)", noFenceRuns}
 	// broken counts seeds that broke a claim of the pattern.
-	brokeClaim = metric{"seeds that broke a claim of the pattern", func(c *Cell) int { return c.Violating }}
+	brokeClaim = metric{"seeds that broke a safety claim of the pattern", func(c *Cell) int { return c.Kinds[Safety].Violating }}
 )
 
 // situations are the rows, in the order a team asks.
@@ -136,15 +138,20 @@ func decide(m *Measurements, s situation) (Decision, bool) {
 	if pick == nil {
 		pick = func(m *Measurements, i int) bool { return m.isExclusive(i) }
 	}
-	var ps []pooled
+	var cand []int
 	for i := range m.Patterns {
 		if pick(m, i) {
-			p := pooled{pattern: i}
-			for _, j := range cols {
-				p.k, p.n = p.k+s.metric.runs(m.Cells[i][j]), p.n+m.Cells[i][j].Seeds
-			}
-			ps = append(ps, p)
+			cand = append(cand, i)
 		}
+	}
+	cols, clean := m.discriminating(cols, cand, s.metric)
+	var ps []pooled
+	for _, i := range cand {
+		p := pooled{pattern: i}
+		for _, j := range cols {
+			p.k, p.n = p.k+s.metric.runs(m.Cells[i][j]), p.n+m.Cells[i][j].Seeds
+		}
+		ps = append(ps, p)
 	}
 	if len(ps) < 2 || len(cols) == 0 {
 		return Decision{}, false
@@ -172,7 +179,43 @@ func decide(m *Measurements, s situation) (Decision, bool) {
 		}
 	}
 	d.Evidence = m.evidence(s, cols, use, avoid, tied)
+	if len(clean) > 0 {
+		d.Evidence += fmt.Sprintf("; not pooled, every candidate clean there: %s", m.cleanText(clean, cand))
+	}
 	return d, true
+}
+
+// discriminating splits a row's columns into those pooled and those left
+// out: a column in which no candidate failed, beside one in which some
+// did, tells the candidates nothing and would only dilute the dirty
+// column's rates (client-clock-jump's 0 for everyone pooled with
+// client-clock-drift's 7/20 reads as 7/40). When every column is clean,
+// all are pooled: together they are the evidence that nothing failed.
+func (m *Measurements) discriminating(cols, cand []int, mt metric) (pooledCols, clean []int) {
+	for _, j := range cols {
+		failed := false
+		for _, i := range cand {
+			failed = failed || mt.runs(m.Cells[i][j]) > 0
+		}
+		if failed {
+			pooledCols = append(pooledCols, j)
+		} else {
+			clean = append(clean, j)
+		}
+	}
+	if len(pooledCols) == 0 {
+		return cols, nil
+	}
+	return pooledCols, clean
+}
+
+// cleanText names the clean columns left out, each with its seeds.
+func (m *Measurements) cleanText(clean, cand []int) string {
+	var out []string
+	for _, j := range clean {
+		out = append(out, fmt.Sprintf("%s (0/%d each)", m.Scenarios[j].Name, m.Cells[cand[0]][j].Seeds))
+	}
+	return strings.Join(out, ", ")
 }
 
 // situationColumns are the indexes of the situation's scenarios that were
@@ -257,7 +300,7 @@ func decisions(d *Document, m *Measurements) {
 		return
 	}
 	d.heading(2, "decide", "Decide: which pattern for your situation")
-	d.para(text("Each row is a rule applied to the measurements: the scenarios that model the situation, pooled; the pattern with the fewest failing seeds is used, with every other whose 95%% interval overlaps it (the seeds do not tell them apart); a pattern whose interval lies wholly above it is avoided. "),
+	d.para(text("Each row is a rule applied to the measurements: the scenarios that model the situation, pooled (a scenario in which no candidate failed is left out and named, since pooled it would only dilute the others' rates); the pattern with the fewest failing seeds is used, with every other whose 95%% interval overlaps it (the seeds do not tell them apart); a pattern whose interval lies wholly above it is avoided. "),
 		text("A row says none is safe when even the best fails in more than %s%% of the seeds for sure (its interval lies above that). ", pct(CareRate)),
 		text("%s The evidence below each choice is in the tables that follow, cell by cell.", intervalNote()))
 	d.add(decisionTable(ds))

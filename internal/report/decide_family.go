@@ -73,8 +73,8 @@ func (m *Measurements) worseUnder(v, g int, cols []int) []string {
 	var out []string
 	for _, j := range cols {
 		cv, cg := m.Cells[v][j], m.Cells[g][j]
-		if Wilson(cg.Violating, cg.Seeds).Below(Wilson(cv.Violating, cv.Seeds)) {
-			out = append(out, fmt.Sprintf("%s (%s against %s)", m.Scenarios[j].Name, rateMark(cv.Violating, cv.Seeds), rateMark(cg.Violating, cg.Seeds)))
+		if Wilson(cg.Kinds[Safety].Violating, cg.Seeds).Below(Wilson(cv.Kinds[Safety].Violating, cv.Seeds)) {
+			out = append(out, fmt.Sprintf("%s (%s against %s)", m.Scenarios[j].Name, rateMark(cv.Kinds[Safety].Violating, cv.Seeds), rateMark(cg.Kinds[Safety].Violating, cg.Seeds)))
 		}
 	}
 	return out

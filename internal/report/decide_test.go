@@ -132,3 +132,43 @@ func TestFIFOFamilyIsTheRegistrys(t *testing.T) {
 		t.Errorf("FIFO() = %q, want %q", got, want)
 	}
 }
+
+// TestDecideLeavesOutAScenarioCleanForAll: a scenario in which no
+// candidate failed is not pooled with one in which some did (it would
+// read redlock's 7/20 under client-clock-drift as 7/40), and the evidence
+// names it. Before, the row cited "redlock 7/40".
+func TestDecideLeavesOutAScenarioCleanForAll(t *testing.T) {
+	m := synth(synthPatterns, []string{"client-clock-drift", "client-clock-jump", Baseline}, 20, func(c *Cell) {
+		if c.Scenario != "client-clock-drift" {
+			return
+		}
+		switch c.Pattern {
+		case "basic":
+			lose(c, 19)
+		case "redlock":
+			lose(c, 7)
+		}
+	})
+	d := decisionOf(t, Decide(m), "Clients' clocks")
+	for _, want := range []string{"under client-clock-drift:", "redlock 7/20", "not pooled, every candidate clean there: client-clock-jump (0/20 each)"} {
+		if !strings.Contains(d.Evidence, want) {
+			t.Errorf("evidence %q lacks %q", d.Evidence, want)
+		}
+	}
+	if strings.Contains(d.Evidence, "/40") {
+		t.Errorf("evidence %q pools the clean scenario", d.Evidence)
+	}
+	if !slices.Contains(d.Avoid, "redlock") {
+		t.Errorf("use %q avoid %q: want redlock avoided (7/20 against fenced's 0/20)", d.Use, d.Avoid)
+	}
+}
+
+// TestDecidePoolsWhenEveryScenarioIsClean: with no failure anywhere, the
+// scenarios are pooled, together the evidence that nothing failed.
+func TestDecidePoolsWhenEveryScenarioIsClean(t *testing.T) {
+	m := synth(synthPatterns, []string{"client-clock-drift", "client-clock-jump", Baseline}, 20, func(*Cell) {})
+	d := decisionOf(t, Decide(m), "Clients' clocks")
+	if !strings.Contains(d.Evidence, "client-clock-drift, client-clock-jump") || strings.Contains(d.Evidence, "not pooled") {
+		t.Errorf("evidence %q: want both scenarios pooled", d.Evidence)
+	}
+}

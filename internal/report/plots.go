@@ -18,8 +18,9 @@ const PlotDir = "plots"
 
 // The plots, each written as PNG and SVG.
 const (
-	PlotViolations       = "violations"        // violation rate, correct patterns × scenarios
+	PlotViolations       = "violations"        // safety violation rate, correct patterns × scenarios
 	PlotViolationsBroken = "violations-broken" // the same for the broken variants
+	PlotPromptness       = "promptness"        // late loss signal rate, correct patterns × scenarios
 	PlotFencing          = "lost-updates-fencing"
 	PlotBaselineRate     = "baseline-rate"
 	PlotBaselineWait     = "baseline-p99-wait"
@@ -37,8 +38,9 @@ func writePlots(dir string, m *Measurements, b *Bench, sweeps []*Sweep) ([]strin
 		name string
 		make func() (*figure, error)
 	}{
-		{PlotViolations, func() (*figure, error) { return violationPlot(m, false) }},
-		{PlotViolationsBroken, func() (*figure, error) { return violationPlot(m, true) }},
+		{PlotViolations, func() (*figure, error) { return violationPlot(m, false, Safety) }},
+		{PlotViolationsBroken, func() (*figure, error) { return violationPlot(m, true, Safety) }},
+		{PlotPromptness, func() (*figure, error) { return violationPlot(m, false, Promptness) }},
 		{PlotFencing, func() (*figure, error) { return fencingPlot(m) }},
 		{PlotBaselineRate, func() (*figure, error) { return baselineRatePlot(m) }},
 		{PlotBaselineWait, func() (*figure, error) { return baselineWaitPlot(m) }},
@@ -61,18 +63,22 @@ func writePlots(dir string, m *Measurements, b *Bench, sweeps []*Sweep) ([]strin
 	return names, errors.Join(errs...)
 }
 
-// rateGrid is the violation rates of some patterns (rows) under every
-// scenario (columns). Y grows upward, so grid row r is the pattern
-// rows[len-1-r]: the first pattern is drawn on top.
+// rateGrid is the rates of one kind of claim of some patterns (rows)
+// under every scenario (columns). Y grows upward, so grid row r is the
+// pattern rows[len-1-r]: the first pattern is drawn on top.
 type rateGrid struct {
 	m    *Measurements
 	rows []int // pattern indexes, top to bottom
+	kind ClaimKind
 }
 
-func (g rateGrid) Dims() (c, r int)   { return len(g.m.Scenarios), len(g.rows) }
-func (g rateGrid) Z(c, r int) float64 { return g.cell(c, r).Rate() }
-func (g rateGrid) X(c int) float64    { return float64(c) }
-func (g rateGrid) Y(r int) float64    { return float64(r) }
+func (g rateGrid) Dims() (c, r int) { return len(g.m.Scenarios), len(g.rows) }
+func (g rateGrid) Z(c, r int) float64 {
+	cell := g.cell(c, r)
+	return float64(cell.Kinds[g.kind].Violating) / float64(max(cell.Seeds, 1))
+}
+func (g rateGrid) X(c int) float64 { return float64(c) }
+func (g rateGrid) Y(r int) float64 { return float64(r) }
 
 func (g rateGrid) cell(c, r int) *Cell { return g.m.Cells[g.rows[len(g.rows)-1-r]][c] }
 
@@ -90,10 +96,10 @@ func (n whiteToVermillion) Colors() []color.Color {
 	return out
 }
 
-// violationPlot is a grid of patterns × scenarios coloured by violation
-// rate, each cell labelled violating/seeds and its interval.
-func violationPlot(m *Measurements, broken bool) (*figure, error) {
-	g := rateGrid{m: m}
+// violationPlot is a grid of patterns × scenarios coloured by the rate of
+// one kind of claim, each cell labelled violating/seeds and its interval.
+func violationPlot(m *Measurements, broken bool, k ClaimKind) (*figure, error) {
+	g := rateGrid{m: m, kind: k}
 	for i, p := range m.Patterns {
 		if p.Broken == broken {
 			g.rows = append(g.rows, i)
@@ -102,9 +108,12 @@ func violationPlot(m *Measurements, broken bool) (*figure, error) {
 	if len(g.rows) == 0 {
 		return nil, nil
 	}
-	p := newPlot("Violation rate: seeds that broke a claim of the pattern / seeds (95% interval)")
-	if broken {
-		p.Title.Text = "Broken variants: seeds that broke a claim / seeds (95% interval)"
+	p := newPlot("Safety: seeds that broke a safety claim of the pattern / seeds (95% interval)")
+	switch {
+	case k == Promptness:
+		p.Title.Text = "Promptness: seeds with a loss signalled past the pattern's bound / seeds (95% interval)"
+	case broken:
+		p.Title.Text = "Broken variants: seeds that broke a safety claim / seeds (95% interval)"
 	}
 	h := plotter.NewHeatMap(g, whiteToVermillion(11))
 	h.Min, h.Max = 0, 1
@@ -133,8 +142,9 @@ func cellLabels(g rateGrid) (*plotter.Labels, error) {
 		for c := range cols {
 			cell := g.cell(c, r)
 			l.XYs = append(l.XYs, plotter.XY{X: g.X(c), Y: g.Y(r)})
-			label := fmt.Sprintf("%d/%d\n%s", cell.Violating, cell.Seeds, IntervalText(Wilson(cell.Violating, cell.Seeds)))
-			if TooFewSeeds(cell.Violating, cell.Seeds, CareRate) {
+			k := cell.Kinds[g.kind].Violating
+			label := fmt.Sprintf("%d/%d\n%s", k, cell.Seeds, IntervalText(Wilson(k, cell.Seeds)))
+			if TooFewSeeds(k, cell.Seeds, CareRate) {
 				label += FewMark
 			}
 			l.Labels = append(l.Labels, label)

@@ -19,13 +19,13 @@ func SweepPlot(s *Sweep) string { return "sweep-" + s.Dimension.Name }
 func sweepFigure(s *Sweep) (*figure, error) {
 	p := newPlot(fmt.Sprintf("Safety curve: %s (%s scenario, %s per point)", s.Dimension.Axis, s.Base, seedsText(s.seeds())))
 	p.X.Label.Text = s.Dimension.Axis
-	p.Y.Label.Text = "seeds that broke a claim (95% interval)"
+	p.Y.Label.Text = "seeds that broke a safety claim (95% interval)"
 	var ss []rateSeries
 	for i, pi := range s.Patterns {
 		r := rateSeries{name: pi.Name}
 		for k, v := range s.Points {
 			c := s.Cells[i][k]
-			r.xs, r.ks, r.ns = append(r.xs, v), append(r.ks, c.Violating), append(r.ns, c.Seeds)
+			r.xs, r.ks, r.ns = append(r.xs, v), append(r.ks, c.Kinds[Safety].Violating), append(r.ns, c.Seeds)
 		}
 		ss = append(ss, r)
 	}
@@ -71,10 +71,10 @@ func SweepTable(s *Sweep) Table {
 		for k := range s.Points {
 			c := s.Cells[i][k]
 			tone := Good
-			if c.Violating > 0 {
+			if c.Kinds[Safety].Violating > 0 {
 				tone = Bad
 			}
-			row = append(row, cell(tone, text("%s", rateMark(c.Violating, c.Seeds))))
+			row = append(row, cell(tone, text("%s", rateMark(c.Kinds[Safety].Violating, c.Seeds))))
 		}
 		t.Rows = append(t.Rows, row)
 	}
