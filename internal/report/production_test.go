@@ -176,7 +176,7 @@ func TestProductionRefusedOptions(t *testing.T) {
 	}
 	md := productionMarkdown(t, pm)
 	if !strings.Contains(md, "Not run, refusing the scenario's options: redlock (e.g. redlock: locks: WaitReplicas (1) is not supported by Redlock") ||
-		!strings.Contains(md, "| [failover-lag-slow-wait](#production-failover-lag-slow-wait) | refused |") || strings.Contains(md, "\n| redlock | ") {
+		!strings.Contains(md, "| [failover-lag-slow-wait](#failover-lag-slow-wait) | refused |") || strings.Contains(md, "\n| redlock | ") {
 		t.Errorf("the section does not say that redlock refused the scenario:\n%s", md)
 	}
 	if _, err := Measure(context.Background(), Config{Seeds: 1, BaselineSeeds: 1, Patterns: []pattern.Pattern{p}, Scenarios: scs}); err == nil {
