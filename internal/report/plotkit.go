@@ -71,6 +71,11 @@ type figure struct {
 	legend *plot.Legend
 	names  []string
 	height vg.Length
+	// panels, when set, are small multiples drawn one above the other in
+	// place of p (p is their first, whose title places the legend), of
+	// one height but the last, which has bottom more for its x labels.
+	panels []*plot.Plot
+	bottom vg.Length
 }
 
 // legendWidth is the legend column's width: the longest name, its
@@ -112,14 +117,46 @@ func (f figure) saveAs(path, ext string) error {
 func (f figure) draw(dc draw.Canvas) {
 	inner := draw.Crop(dc, plotMargin, -plotMargin, 2*plotMargin, -plotMargin) // rotated tick labels overrun their box
 	if f.legend == nil {
-		f.p.Draw(inner)
+		f.drawPlots(inner)
 		return
 	}
 	lw := f.legendWidth()
-	f.p.Draw(draw.Crop(inner, 0, -lw, 0, 0))
+	f.drawPlots(draw.Crop(inner, 0, -lw, 0, 0))
 	col := draw.Crop(inner, inner.Size().X-lw+plotMargin, 0, 0, -f.p.Title.Padding-f.p.Title.TextStyle.Rectangle(f.p.Title.Text).Size().Y)
 	f.legend.Top, f.legend.Left = true, true
 	f.legend.Draw(col)
+}
+
+// drawPlots draws p, or the panels one above the other.
+func (f figure) drawPlots(dc draw.Canvas) {
+	if len(f.panels) == 0 {
+		f.p.Draw(dc)
+		return
+	}
+	const pad = 0.3 * vg.Centimeter
+	n := vg.Length(len(f.panels))
+	h := (dc.Size().Y - f.bottom - (n-1)*pad) / n
+	tiles := make([]draw.Canvas, len(f.panels))
+	top := vg.Length(0)
+	for i := range f.panels {
+		ph := h
+		if i == len(f.panels)-1 {
+			ph += f.bottom
+		}
+		tiles[i] = draw.Crop(dc, 0, 0, dc.Size().Y-top-ph, -top)
+		top += ph + pad
+	}
+	// Line the data areas up: each panel's axes and labels take their own
+	// room, so crop each tile by what the widest ones take more.
+	var left, right vg.Length
+	for i, p := range f.panels {
+		da := p.DataCanvas(tiles[i])
+		left, right = max(left, da.Min.X-tiles[i].Min.X), max(right, tiles[i].Max.X-da.Max.X)
+	}
+	for i, p := range f.panels {
+		da := p.DataCanvas(tiles[i])
+		p.Draw(draw.Crop(tiles[i], left-(da.Min.X-tiles[i].Min.X), -(right - (tiles[i].Max.X - da.Max.X)), 0, 0))
+	}
 }
 
 // newLegend is an empty legend in the report's style.

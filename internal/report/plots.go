@@ -173,37 +173,68 @@ func rotateX(p *plot.Plot) {
 // correct pattern that issues tokens, with and without the store checking
 // them, as rates with their intervals.
 func fencingPlot(m *Measurements) (*figure, error) {
-	p := newPlot("Seeds with a lost update: the store checking fencing tokens, and not")
-	p.Y.Label.Text = "seeds with a lost update (95% interval)"
-	var ss []rateSeries
+	var names []string
+	for _, s := range m.Scenarios {
+		names = append(names, s.Name)
+	}
+	var panels []*plot.Plot
+	l := newLegend()
+	var legendNames []string
 	for i, pi := range m.Patterns {
 		if !pi.Tokens || pi.Broken {
 			continue
 		}
-		with, without := rateSeries{name: pi.Name + ", store checks tokens"}, rateSeries{name: pi.Name + ", tokens withheld"}
+		with, without := rateSeries{name: "store checks tokens"}, rateSeries{name: "tokens withheld"}
 		for j := range m.Scenarios {
 			c := m.Cells[i][j]
 			with.xs, with.ks, with.ns = append(with.xs, float64(j)), append(with.ks, c.LostRuns), append(with.ns, c.Seeds)
 			without.xs, without.ks, without.ns = append(without.xs, float64(j)), append(without.ks, noFenceRuns(c)), append(without.ns, c.Seeds)
 		}
-		ss = append(ss, with, without)
+		p := newPlot(pi.Name + ": seeds with a lost update (95% interval)")
+		p.Title.Padding = 0.15 * vg.Centimeter
+		pl := l
+		if len(panels) > 0 {
+			pl = newLegend() // one legend for all panels: the first's
+		} else {
+			legendNames = seriesNames([]rateSeries{with, without})
+		}
+		if err := addRates(p, pl, []rateSeries{with, without}, 0.12, false); err != nil {
+			return nil, err
+		}
+		p.Y.Tick.Marker = sparsePercent{}
+		p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+		p.Add(plotter.NewGrid())
+		panels = append(panels, p)
 	}
-	if len(ss) == 0 {
+	if len(panels) == 0 {
 		return nil, nil
 	}
-	l := newLegend()
-	if err := addRates(p, l, ss, 0.2, false); err != nil {
-		return nil, err
+	for k, p := range panels {
+		labels := make([]string, len(names))
+		if k == len(panels)-1 {
+			copy(labels, names)
+		}
+		p.NominalX(labels...)
+		p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
 	}
-	var names []string
-	for _, s := range m.Scenarios {
-		names = append(names, s.Name)
+	rotateX(panels[len(panels)-1])
+	return &figure{p: panels[0], panels: panels, bottom: 4.5 * vg.Centimeter, legend: l, names: legendNames, height: vg.Length(len(panels))*4.5*vg.Centimeter + 5.5*vg.Centimeter}, nil
+}
+
+// sparsePercent labels a [0, 1] axis at 0, 50% and 100%: a small panel
+// has no room for more.
+type sparsePercent struct{}
+
+func (sparsePercent) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for v := 0.0; v <= 1.0001; v += 0.25 {
+		t := plot.Tick{Value: v}
+		if int(v*100+0.5)%50 == 0 {
+			t.Label = fmt.Sprintf("%.0f%%", v*100)
+		}
+		out = append(out, t)
 	}
-	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
-	p.NominalX(names...)
-	p.Add(plotter.NewGrid())
-	rotateX(p)
-	return &figure{p: p, legend: l, names: seriesNames(ss), height: 16 * vg.Centimeter}, nil
+	return out
 }
 
 // baselineRatePlot shows the correct patterns' acquisitions per simulated
