@@ -82,18 +82,33 @@ func (g rateGrid) Y(r int) float64 { return float64(r) }
 
 func (g rateGrid) cell(c, r int) *Cell { return g.m.Cells[g.rows[len(g.rows)-1-r]][c] }
 
-// whiteToVermillion is a sequential palette from no violation (white) to
-// every seed (Okabe–Ito's vermillion): one hue, so that lightness alone
-// reads the rate, whatever the reader's colour vision.
-type whiteToVermillion int
+// whiteTo is a sequential palette of n steps from no violation (white) to
+// every seed (an Okabe–Ito colour): one hue, so that lightness alone
+// reads the rate, whatever the reader's colour vision. Safety ends in
+// vermillion, promptness in reddish purple (the colour of a late loss
+// signal's span on its counterexample page), so that the two grids are
+// not read as one.
+type whiteTo struct {
+	n   int
+	end color.RGBA
+}
 
-func (n whiteToVermillion) Colors() []color.Color {
-	out := make([]color.Color, n)
+func (p whiteTo) Colors() []color.Color {
+	out := make([]color.Color, p.n)
+	mix := func(end uint8, f float64) uint8 { return uint8(255 - (255-float64(end))*f) }
 	for i := range out {
-		f := float64(i) / float64(n-1)
-		out[i] = color.RGBA{R: uint8(255 - (255-0xD5)*f), G: uint8(255 - (255-0x5E)*f), B: uint8(255 - 255*f), A: 255}
+		f := float64(i) / float64(p.n-1)
+		out[i] = color.RGBA{R: mix(p.end.R, f), G: mix(p.end.G, f), B: mix(p.end.B, f), A: 255}
 	}
 	return out
+}
+
+// kindPalette is the grid palette of a kind of claim.
+func kindPalette(k ClaimKind) whiteTo {
+	if k == Promptness {
+		return whiteTo{11, color.RGBA{0xCC, 0x79, 0xA7, 0xFF}}
+	}
+	return whiteTo{11, color.RGBA{0xD5, 0x5E, 0x00, 0xFF}}
 }
 
 // violationPlot is a grid of patterns × scenarios coloured by the rate of
@@ -115,7 +130,7 @@ func violationPlot(m *Measurements, broken bool, k ClaimKind) (*figure, error) {
 	case broken:
 		p.Title.Text = "Broken variants: seeds that broke a safety claim / seeds (95% interval)"
 	}
-	h := plotter.NewHeatMap(g, whiteToVermillion(11))
+	h := plotter.NewHeatMap(g, kindPalette(k))
 	h.Min, h.Max = 0, 1
 	p.Add(h)
 	labels, err := cellLabels(g)
