@@ -119,7 +119,7 @@ func rateTable(m *Measurements, rows []int, k ClaimKind) Table {
 		p := m.Patterns[i]
 		r := []TCell{plain("%s", p.Name), plain("%s", kindClaimText(p.Claims, k))}
 		for _, c := range m.Cells[i] {
-			r = append(r, kindCell(c, k))
+			r = append(r, claimedCell(p.Claims, c, k))
 		}
 		t.Rows = append(t.Rows, r)
 	}
@@ -153,6 +153,15 @@ func kindClaimText(c pattern.Claims, k ClaimKind) string {
 		return "none checked"
 	}
 	return strings.Join(out, ", ")
+}
+
+// claimedCell is kindCell where the pattern makes a claim of kind k, and
+// says "not claimed" where it makes none: no claim was judged there.
+func claimedCell(claims pattern.Claims, c *Cell, k ClaimKind) TCell {
+	if !Makes(claims, k) {
+		return cell(Plain, text("not claimed"))
+	}
+	return kindCell(c, k)
 }
 
 // rateCell is the cell's safety rate (kindCell).

@@ -189,3 +189,24 @@ func TestKindsAreCountedApart(t *testing.T) {
 		t.Error("Makes does not follow the claims")
 	}
 }
+
+// TestAClaimNotMadeIsNotJudged: where a pattern makes no claim of a kind,
+// that kind's tables say "not claimed" instead of a clean 0/N.
+func TestAClaimNotMadeIsNotJudged(t *testing.T) {
+	ps := []PatternInfo{
+		{Name: "basic", Nodes: 1, Claims: pattern.Claims{Mutex: true, LossSignal: 1}},
+		{Name: "mute", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+	}
+	m := synth(ps, []string{"gc-pause"}, 4, func(*Cell) {})
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, Build(m, nil, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	prompt := section(t, b.String(), "## Promptness")
+	if r := tableRow(t, prompt, "mute"); !strings.Contains(r, "| not claimed |") || strings.Contains(r, "0/4") {
+		t.Errorf("promptness row of a pattern that claims no loss-signal: %q, want \"not claimed\"", r)
+	}
+	if r := tableRow(t, prompt, "basic"); !strings.Contains(r, "0/4") {
+		t.Errorf("promptness row of a pattern that claims loss-signal: %q, want its clean 0/4", r)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/gate"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -107,6 +108,10 @@ func productionGrid(pm *Measurements, k ClaimKind) Table {
 	for j, s := range pm.Scenarios {
 		r := []TCell{cell(Plain, link(s.Name, "#production-"+s.Name))}
 		for _, i := range rows {
+			if !Makes(pm.Patterns[i].Claims, k) {
+				r = append(r, cell(Plain, text("not claimed")))
+				continue
+			}
 			r = append(r, gridCell(pm.Cells[i][j], k))
 		}
 		t.Rows = append(t.Rows, r)
@@ -156,7 +161,7 @@ func productionScenario(d *Document, pm *Measurements, j int) {
 		if pm.Patterns[i].Broken {
 			name += " (broken variant)"
 		}
-		t.Rows = append(t.Rows, productionRow(name, c))
+		t.Rows = append(t.Rows, productionRow(name, pm.Patterns[i].Claims, c))
 		if c.Violating > 0 {
 			replays = append(replays, []Span{text("%s, seed %d: ", c.Pattern, c.FirstSeed), code(replay(c))})
 		}
@@ -185,7 +190,7 @@ func (m *Measurements) productionRows(j int) []int {
 	return rows
 }
 
-func productionRow(name string, c *Cell) []TCell {
+func productionRow(name string, claims pattern.Claims, c *Cell) []TCell {
 	rate := rateCell(c)
 	broken := "–"
 	if len(c.Violated) > 0 {
@@ -198,6 +203,6 @@ func productionRow(name string, c *Cell) []TCell {
 	}
 	return []TCell{plain("%s", name), rate, plain("%s", broken), plain("%d", sf.Violations),
 		plain("%s", compact(sim.PerSimHour(sf.Violations, c.SimTime))), plain("%s", compact(sim.PerMillionAcquisitions(sf.Violations, c.Acquisitions))),
-		kindCell(c, Promptness), kindCell(c, Liveness),
+		claimedCell(claims, c, Promptness), claimedCell(claims, c, Liveness),
 		plain("%d in %v", c.Acquisitions, c.SimTime.Round(time.Millisecond)), fired}
 }

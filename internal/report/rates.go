@@ -94,6 +94,10 @@ func kindRates(m *Measurements, k ClaimKind) Table {
 	for _, i := range m.patternRows(false) {
 		r := []TCell{plain("%s", m.Patterns[i].Name)}
 		for _, c := range m.Cells[i] {
+			if !Makes(m.Patterns[i].Claims, k) && c.Kinds[k].Unclaimed == 0 {
+				r = append(r, cell(Plain, text("not claimed")))
+				continue
+			}
 			tone := Good
 			switch {
 			case c.Kinds[k].Violating > 0:
