@@ -306,7 +306,7 @@ func sentinelClaim(m *Measurements) []Span {
 		}
 	}
 	s := []Span{text("The article's conclusion — \"Redlock is over-engineering for most cases; a single node plus Sentinel covers 99%% of business cases\" — measured under "), bold("%s", scen),
-		text(" (%s): the single-node patterns broke their claims in %s.", m.Scenarios[j].Summary, joinRated(single))}
+		text(" (%s): the single-node patterns broke a safety claim in %s.", m.Scenarios[j].Summary, joinRated(single))}
 	if len(multi) > 0 {
 		s = append(s, text(" With independent nodes: %s.", joinRated(multi)))
 	}
