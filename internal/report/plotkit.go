@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/locksim/locksim/internal/plotstyle"
 	"github.com/locksim/locksim/internal/safefile"
 )
 
@@ -22,32 +23,14 @@ import (
 // (never over it), axes with headroom above the tallest bar or whisker,
 // the Okabe–Ito palette (distinguishable with every common colour-vision
 // deficiency) with a distinct marker per series, so that colour is never
-// the only cue, and error bars from the Wilson intervals.
+// the only cue (plotstyle, which the benchmark's plots share), and error
+// bars from the Wilson intervals.
 
-// okabeIto is the Okabe–Ito palette, its yellow last.
-var okabeIto = []color.Color{
-	color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
-	color.RGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
-	color.RGBA{0x00, 0x9E, 0x73, 0xFF}, // bluish green
-	color.RGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-	color.RGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
-	color.RGBA{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-	color.RGBA{0x00, 0x00, 0x00, 0xFF}, // black
-	color.RGBA{0xF0, 0xE4, 0x42, 0xFF}, // yellow: last, it is faint on white
-}
+// okabeIto is the palette every plot shares (plotstyle.OkabeIto).
+var okabeIto = plotstyle.OkabeIto
 
-// glyphs are the markers, one per series, in step with okabeIto.
-var glyphs = []draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{},
-	draw.CrossGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
-}
-
-// series returns the colour and marker of series k. Past the palette's
-// eight colours the marker shifts by one each round, so that no two of the
-// first 64 series share both colour and marker.
-func series(k int) (color.Color, draw.GlyphDrawer) {
-	return okabeIto[k%len(okabeIto)], glyphs[(k+k/len(okabeIto))%len(glyphs)]
-}
+// series returns the colour and marker of series k (plotstyle.Series).
+func series(k int) (color.Color, draw.GlyphDrawer) { return plotstyle.Series(k) }
 
 // Layout of a saved plot.
 const (
