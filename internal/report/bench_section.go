@@ -96,7 +96,7 @@ func latencyTable(b *Bench, k bench.KeyMode) (Table, bool) {
 		return Table{}, false
 	}
 	top := clients[len(clients)-1]
-	t := Table{Header: []string{fmt.Sprintf("subject (%d clients, %s)", top, keyText(k)), "cycles/s (median)", "× floor: median of paired ratios [95% interval]",
+	t := Table{Header: []string{fmt.Sprintf("subject (%d clients, %s)", top, keyText(k)), "cycles/s (median)", "× floor: median of paired ratios [its confidence interval]",
 		"cycle p50 (ms)", "cycle p99 (ms)", "cycle p99.9 (ms)", "acquire p99 (ms)"}}
 	for _, n := range names {
 		r, ok := b.find(bench.Single, n, top, k)
@@ -158,13 +158,17 @@ func orDash(ok bool, s string) string {
 	return s
 }
 
-// ratioText is a row's ratio to the floor with its interval: "0.92
-// [0.85–1.01]". It is the median of per-repetition ratios, each paired
+// ratioText is a row's ratio to the floor with its confidence interval
+// (CILevel, at least bench.ConfidenceLevel, else printed): "0.92
+// [0.85–1.01]", "0.92 [0.80–1.10, 88%]". It is the median of per-repetition ratios, each paired
 // with the floor's run of the same repetition, so it need not equal the
 // ratio of the two cycles/s medians beside it.
 func ratioText(r bench.Row) string {
 	if r.Family != bench.Single || r.RatioReferenceHi == 0 {
 		return fmt.Sprintf("%.2f", r.RatioFloor)
+	}
+	if r.CILevel < bench.ConfidenceLevel {
+		return fmt.Sprintf("%.2f [%.2f–%.2f, %.0f%%]", r.RatioFloor, r.RatioReferenceLo, r.RatioReferenceHi, 100*r.CILevel)
 	}
 	return fmt.Sprintf("%.2f [%.2f–%.2f]", r.RatioFloor, r.RatioReferenceLo, r.RatioReferenceHi)
 }

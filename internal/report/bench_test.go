@@ -153,3 +153,17 @@ func TestBenchCaveatIsMeasured(t *testing.T) {
 		t.Errorf("caveat without ranges = %q", got)
 	}
 }
+
+// TestRatioTextSaysWhatItIs: the × floor column gives the median of
+// paired ratios with its interval, and the interval's level where it falls
+// short of 95%.
+func TestRatioTextSaysWhatItIs(t *testing.T) {
+	r := bench.Row{Family: bench.Single, RatioFloor: 0.92, RatioReferenceLo: 0.85, RatioReferenceHi: 1.01, CILevel: 0.99}
+	if got := ratioText(r); got != "0.92 [0.85–1.01]" {
+		t.Errorf("ratioText = %q, want 0.92 [0.85–1.01]", got)
+	}
+	r.CILevel = 0.875
+	if got := ratioText(r); got != "0.92 [0.85–1.01, 88%]" {
+		t.Errorf("ratioText at a level below 95%% = %q, want the level printed", got)
+	}
+}

@@ -31,7 +31,7 @@ func glossaryTerms() []glossaryTerm {
 		{"k/h and k/M rates", "violations of the kind's claims per hour of simulated time (/h) and per million successful acquisitions (/M), summed over a cell's seeds; k is a thousand, M a million. One run can break a claim many times, so these count findings, not seeds."},
 		{"not claimed", "what the oracles found of a claim the pattern does not make (the overlaps a fencing store makes harmless): shown beside a rate, never in it."},
 		{"not fired", "a production cell whose fault's trigger point was never reached in a seed (a renewal fault in a pattern that does not renew): such a seed is clean by default and says nothing about the fault."},
-		{"× floor", "a benchmark row's cycles per second over the floor's (a hand-written SET NX PX and Lua release) on the same clients and keys: the median of per-repetition ratios, each repetition paired with the floor's run moments apart, with its 95% interval. It need not equal the ratio of the two medians of cycles/s printed beside it."},
+		{"× floor", "a benchmark row's cycles per second over the floor's (a hand-written SET NX PX and Lua release) on the same clients and keys: the median of per-repetition ratios, each repetition paired with the floor's run moments apart, with the confidence interval of that median (95% or more; the level is printed where too few repetitions give less). It need not equal the ratio of the two medians of cycles/s printed beside it."},
 		{"broken variant", "a pattern with one of the seed articles' mistakes, claiming what the correct pattern claims, kept to prove the checks catch it."},
 	}
 }
