@@ -73,11 +73,22 @@ func anchored(d *Document) *Document {
 // relink rewrites a block's "#ID" links to anchors, copying what it
 // changes.
 func relink(blk Block, ids map[string]string) Block {
+	return mapLinks(blk, func(href string) string {
+		if a, ok := ids[strings.TrimPrefix(href, "#")]; ok && strings.HasPrefix(href, "#") {
+			return "#" + a
+		}
+		return href
+	})
+}
+
+// mapLinks returns blk with every span's link passed through f, copying
+// what it changes.
+func mapLinks(blk Block, f func(string) string) Block {
 	spans := func(ss []Span) []Span {
 		out := append([]Span(nil), ss...)
 		for i, s := range out {
-			if a, ok := ids[strings.TrimPrefix(s.Link, "#")]; ok && strings.HasPrefix(s.Link, "#") {
-				out[i].Link = "#" + a
+			if s.Link != "" {
+				out[i].Link = f(s.Link)
 			}
 		}
 		return out

@@ -73,11 +73,11 @@ func intro(d *Document, m *Measurements, opt Options) {
 	if opt.Commit != "" {
 		s = append(s, text(" from commit "), code(opt.Commit))
 	}
-	s = append(s, text(". Every number below comes from the deterministic simulator: the same code, seeds and benchmark files give the same report, byte for byte. "))
+	s = append(s, text(". Every number in it comes from the deterministic simulator: the same code, seeds and benchmark files give the same report, byte for byte. "))
 	s = append(s, text("Fault scenarios ran seeds 1–%d each; the baseline (%s) seeds 1–%d; %d simulations in all, over %d patterns (%d of them broken variants kept to prove the checks catch them) and %d built-in scenarios.",
 		m.Seeds, Baseline, m.BaselineSeeds, m.Runs, len(m.Patterns), countBroken(m), len(m.Scenarios)))
 	if pm := opt.Production; pm != nil && len(pm.Scenarios) > 0 {
-		s = append(s, text(" The production faults add %d scenarios (", len(pm.Scenarios)), link("below", "#production"), text(")."))
+		s = append(s, text(" The production faults add %d scenarios (", len(pm.Scenarios)), link("their page", "#production"), text(")."))
 	}
 	d.para(s...)
 }

@@ -302,6 +302,6 @@ func decisions(d *Document, m *Measurements) {
 	d.heading(2, "decide", "Decide: which pattern for your situation")
 	d.para(text("Each row is a rule applied to the measurements: the scenarios that model the situation, pooled (a scenario in which no candidate failed is left out and named, since pooled it would only dilute the others' rates); the pattern with the fewest failing seeds is used, with every other whose 95%% interval overlaps it (the seeds do not tell them apart); a pattern whose interval lies wholly above it is avoided. "),
 		text("A row says none is safe when even the best fails in more than %s%% of the seeds for sure (its interval lies above that). ", pct(CareRate)),
-		text("%s The evidence below each choice is in the tables that follow, cell by cell.", intervalNote()))
+		text("%s The evidence of each choice is in the ", intervalNote()), link("tables of every pattern under every scenario", "#safety"), text(", cell by cell."))
 	d.add(decisionTable(ds))
 }

@@ -136,9 +136,9 @@ func TestLinksResolve(t *testing.T) {
 	if err := Write(dir, m, nil, Options{Production: pm, Sweeps: sw}); err != nil {
 		t.Fatal(err)
 	}
-	md := string(readTree(t, dir)[FileMarkdown])
-	if !strings.Contains(md, "](#") {
-		t.Fatal("the report has no in-page link to check")
+	files := readTree(t, dir)
+	if md := site(files, "md"); !strings.Contains(md, "](#") || !strings.Contains(string(files[FileMarkdown]), "](claims.md#") {
+		t.Fatal("the report has no in-page or cross-page link to check")
 	}
 	for _, d := range deadLinks(t, dir) {
 		t.Error(d)

@@ -141,7 +141,7 @@ func writeCellViz(dir string, c *Cell, timeout time.Duration) (splitPage, error)
 	}
 	verdict := Verdict(rep)
 	info := pageInfo{Pattern: c.Pattern, Scenario: c.Scenario, Seed: t.FirstSeed, Kind: kind, Violated: t.Violated, Verdict: verdict,
-		Linearizable: rep.Verdict == linearizability.Ok, Late: t.late, Replay: replayOf(c, t.FirstSeed), Back: "../" + FileHTML + "#counterexamples"}
+		Linearizable: rep.Verdict == linearizability.Ok, Late: t.late, Replay: replayOf(c, t.FirstSeed), Back: "../" + pageFile(sectionPage("counterexamples"), "html") + "#counterexamples"}
 	if err := os.WriteFile(filepath.Join(dir, vizName(c)), sharedPage(p, data, info), 0o644); err != nil {
 		return splitPage{}, err
 	}
