@@ -25,6 +25,16 @@
 // sync.WaitGroup escapes the simulator, which then fails the run with an
 // error naming the goroutine.
 //
+// The simulator's traces (and the harness's counterexample traces) show
+// every Redis command a client sends; a script shows by name: the
+// patterns' own under the names locks.Scripts gives them, a Locker's own
+// under the name NameScript gives it where the script is declared
+//
+//	var acquire = pattern.NameScript("mylock_acquire", redis.NewScript(acquireSrc))
+//
+// (EVALSHA mylock_acquire lock c1-1-00f372 100), and any other as
+// script:<the first 8 hex digits of its SHA1>.
+//
 // Claims are what the oracles judge: Mutex (no two holders at one instant
 // of true time), SafeStore (a store that checks fencing tokens loses no
 // update), Fencing (tokens strictly increase), MaxHolders (at most N

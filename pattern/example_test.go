@@ -3,6 +3,8 @@ package pattern_test
 import (
 	"fmt"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 )
@@ -41,4 +43,15 @@ func ExampleClaims_Names() {
 	// Output:
 	// [mutex safe-store fencing]
 	// [max-holders]
+}
+
+// A Locker's own script, named where it is declared: the simulator's
+// traces show EVALSHA example_acquire … where they would show
+// script:<the first 8 hex digits of its SHA1>.
+var exampleAcquire = pattern.NameScript("example_acquire", redis.NewScript(
+	`return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])`))
+
+func ExampleNameScript() {
+	fmt.Println(pattern.ScriptName(exampleAcquire.Hash()))
+	// Output: example_acquire
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/locksim/locksim/bench"
+	"github.com/locksim/locksim/internal/advise"
 )
 
 // docFields reads docs/json.md: per section heading (the command), the
@@ -60,6 +61,7 @@ func TestJSONOutputsMatchTheirDoc(t *testing.T) {
 		{"`locksim check --json`", formatCheck, []string{"check", "--expect", expect, "--seeds", "2", "--json"}},
 		{"`locksim check --json`", formatCheck, []string{"check", "--expect", expect, "--pattern", "basic", "--seeds", "2", "--json"}},
 		{"`locksim list --json`", formatList, []string{"list", "--json"}},
+		{"`locksim advise --json`", advise.FormatAnswer, append([]string{"advise", "--json", "--evidence", writeEvidence(t)}, strings.Fields(adviseFlags)...)},
 		{"`locksim bench --json`", bench.FormatJSON, []string{"bench", "--clients", "1", "--keys", "distinct", "--families", "single",
 			"--subjects", "basic", "--duration", "20ms", "--warmup", "5ms", "--reps", "1", "--quiet", "--json"}},
 	} {

@@ -61,7 +61,7 @@ func (e violationError) Error() string { return e.msg }
 // files (help sorts them by name).
 func subcommands() []*cobra.Command {
 	return []*cobra.Command{
-		newBenchCmd(), newCheckCmd(), newDemoCmd(), newExploreCmd(), newListCmd(), newMergeCmd(),
+		newAdviseCmd(), newBenchCmd(), newCheckCmd(), newDemoCmd(), newExploreCmd(), newListCmd(), newMergeCmd(),
 		newRealCmd(), newRealClientCmd(), newReportCmd(), newRunCmd(), newSweepCmd(), newVersionCmd(),
 	}
 }

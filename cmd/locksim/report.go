@@ -88,8 +88,10 @@ replaces it in one step (a directory staged beside it, swapped in): a
 reader, or a run killed at any point, finds one report or the other.
 Beside files that are not the report's (the default reports/, whose bench/
 and real/ are the benchmark's and real mode's), each file is moved in by
-its own rename, and a run killed among those renames leaves files of two
-runs, all listed in manifest.txt for the next report to replace. A
+its own rename after a journal (.locksim-report-install) names them: a
+run killed among those renames leaves files of two runs and the journal,
+and the next report into the directory first completes that install
+(saying so), so the directory ends up holding one report. A
 directory that is not empty and holds no earlier report (no manifest.txt)
 is refused unless --force, which writes beside the other files, never
 over them: a README.md or report.html that no report wrote is refused
@@ -189,6 +191,11 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		return err
 	}
 	defer rd.unlock()
+	if n, err := rd.resume(); err != nil {
+		return runtimef("--out %s: %w", f.out, err)
+	} else if n > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "locksim: completed the install of an interrupted report into %s (%d files) first\n", f.out, n)
+	}
 	start := time.Now()
 	cfg.OnProgress = progressReporter(cmd.ErrOrStderr(), false, "report")
 	m, err := untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measurements, error) {

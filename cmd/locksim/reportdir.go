@@ -97,7 +97,7 @@ func (rd *reportDir) foreign() ([]string, error) {
 	for _, e := range entries {
 		name := e.Name()
 		switch {
-		case strings.HasPrefix(name, stagingPrefix), name == lockName:
+		case strings.HasPrefix(name, stagingPrefix), name == lockName, name == journalName:
 		case rd.owned == nil:
 			out = append(out, name)
 		case slices.Contains(fixedReportFiles, name) && !slices.Contains(rd.owned, name):
@@ -185,7 +185,7 @@ func (rd *reportDir) removeStale() error {
 // the lock): then the new report replaces the directory itself, and
 // nothing of anyone else goes with the old one.
 func (rd *reportDir) whole() (bool, error) {
-	mine := map[string]bool{manifestName: true, lockName: true}
+	mine := map[string]bool{manifestName: true, lockName: true, journalName: true}
 	for _, f := range rd.owned {
 		mine[f] = true
 		for d := path.Dir(f); d != "."; d = path.Dir(d) {
@@ -264,11 +264,13 @@ var fixedReportFiles = report.PageFiles()
 
 // install puts the staged report in place. Where the report owns the
 // whole directory it swaps the two in one step (swap). Beside other
-// files it moves the staged files into the directory, each by rename,
-// removes the earlier report's files that the new one lacks, and lists
-// the new files in the manifest: an interruption leaves every file it
-// moved listed, so that the next report may replace it, but a run killed
-// among those renames leaves files of two runs.
+// files (the default reports/ holds bench/ and real/) it first writes a
+// journal naming the staging and its files, then moves the files into
+// the directory, each by rename, removes the earlier report's files that
+// the new one lacks, lists the new files in the manifest and drops the
+// journal. A run killed among those renames leaves the journal: the next
+// report into the directory completes the install before anything else
+// (resume), so the directory ends up holding one report, the new one.
 func (rd *reportDir) install(staging string) error {
 	files, err := listFiles(staging)
 	if err != nil {
@@ -286,30 +288,115 @@ func (rd *reportDir) install(staging string) error {
 			return usagef("--out %s: %s exists and is not an earlier report's (not in %s): move it (--force writes beside other files, never over them)", rd.dir, f, manifestName)
 		}
 	}
+	if err := rd.writeJournal(filepath.Base(staging), files); err != nil {
+		return runtimef("report: %w", err)
+	}
 	if err := rd.writeManifest(union(rd.owned, files)); err != nil {
 		return runtimef("report: %w", err)
 	}
+	if err := rd.complete(staging, files, rd.owned); err != nil {
+		return runtimef("report: %w", err)
+	}
+	return nil
+}
+
+// complete moves the staged files (those still in staging) into the
+// directory, removes the earlier files of owned that the report lacks,
+// writes the manifest of files, and drops the journal and the staging.
+// It is install's second half, and what resume runs again after a kill:
+// every step may be repeated.
+func (rd *reportDir) complete(staging string, files, owned []string) error {
 	for _, f := range files {
+		src := filepath.Join(staging, filepath.FromSlash(f))
+		if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+			continue // moved before the kill
+		}
 		dst := filepath.Join(rd.dir, filepath.FromSlash(f))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return runtimef("report: %w", err)
+			return err
 		}
 		installStep()
-		if err := os.Rename(filepath.Join(staging, filepath.FromSlash(f)), dst); err != nil {
-			return runtimef("report: %w", err)
+		if err := os.Rename(src, dst); err != nil {
+			return err
 		}
 	}
-	for _, f := range rd.owned {
+	for _, f := range owned {
 		if !slices.Contains(files, f) {
 			if err := rd.remove(f); err != nil {
-				return runtimef("report: %w", err)
+				return err
 			}
 		}
 	}
 	if err := rd.writeManifest(files); err != nil {
-		return runtimef("report: %w", err)
+		return err
+	}
+	if err := os.Remove(filepath.Join(rd.real, journalName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	return os.RemoveAll(staging)
+}
+
+// journalName is the file, in a report's directory, that an install
+// beside other files writes before its first rename and removes after its
+// last: while it is there the directory may hold files of two reports,
+// and the next report completes the install it names.
+const journalName = ".locksim-report-install"
+
+const journalHeader = "# locksim report: an install in progress. The next locksim report into this directory completes it from the staging named below."
+
+// writeJournal records the install of the files staged in staging (a
+// directory name inside the report's).
+func (rd *reportDir) writeJournal(staging string, files []string) error {
+	return safefile.Write(filepath.Join(rd.real, journalName), func(w io.Writer) error {
+		_, err := fmt.Fprintf(w, "%s\nstaging %s\n%s\n", journalHeader, staging, strings.Join(files, "\n"))
+		return err
+	})
+}
+
+// resume completes the install that a killed report left (its journal),
+// under the lock: the staged files it had not moved are moved, the
+// earlier report's that the new one lacks removed. It reports how many
+// files the killed report installed, 0 when there was nothing to resume.
+// A journal that does not name a staging of this directory, or whose
+// staging is gone, is an error: the directory is left as it is.
+func (rd *reportDir) resume() (int, error) {
+	b, err := os.ReadFile(filepath.Join(rd.real, journalName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	bad := func(why string) (int, error) {
+		return 0, fmt.Errorf("%s: an interrupted install that cannot be completed (%s): remove the file and the staging directories (%s*) and rerun the report", filepath.Join(rd.dir, journalName), why, stagingPrefix)
+	}
+	if len(lines) < 2 || lines[0] != journalHeader {
+		return bad("not a locksim install journal")
+	}
+	name, ok := strings.CutPrefix(lines[1], "staging ")
+	if !ok || !strings.HasPrefix(name, stagingPrefix) || strings.ContainsAny(name, `/\`) {
+		return bad("its second line names no staging directory")
+	}
+	staging := filepath.Join(rd.real, name)
+	if st, err := os.Stat(staging); err != nil || !st.IsDir() {
+		return bad("its staging " + name + " is gone")
+	}
+	var files []string
+	for _, f := range lines[2:] {
+		if !fs.ValidPath(f) || f == "." || f == manifestName {
+			return bad(fmt.Sprintf("%q is not a file inside the report", f))
+		}
+		files = append(files, f)
+	}
+	owned, err := readManifest(filepath.Join(rd.real, manifestName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, err
+	}
+	if err := rd.complete(staging, files, owned); err != nil {
+		return 0, err
+	}
+	rd.owned = files
+	return len(files), nil
 }
 
 // remove deletes an earlier report's file, then its directories inside

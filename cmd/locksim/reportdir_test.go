@@ -309,3 +309,100 @@ func TestReportKeepsAUsersFileInItsDirectories(t *testing.T) {
 		t.Errorf("the user's %s is now %q", mine, got)
 	}
 }
+
+// A report beside files of others (the default reports/ holds bench/ and
+// real/) cannot swap the directory: killed outright at any rename of its
+// install, it leaves a journal, and the next report into the directory
+// completes that install before anything else. What is there then is the
+// killed report, whole, and the other files as they were.
+func TestReportKilledBesideOtherFilesIsCompletedNext(t *testing.T) {
+	out, bench := t.TempDir(), t.TempDir()
+	notes := filepath.Join(out, "bench", "NOTES.md")
+	put(t, notes, "the benchmark's notes")
+	args := func(patterns string, force bool) []string {
+		a := []string{"report", "--seeds", "1", "--baseline-seeds", "1", "--patterns", patterns,
+			"--scenarios", "gc-pause", "--bench", bench, "--out", out, "--commit=false"}
+		if force {
+			a = append(a, "--force")
+		}
+		return a
+	}
+	if _, _, err := runCLI(t, args("basic,fenced", true)...); err != nil {
+		t.Fatal(err)
+	}
+	newer := snapshot(t, out)
+	if _, _, err := runCLI(t, args("basic", false)...); err != nil {
+		t.Fatal(err)
+	}
+	earlier := snapshot(t, out)
+	steps := 0
+	for _, f := range slices.Collect(maps.Keys(newer)) {
+		if f != manifestName && !strings.HasPrefix(f, "bench/") {
+			steps++
+		}
+	}
+	for _, k := range []int{1, 2, steps / 2, steps} {
+		cmd := locksimCmd(args("basic,fenced", false)...)
+		cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", killAtInstallStep, k))
+		if err := childproc.Run(cmd); err == nil {
+			t.Fatalf("kill at install step %d of %d: the report was not killed", k, steps)
+		}
+		if _, err := os.Stat(filepath.Join(out, journalName)); err != nil {
+			t.Fatalf("kill at install step %d: no journal of the interrupted install: %v", k, err)
+		}
+		if mid := snapshot(t, out); maps.Equal(mid, earlier) || maps.Equal(mid, newer) {
+			t.Fatalf("kill at install step %d of %d: no file moved, or all: the test kills nothing in between", k, steps)
+		}
+		rd, err := openReportDir(out, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rd.lock(); err != nil {
+			t.Fatal(err)
+		}
+		n, err := rd.resume()
+		rd.unlock()
+		if err != nil || n == 0 {
+			t.Fatalf("kill at install step %d: resume: %d files, %v", k, n, err)
+		}
+		if now := snapshot(t, out); !maps.Equal(now, newer) {
+			t.Errorf("kill at install step %d, then resume: the directory is not the killed report, whole (%d files, want %d)", k, len(now), len(newer))
+		}
+		if m, _ := filepath.Glob(filepath.Join(out, stagingPrefix+"*")); len(m) > 0 {
+			t.Errorf("kill at install step %d, then resume: staging left: %v", k, m)
+		}
+		if _, _, err := runCLI(t, args("basic", false)...); err != nil { // back to the earlier one
+			t.Fatal(err)
+		}
+	}
+	// Through the command: a killed install, then a report, which says
+	// it completed the first.
+	cmd := locksimCmd(args("basic,fenced", false)...)
+	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", killAtInstallStep, 2))
+	_ = childproc.Run(cmd)
+	_, stderr, err := runCLI(t, args("basic", false)...)
+	if err != nil || !strings.Contains(stderr, "completed the install of an interrupted report") {
+		t.Errorf("a report after a killed install: %v, stderr:\n%s", err, stderr)
+	}
+	if now := snapshot(t, out); !maps.Equal(now, earlier) || mustRead(t, notes) != "the benchmark's notes" {
+		t.Errorf("after the completed install and a report of its own, the directory is not that report beside the other files")
+	}
+}
+
+// A journal that names no staging of the directory is refused (exit 3)
+// and nothing is touched.
+func TestReportRefusesABadInstallJournal(t *testing.T) {
+	out := t.TempDir()
+	if _, _, err := runCLI(t, reportArgs(t, out, "basic")...); err != nil {
+		t.Fatal(err)
+	}
+	put(t, filepath.Join(out, journalName), journalHeader+"\nstaging ../elsewhere\nREADME.md\n")
+	before := snapshot(t, out)
+	_, _, err := runCLI(t, reportArgs(t, out, "basic")...)
+	if code := exitCode(err); code != exitRuntime || !strings.Contains(fmt.Sprint(err), "an interrupted install that cannot be completed") {
+		t.Errorf("a bad journal: exit %d (%v), want %d", code, err, exitRuntime)
+	}
+	if !maps.Equal(snapshot(t, out), before) {
+		t.Error("a bad journal: the directory changed")
+	}
+}

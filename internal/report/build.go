@@ -41,8 +41,9 @@ type Options struct {
 // counterexamples; called alone, the document links none.
 func Build(m *Measurements, b *Bench, opt Options) *Document {
 	d := &Document{Title: "locksim report: which Redis lock pattern to trust, under which faults"}
+	m.production, m.bench = opt.Production, b // Decide's evidence, as the decision table's
 	intro(d, m, opt)
-	decisions(d, m)
+	decisions(d, m, opt)
 	d.heading(2, "advice", "Which pattern should I use")
 	d.para(text("Each point below is a rule in code applied to the measurements of this report; the numbers are the evidence."))
 	d.add(List(Advise(m, b)))

@@ -26,6 +26,9 @@ type Cell struct {
 	// OverlapRuns counts the seeds in which two clients relied on the
 	// lock at one instant of true time, whatever the pattern claims.
 	OverlapRuns int
+	// Overlaps totals the pairs of overlapping critical sections: the
+	// double runs, counted as executions, over the seeds.
+	Overlaps int
 	// Lost updates as run (the store checks the tokens the pattern
 	// issues, if any): seeds with at least one, and the total.
 	LostRuns, Lost int
@@ -51,6 +54,13 @@ type Cell struct {
 	// fired (its trigger point was not reached): a clean seed of those says
 	// nothing about the fault.
 	Unfired int
+	// ExcessRuns counts the seeds with more holders at once than the
+	// pattern's limit (a semaphore's N), StallRuns those in which the lock
+	// stayed free past the progress bound, whatever the pattern claims.
+	ExcessRuns, StallRuns int
+	// FirstOf is, per oracle finding (the Finding constants), the lowest
+	// seed that had it: the seed a replay command names.
+	FirstOf map[string]uint64
 	// Refused is, for a production cell, the pattern's refusal of the
 	// scenario's options (the scenario asks for what the pattern cannot
 	// do, e.g. WAIT for replicas); its seeds did not run.
@@ -96,6 +106,7 @@ func (c *Cell) add(r *sim.Result, noFence bool) {
 		c.NoFence.Total += r.Safety.LostUpdates
 		if r.Safety.LostUpdates > 0 {
 			c.NoFence.Runs++
+			c.firstOf(FindingLostNoFence, r.Seed)
 		}
 		return
 	}
@@ -108,6 +119,7 @@ func (c *Cell) add(r *sim.Result, noFence bool) {
 		}
 	}
 	c.OverlapRuns += btoi(r.Safety.Overlaps > 0)
+	c.Overlaps += r.Safety.Overlaps
 	c.LostRuns += btoi(r.Safety.LostUpdates > 0)
 	c.Lost += r.Safety.LostUpdates
 	c.FenceRuns += btoi(r.Safety.FenceViolations > 0)
@@ -120,8 +132,36 @@ func (c *Cell) add(r *sim.Result, noFence bool) {
 	for _, f := range r.Unclaimed() {
 		c.Unclaimed += f.Count
 	}
+	c.ExcessRuns += btoi(r.Safety.Excess > 0)
+	c.StallRuns += btoi(r.Liveness.Stalled())
+	for _, f := range []struct {
+		name string
+		had  bool
+	}{{FindingOverlap, r.Safety.Overlaps > 0}, {FindingLost, r.Safety.LostUpdates > 0}, {FindingExcess, r.Safety.Excess > 0}, {FindingStall, r.Liveness.Stalled()}} {
+		if f.had {
+			c.firstOf(f.name, r.Seed)
+		}
+	}
 	c.Unfired += btoi(!allFired(r))
 	c.p99s = append(c.p99s, r.Liveness.WaitP99)
+}
+
+// The oracle findings whose lowest seed a cell keeps (Cell.FirstOf).
+const (
+	FindingOverlap     = "overlap"       // two clients relied on the lock at once
+	FindingLost        = "lost"          // a lost update, tokens checked where issued
+	FindingLostNoFence = "lost-no-fence" // a lost update, tokens withheld
+	FindingExcess      = "excess"        // more holders than the limit
+	FindingStall       = "stall"         // the lock free past the progress bound
+)
+
+func (c *Cell) firstOf(f string, seed uint64) {
+	if c.FirstOf == nil {
+		c.FirstOf = map[string]uint64{}
+	}
+	if s, ok := c.FirstOf[f]; !ok || seed < s {
+		c.FirstOf[f] = seed
+	}
 }
 
 // finish sorts what add collected.

@@ -1,41 +1,143 @@
 package report
 
 import (
-	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/locksim/locksim/internal/advise"
 	"github.com/locksim/locksim/pattern"
 )
 
-// The decision table opens the report: one row per situation a team is
-// in, the pattern to use, the one to avoid, and the cells behind both. No
-// verdict is written down: each row names the scenarios that model the
-// situation, the candidates and what counts as a failure, and the rule
-// below picks from the measurements.
-//
-// The rule: pool each candidate's failing seeds over the row's scenarios
-// in which some candidate failed (a scenario clean for every candidate is
-// left out and named: pooled, it would only dilute the others) and take
-// the lowest rate. Use it, and every candidate whose interval
-// overlaps it (the measurements do not tell them apart); avoid every
-// candidate whose interval lies wholly above it. When even the best is
-// failing in more than CareRate of the seeds for sure (its interval lies
-// above CareRate), no pattern is safe there and the row says so.
+// The decision table opens the report: one row per everyday situation,
+// each the answer of the advisor's rule engine (package advise) to that
+// situation, from this report's own measurements converted into its
+// evidence (Evidence). `locksim advise` with the row's flags, over the
+// evidence.json written beside the report, gives the same answer: the
+// table is a rendering of the engine, never a second set of rules.
 
-// situation is a row of the decision table.
-type situation struct {
-	name      string   // what the team's system is like
-	scenarios []string // the scenarios that model it; nil: every fault scenario
-	// candidates picks the patterns that could serve; nil: the exclusive
-	// (one-holder) correct patterns.
-	candidates func(m *Measurements, i int) bool
-	// family, when set, makes the row about a specialised lock: use the
-	// correct pattern of the family, avoid the broken variants that break
-	// a claim where it does not (decideFamily).
-	family []string
-	metric metric
+// ReportSituation is a row of the decision table: a name a team
+// recognises and the situation it stands for.
+type ReportSituation struct {
+	Name  string
+	Flags string // as locksim advise takes them
+}
+
+// ReportSituations are the rows, in the order a team asks.
+func ReportSituations() []ReportSituation {
+	const fixed = " --clocks stable --access exclusive"
+	return []ReportSituation{
+		{"Cache-stampede guard: a rare double run is harmless", "--double-run harmless --topology single --pauses none --work bounded" + fixed},
+		{"Payment job: the store checks fencing tokens, Redis keeps its data (appendfsync always), pauses may outlast the TTL", "--double-run store-checks-tokens --topology single-fsync-always --pauses above-ttl --work bounded" + fixed},
+		{"Payment job whose store cannot check tokens", "--double-run harmful --topology single-fsync-always --pauses above-ttl --work bounded" + fixed},
+		{"One Redis node with default persistence (a restart loses the latest writes), the store checks tokens", "--double-run store-checks-tokens --topology single --pauses none --work bounded" + fixed},
+		{"Sentinel or replicas with asynchronous failover, the store checks tokens", "--double-run store-checks-tokens --topology replicas --pauses none --work bounded" + fixed},
+		{"Five independent Redis nodes, a double run is harmful", "--double-run harmful --topology independent:5 --pauses none --work bounded" + fixed},
+		{"Work may outlive the TTL, the store checks tokens", "--double-run store-checks-tokens --topology single-fsync-always --pauses none --work unbounded" + fixed},
+		{"Clients' or nodes' clocks may drift or jump, the store checks tokens", "--double-run store-checks-tokens --topology single-fsync-always --pauses none --work bounded --clocks may-jump --access exclusive"},
+		{"Read-heavy config reload: many readers, a rare writer", "--double-run harmful --topology single-fsync-always --pauses none --work bounded --clocks stable --access read-mostly"},
+		{"FIFO: grants in arrival order", "--double-run harmful --topology single-fsync-always --pauses none --work bounded --clocks stable --access fifo"},
+		{"At most two holders at once (slots)", "--double-run harmful --topology single-fsync-always --pauses none --work bounded --clocks stable --access slots:2"},
+	}
+}
+
+// Situation parses the row's flags.
+func (r ReportSituation) Situation() (advise.Situation, error) {
+	var s advise.Situation
+	f := strings.Fields(r.Flags)
+	for i := 0; i+1 < len(f); i += 2 {
+		if err := s.Set(strings.TrimPrefix(f[i], "--"), f[i+1]); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// Decision is one row of the decision table, as the engine answered it.
+type Decision struct {
+	Situation string
+	Flags     string
+	Use       []string // empty when none is safe
+	// Unsafe: no measured pattern is safe there; Answer.LeastBad is the
+	// least bad.
+	Unsafe bool
+	Answer advise.Answer
+}
+
+// Decide answers every row from the measurements and what Build was
+// given beside them (the production grid, the benchmark), as the
+// decision table does.
+func Decide(m *Measurements) []Decision { return decide(Evidence(m, m.production, m.bench, Options{})) }
+
+// decide answers every row from e.
+func decide(e *advise.Evidence) []Decision {
+	var out []Decision
+	for _, r := range ReportSituations() {
+		s, err := r.Situation()
+		if err != nil {
+			panic("report: decision row " + r.Name + ": " + err.Error()) // the rows are the report's own
+		}
+		a, err := advise.Advise(s, e)
+		if err != nil {
+			panic("report: decision row " + r.Name + ": " + err.Error())
+		}
+		out = append(out, Decision{Situation: r.Name, Flags: r.Flags, Use: a.Use, Unsafe: a.NoneSafe, Answer: a})
+	}
+	return out
+}
+
+// decisionTable renders the decisions: per row the choice and the
+// settings of the first pattern (the others only where they are for a
+// case), its residual risk, what the answer leaves open and what it did
+// not judge, and the runner-up. locksim advise gives the rest.
+func decisionTable(ds []Decision) Table {
+	t := Table{Header: []string{"your situation", "use", "residual risk", "not protected; not judged", "runner-up"}, Prose: true}
+	for _, d := range ds {
+		a := d.Answer
+		use := cell(Good, bold("%s", a.UseText()))
+		if a.NoneSafe {
+			use = cell(Bad, text("%s", a.UseText()))
+			for _, m := range a.Mitigations {
+				use.Spans = append(use.Spans, text("; safe with %s: %s", m.Change, strings.Join(m.Use, ", ")))
+			}
+		}
+		first := a.LeastBad
+		if len(a.Use) > 0 {
+			first = a.Use[0]
+		}
+		if st, ok := a.Settings[first]; ok {
+			use.Spans = append(use.Spans, text(" — %s: %s", first, st.Text()))
+		}
+		for _, name := range a.Use {
+			if st := a.Settings[name]; name != first && st.For != "" {
+				use.Spans = append(use.Spans, text(" — %s for %s", name, st.For))
+			}
+		}
+		res := "none measured"
+		if len(a.Residual) > 0 {
+			res = a.Residual[0].Text()
+		}
+		open := slices.Clone(a.NotProtected[:max(0, len(a.NotProtected)-1)]) // the last says what every answer leaves: the paragraph says it once
+		for _, n := range a.NotJudged {
+			open = append(open, "not judged: "+n)
+		}
+		ru := "none"
+		if a.RunnerUp != nil {
+			ru = a.RunnerUp.Pattern + ": " + a.RunnerUp.Why
+		}
+		sit := cell(Plain, text("%s ", d.Situation), code("locksim advise "+d.Flags))
+		t.Rows = append(t.Rows, []TCell{sit, use, plain("%s", res), plain("%s", strings.Join(open, "; ")), plain("%s", ru)})
+	}
+	return t
+}
+
+func decisions(d *Document, m *Measurements, opt Options) {
+	ds := Decide(m)
+	d.heading(2, "decide", "Decide: which pattern for your situation")
+	d.para(text("Each row is the answer of the rule engine behind "), code("locksim advise"), text(" to the situation its flags describe, from this report's measurements (written beside it as "), code(FileEvidence),
+		text("). Per situation one finding counts — with a harmless double run the lock staying free past the progress bound; with a store that checks tokens a lost update; otherwise two clients relying on the lock at once (with slots, one holder too many) — and each candidate is judged scenario by scenario over the scenarios that model the situation, ranked by its worst one, never pooled. "),
+		text("A pattern is used only when no seed of any of those scenarios had the finding; otherwise the row says none is safe, names the least bad and the changes under which one is. No answer covers faults outside its scenarios: a clean cell is that many clean seeds, not a proof. "),
+		text("%s", intervalNote()))
+	d.add(decisionTable(ds))
 }
 
 // metric is what counts as a failure in a cell.
@@ -44,38 +146,17 @@ type metric struct {
 	runs func(*Cell) int // failing seeds of the cell
 }
 
-var (
-	// asDesigned counts seeds with a lost update, the store checking the
-	// tokens of the patterns that issue them.
-	asDesigned = metric{"seeds with a lost update (tokens checked where issued)", func(c *Cell) int { return c.LostRuns }}
-	// noChecks counts them with every token withheld from the store.
-	noChecks = metric{"seeds with a lost update (no token checked)", noFenceRuns}
-	// broken counts seeds that broke a claim of the pattern.
-	brokeClaim = metric{"seeds that broke a safety claim of the pattern", func(c *Cell) int { return c.Kinds[Safety].Violating }}
-)
+// asDesigned counts seeds with a lost update, the store checking the
+// tokens of the patterns that issue them.
+var asDesigned = metric{"seeds with a lost update (tokens checked where issued)", func(c *Cell) int { return c.LostRuns }}
 
-// situations are the rows, in the order a team asks.
-func situations() []situation {
-	return []situation{
-		{name: "The store can check fencing tokens (rejects a write with a lower token), and Redis keeps its data", scenarios: processFaults, metric: asDesigned},
-		{name: "The store cannot check tokens, and Redis keeps its data", scenarios: processFaults, metric: noChecks},
-		{name: "One Redis node, no replicas (it may restart empty, its clock may jump)", scenarios: []string{"node-restart-without-persistence", "node-clock-jump"},
-			candidates: singleNode, metric: asDesigned},
-		{name: "Sentinel or replicas: failover to an asynchronous replica", scenarios: []string{"failover-async-replication"}, metric: asDesigned},
-		{name: "Several independent nodes (any one may restart empty, jump its clock or fail over)", scenarios: []string{"node-restart-without-persistence", "node-clock-jump", "failover-async-replication"}, metric: asDesigned},
-		{name: "Work may outlive the TTL", scenarios: []string{"slow-work"}, metric: asDesigned},
-		{name: "Pauses of the order of the TTL (GC, VM steal)", scenarios: []string{"gc-pause"}, metric: asDesigned},
-		{name: "Clients' clocks drift or jump", scenarios: []string{"client-clock-drift", "client-clock-jump"}, metric: asDesigned},
-		{name: "Need FIFO order (grants in arrival order)", family: FIFO(), metric: brokeClaim},
-		{name: "Readers and writers (readers share)", family: ReadWrite(), metric: brokeClaim},
+// pool sums a pattern's failing seeds and seeds over some scenarios.
+func (m *Measurements) pool(i int, cols []int, mt metric) (k, n int) {
+	for _, j := range cols {
+		k, n = k+mt.runs(m.Cells[i][j]), n+m.Cells[i][j].Seeds
 	}
+	return k, n
 }
-
-// processFaults are the scenarios in which Redis keeps its data: the
-// faults of clients, clocks and the network. The node faults that lose
-// data (a restart without persistence, a failover to a replica that
-// missed writes) have rows of their own.
-var processFaults = []string{"client-clock-drift", "client-clock-jump", "delayed-reply", "gc-pause", "node-clock-jump", "partition", "slow-work", "wrong-owner-release"}
 
 // FIFO names the patterns the registry marks FIFO (pattern.Pattern.FIFO):
 // those that grant in arrival order, and the broken variants that imitate
@@ -90,218 +171,11 @@ func FIFO() []string {
 	return out
 }
 
-func singleNode(m *Measurements, i int) bool { return m.isExclusive(i) && m.Patterns[i].Nodes == 1 }
-
-func (m *Measurements) isExclusive(i int) bool { return slices.Contains(m.exclusive(), i) }
-
-// pooled is a candidate's failing seeds over a row's scenarios.
-type pooled struct {
-	pattern int
-	k, n    int
-}
-
-func (p pooled) interval() Interval { return Wilson(p.k, p.n) }
-func (p pooled) rate() float64      { return float64(p.k) / float64(max(p.n, 1)) }
-
-// Decision is one row of the decision table, as the rule decided it.
-type Decision struct {
-	Situation string
-	Use       []string // best first; empty when no candidate was measured
-	Avoid     []string
-	// Unsafe: even the best fails in more than CareRate of the seeds for
-	// sure; Use then names the least bad.
-	Unsafe bool
-	// Few: the best is clean over too few seeds to rule out CareRate.
-	Few      bool
-	Evidence string
-}
-
-// Decide applies the rule to every situation the measurements cover.
-func Decide(m *Measurements) []Decision {
-	var out []Decision
-	for _, s := range situations() {
-		if d, ok := decide(m, s); ok {
-			out = append(out, d)
+func (m *Measurements) patternIndex(name string) int {
+	for i, p := range m.Patterns {
+		if p.Name == name {
+			return i
 		}
 	}
-	return out
-}
-
-// decide applies the rule to one situation; ok is false when fewer than
-// two candidates or none of its scenarios were measured.
-func decide(m *Measurements, s situation) (Decision, bool) {
-	if s.family != nil {
-		return decideFamily(m, s)
-	}
-	cols := m.situationColumns(s)
-	pick := s.candidates
-	if pick == nil {
-		pick = func(m *Measurements, i int) bool { return m.isExclusive(i) }
-	}
-	var cand []int
-	for i := range m.Patterns {
-		if pick(m, i) {
-			cand = append(cand, i)
-		}
-	}
-	cols, clean := m.discriminating(cols, cand, s.metric)
-	var ps []pooled
-	for _, i := range cand {
-		p := pooled{pattern: i}
-		for _, j := range cols {
-			p.k, p.n = p.k+s.metric.runs(m.Cells[i][j]), p.n+m.Cells[i][j].Seeds
-		}
-		ps = append(ps, p)
-	}
-	if len(ps) < 2 || len(cols) == 0 {
-		return Decision{}, false
-	}
-	slices.SortStableFunc(ps, func(a, b pooled) int { return cmp.Compare(a.rate(), b.rate()) })
-	best := ps[0].interval()
-	d := Decision{Situation: s.name, Unsafe: best.Lo > CareRate, Few: TooFewSeeds(ps[0].k, ps[0].n, CareRate)}
-	var use, avoid, tied []pooled
-	for _, p := range ps {
-		switch {
-		case best.Below(p.interval()):
-			avoid = append(avoid, p)
-		case !m.Patterns[p.pattern].Broken:
-			use = append(use, p)
-		default:
-			tied = append(tied, p)
-		}
-	}
-	d.Use, d.Avoid = m.names(use), m.names(avoid)
-	if s.metric.what == asDesigned.what {
-		for k, p := range use {
-			if m.Patterns[p.pattern].Tokens {
-				d.Use[k] += " (tokens checked)"
-			}
-		}
-	}
-	d.Evidence = m.evidence(s, cols, use, avoid, tied)
-	if len(clean) > 0 {
-		d.Evidence += fmt.Sprintf("; not pooled, every candidate clean there: %s", m.cleanText(clean, cand))
-	}
-	return d, true
-}
-
-// discriminating splits a row's columns into those pooled and those left
-// out: a column in which no candidate failed, beside one in which some
-// did, tells the candidates nothing and would only dilute the dirty
-// column's rates (client-clock-jump's 0 for everyone pooled with
-// client-clock-drift's 7/20 reads as 7/40). When every column is clean,
-// all are pooled: together they are the evidence that nothing failed.
-func (m *Measurements) discriminating(cols, cand []int, mt metric) (pooledCols, clean []int) {
-	for _, j := range cols {
-		failed := false
-		for _, i := range cand {
-			failed = failed || mt.runs(m.Cells[i][j]) > 0
-		}
-		if failed {
-			pooledCols = append(pooledCols, j)
-		} else {
-			clean = append(clean, j)
-		}
-	}
-	if len(pooledCols) == 0 {
-		return cols, nil
-	}
-	return pooledCols, clean
-}
-
-// cleanText names the clean columns left out, each with its seeds.
-func (m *Measurements) cleanText(clean, cand []int) string {
-	var out []string
-	for _, j := range clean {
-		out = append(out, fmt.Sprintf("%s (0/%d each)", m.Scenarios[j].Name, m.Cells[cand[0]][j].Seeds))
-	}
-	return strings.Join(out, ", ")
-}
-
-// situationColumns are the indexes of the situation's scenarios that were
-// measured (every fault scenario when it names none).
-func (m *Measurements) situationColumns(s situation) []int {
-	if s.scenarios == nil {
-		return m.faults()
-	}
-	var out []int
-	for _, name := range s.scenarios {
-		if j := m.scenarioIndex(name); j >= 0 {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
-func (m *Measurements) names(ps []pooled) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, m.Patterns[p.pattern].Name)
-	}
-	return out
-}
-
-// evidence cites the pooled rates of the chosen and the avoided, and those
-// the intervals do not separate from the best.
-func (m *Measurements) evidence(s situation, cols []int, use, avoid, tied []pooled) string {
-	var sc []string
-	for _, j := range cols {
-		sc = append(sc, m.Scenarios[j].Name)
-	}
-	where := "every fault scenario"
-	if s.scenarios != nil {
-		where = strings.Join(sc, ", ")
-	}
-	out := fmt.Sprintf("%s under %s: %s", s.metric.what, where, m.rates(use))
-	if len(avoid) > 0 {
-		out += "; separated above it: " + m.rates(avoid)
-	}
-	if len(tied) > 0 {
-		out += "; not separated from it: " + m.rates(tied)
-	}
-	return out
-}
-
-func (m *Measurements) rates(ps []pooled) string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, m.Patterns[p.pattern].Name+" "+rateMark(p.k, p.n))
-	}
-	return strings.Join(out, ", ")
-}
-
-// decisionTable renders the decisions.
-func decisionTable(ds []Decision) Table {
-	t := Table{Header: []string{"your situation", "use", "avoid", "evidence"}, Prose: true}
-	for _, d := range ds {
-		use := cell(Good, bold("%s", strings.Join(d.Use, ", ")))
-		switch {
-		case len(d.Use) == 0:
-			use = cell(Warn, text("no correct pattern measured"))
-		case d.Unsafe:
-			use = cell(Bad, text("none is safe here; least bad: %s", strings.Join(d.Use, ", ")))
-		case len(d.Avoid) == 0 && len(d.Use) > 1:
-			use = cell(Warn, text("not told apart by the intervals: %s", strings.Join(d.Use, ", ")))
-		case d.Few:
-			use = cell(Warn, bold("%s", strings.Join(d.Use, ", ")), text(" (clean, but over too few seeds%s)", FewMark))
-		}
-		avoid := plain("%s", strings.Join(d.Avoid, ", "))
-		if len(d.Avoid) == 0 {
-			avoid = plain("none separated from the best")
-		}
-		t.Rows = append(t.Rows, []TCell{plain("%s", d.Situation), use, avoid, plain("%s", d.Evidence)})
-	}
-	return t
-}
-
-func decisions(d *Document, m *Measurements) {
-	ds := Decide(m)
-	if len(ds) == 0 {
-		return
-	}
-	d.heading(2, "decide", "Decide: which pattern for your situation")
-	d.para(text("Each row is a rule applied to the measurements: the scenarios that model the situation, pooled (a scenario in which no candidate failed is left out and named, since pooled it would only dilute the others' rates); the pattern with the fewest failing seeds is used, with every other whose 95%% interval overlaps it (the seeds do not tell them apart); a pattern whose interval lies wholly above it is avoided. "),
-		text("A row says none is safe when even the best fails in more than %s%% of the seeds for sure (its interval lies above that). ", pct(CareRate)),
-		text("%s The evidence of each choice is in the ", intervalNote()), link("tables of every pattern under every scenario", "#safety"), text(", cell by cell."))
-	d.add(decisionTable(ds))
+	return -1
 }

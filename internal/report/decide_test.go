@@ -1,131 +1,129 @@
 package report
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/advise"
 	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim/scenario"
 )
 
-// decisionOf returns the decision of the situation whose name starts with
-// prefix.
-func decisionOf(t *testing.T, ds []Decision, prefix string) Decision {
-	t.Helper()
-	for _, d := range ds {
-		if strings.HasPrefix(d.Situation, prefix) {
-			return d
-		}
-	}
-	t.Fatalf("no decision for %q in %d rows", prefix, len(ds))
-	return Decision{}
-}
-
-func TestDecideUsesTheSeparatedBest(t *testing.T) {
-	m := synth(synthPatterns, []string{"gc-pause", "slow-work", Baseline}, 40, func(c *Cell) {
-		switch {
-		case c.Pattern == "basic":
-			lose(c, 30)
-		case c.Pattern == "redlock" && c.Scenario == "gc-pause":
-			lose(c, 2) // 2/40 (1–16%) is not separated from fenced's 0/40
-		case c.Pattern == "redlock":
-			lose(c, 30)
-		case c.Pattern == "fenced":
-			lose(c, 30) // the tokens withheld: lost; checked: none
-		}
-	})
-	ds := Decide(m)
-	gc := decisionOf(t, ds, "Pauses")
-	if len(gc.Use) != 2 || !strings.HasPrefix(gc.Use[0], "fenced") || gc.Use[1] != "redlock" {
-		t.Errorf("gc-pause use = %q, want fenced (with its tokens checked), then redlock: 2/40 is not told apart from 0/40", gc.Use)
-	}
-	if !slices.Equal(gc.Avoid, []string{"basic"}) {
-		t.Errorf("gc-pause avoid = %q, want [basic]", gc.Avoid)
-	}
-	if gc.Unsafe || gc.Few {
-		t.Errorf("gc-pause: Unsafe %v, Few %v; want neither: 0/40 clears the care rate", gc.Unsafe, gc.Few)
-	}
-	for _, want := range []string{"fenced 0/40 (0%, 0–8.8%)", "basic 30/40 (75%, 60–86%)", "gc-pause"} {
-		if !strings.Contains(gc.Evidence, want) {
-			t.Errorf("gc-pause evidence %q lacks %q", gc.Evidence, want)
-		}
-	}
-	slow := decisionOf(t, ds, "Work may outlive")
-	if len(slow.Use) != 1 || !strings.HasPrefix(slow.Use[0], "fenced") || !slices.Equal(slow.Avoid, []string{"basic", "redlock"}) {
-		t.Errorf("slow-work: use %q avoid %q, want fenced and [basic redlock]", slow.Use, slow.Avoid)
-	}
-	// Without token checks fenced loses as much as basic: no pattern is
-	// separated from the best but redlock loses less under gc-pause.
-	nc := decisionOf(t, ds, "The store cannot")
-	if !nc.Unsafe {
-		t.Errorf("store cannot check: %+v, want Unsafe: every candidate loses in over 10%% of seeds for sure", nc)
-	}
-	if len(nc.Use) == 0 || nc.Use[0] != "redlock" {
-		t.Errorf("store cannot check: use %q, want redlock (32/80) first", nc.Use)
-	}
-}
-
-func TestDecideMarksTooFewSeeds(t *testing.T) {
-	m := synth(synthPatterns, []string{"gc-pause", Baseline}, 5, func(c *Cell) {
-		if c.Pattern == "basic" {
-			lose(c, 5)
-		}
-	})
-	gc := decisionOf(t, Decide(m), "Pauses")
-	if !gc.Few {
-		t.Errorf("gc-pause over 5 seeds: %+v, want Few: 0/5 cannot rule out 10%%", gc)
-	}
-	if !slices.Equal(gc.Avoid, []string{"basic"}) {
-		t.Errorf("gc-pause avoid = %q, want [basic]: 5/5 (57–100%%) is above 0/5 (0–43%%)", gc.Avoid)
-	}
-	tbl := decisionTable([]Decision{gc, {Situation: "tied", Use: []string{"a", "b"}}})
-	if got := tbl.Rows[0][1].Tone; got != Warn {
-		t.Errorf("a too-few-seeds choice has tone %v, want Warn", got)
-	}
-	if got := tbl.Rows[1][1]; got.Tone != Warn || !strings.Contains(got.Spans[0].Text, "not told apart") {
-		t.Errorf("a row with nothing separated reads %+v, want a warning that the intervals do not tell them apart", got)
-	}
-}
-
-func TestDecideSaysNothingWithoutCandidates(t *testing.T) {
-	m := synth(synthPatterns[:1], []string{"gc-pause"}, 20, func(*Cell) {})
-	if ds := Decide(m); len(ds) != 0 {
-		t.Errorf("one candidate: %d decisions, want none", len(ds))
-	}
-}
-
-func TestDecideFamilyAvoidsTheCaughtVariant(t *testing.T) {
-	ps := []PatternInfo{
-		{Name: "basic", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
-		{Name: "fenced", Nodes: 1, Claims: pattern.Claims{SafeStore: true, Fencing: true}, Tokens: true},
-		{Name: "fair", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
-		{Name: "fair-clock-queue", Nodes: 1, Claims: pattern.Claims{Mutex: true}, Broken: true},
-	}
-	m := synth(ps, []string{"client-clock-jump", "gc-pause", Baseline}, 40, func(c *Cell) {
+// TestDecisionTableIsTheAdvisors: every row of the decision table is the
+// advisor's answer to its flags over the evidence the report writes, read
+// back from its bytes as locksim advise reads it, so the two never
+// disagree; and the cell a team reads says the same choice.
+func TestDecisionTableIsTheAdvisors(t *testing.T) {
+	m := synth(synthPatterns, []string{"gc-pause", "node-restart-without-persistence", "delayed-reply", Baseline}, 20, func(c *Cell) {
 		switch {
 		case c.Scenario == "gc-pause" && c.Pattern != "fenced":
-			lose(c, 30) // fair shares basic's limit
-		case c.Scenario == "client-clock-jump" && c.Pattern == "fair-clock-queue":
-			lose(c, 12) // the variant's own mistake
+			c.OverlapRuns, c.LostRuns = 12, 12
+			c.FirstOf = map[string]uint64{FindingOverlap: 2, FindingLost: 2}
+		case c.Scenario == "gc-pause":
+			c.OverlapRuns = 12
+			c.FirstOf = map[string]uint64{FindingOverlap: 2}
 		}
 	})
-	d := decisionOf(t, Decide(m), "Need FIFO")
-	if !slices.Equal(d.Use, []string{"fair"}) || !slices.Equal(d.Avoid, []string{"fair-clock-queue"}) {
-		t.Errorf("FIFO: use %q avoid %q, want [fair] and [fair-clock-queue]", d.Use, d.Avoid)
+	ev := Evidence(m, nil, nil, Options{Commit: "abc"})
+	var b bytes.Buffer
+	if err := ev.Write(&b); err != nil {
+		t.Fatal(err)
 	}
-	for _, want := range []string{"fair 30/80", "not separated from basic's 30/80", "fair-clock-queue is separated above it under client-clock-jump (12/40"} {
-		if !strings.Contains(d.Evidence, want) {
-			t.Errorf("FIFO evidence %q lacks %q", d.Evidence, want)
+	read, err := advise.ReadEvidence(&b)
+	if err != nil {
+		t.Fatalf("the evidence the report writes does not read back: %v", err)
+	}
+	ds := decide(ev)
+	tbl := decisionTable(ds)
+	if len(ds) != len(ReportSituations()) || len(tbl.Rows) != len(ds) {
+		t.Fatalf("%d decisions, %d rows, want one per situation (%d)", len(ds), len(tbl.Rows), len(ReportSituations()))
+	}
+	for i, d := range ds {
+		s, err := ReportSituations()[i].Situation()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := advise.Advise(s, read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(d.Answer)
+		want, _ := json.Marshal(a)
+		if i := firstDiff(got, want); i >= 0 {
+			t.Errorf("%s: the table's answer differs from advise's at byte %d:\n%s\n%s", d.Situation, i, around(got, i), around(want, i))
+		}
+		if use := tbl.Rows[i][1].Spans[0].Text; use != a.UseText() {
+			t.Errorf("%s: the table says %q, advise %q", d.Situation, use, a.UseText())
 		}
 	}
-	if !d.Unsafe {
-		t.Errorf("FIFO: fair breaks mutex in 30/80 seeds; want the row marked unsafe")
+	pay := ds[1].Answer
+	if !slices.Equal(pay.Use, []string{"fenced"}) || !strings.Contains(strings.Join(pay.NotProtected, " "), "run twice") {
+		t.Errorf("payment job: use %q, not protected %q; want fenced, which may still run twice", pay.Use, pay.NotProtected)
 	}
 }
 
-// TestFIFOFamilyIsTheRegistrys: the FIFO row compares the patterns the
-// registry marks FIFO (the fair lock, fenced or not, and the seed's fair
-// lock that imitates it), correct ones first, so that the row uses fair.
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+func around(b []byte, i int) string { return string(b[max(0, i-60):min(len(b), i+60)]) }
+
+// TestEvidenceCountsTheOracles: a measured cell's evidence counts the
+// seeds of each finding as the cell does and names the lowest seed of
+// each, so that the advisor's replay command replays a seed that had it.
+func TestEvidenceCountsTheOracles(t *testing.T) {
+	b, err := scenarioBuiltin("gc-pause")
+	if err != nil {
+		t.Fatal(err)
+	}
+	basic, _ := pattern.Lookup("basic")
+	fenced, _ := pattern.Lookup("fenced")
+	m, err := Measure(context.Background(), Config{Seeds: 4, BaselineSeeds: 1, Patterns: []pattern.Pattern{basic, fenced}, Scenarios: []scenario.Builtin{b}, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := Evidence(m, nil, nil, Options{})
+	for _, ec := range ev.Cells {
+		c := m.Cell(ec.Pattern, ec.Scenario)
+		if ec.Overlap.Runs != c.OverlapRuns || ec.Lost.Runs != c.LostRuns || ec.Seeds != c.Seeds || ec.DoubleRuns != c.Overlaps || ec.Acquisitions != c.Acquisitions {
+			t.Errorf("%s/%s: evidence %+v, cell overlap %d lost %d seeds %d", ec.Pattern, ec.Scenario, ec, c.OverlapRuns, c.LostRuns, c.Seeds)
+		}
+		if (ec.Overlap.Runs > 0) != (ec.Overlap.First > 0) || ec.Overlap.First > uint64(c.Seeds) {
+			t.Errorf("%s/%s: overlap in %d seeds, first seed %d", ec.Pattern, ec.Scenario, ec.Overlap.Runs, ec.Overlap.First)
+		}
+		if ec.Pattern == "fenced" && ec.LostNoFence == nil {
+			t.Errorf("fenced: no lost-updates count with the tokens withheld")
+		}
+	}
+	if c := m.Cell("basic", "gc-pause"); c.OverlapRuns == 0 || c.Overlaps < c.OverlapRuns {
+		t.Errorf("basic under gc-pause overlapped in no seed of 4: the test shows nothing")
+	}
+}
+
+func scenarioBuiltin(name string) (scenario.Builtin, error) {
+	for _, b := range scenario.Builtins() {
+		if b.Name == name {
+			return b, nil
+		}
+	}
+	_, err := scenario.Lookup(name, 1)
+	return scenario.Builtin{}, err
+}
+
+// TestFIFOFamilyIsTheRegistrys: the patterns the registry marks FIFO (the
+// fair lock, fenced or not, and the seed's fair lock that imitates it).
 func TestFIFOFamilyIsTheRegistrys(t *testing.T) {
 	want := []string{"fair", "fair-fenced", "fair-clock-queue"}
 	if got := FIFO(); !slices.Equal(got, want) {
@@ -133,42 +131,26 @@ func TestFIFOFamilyIsTheRegistrys(t *testing.T) {
 	}
 }
 
-// TestDecideLeavesOutAScenarioCleanForAll: a scenario in which no
-// candidate failed is not pooled with one in which some did (it would
-// read redlock's 7/20 under client-clock-drift as 7/40), and the evidence
-// names it. Before, the row cited "redlock 7/40".
-func TestDecideLeavesOutAScenarioCleanForAll(t *testing.T) {
-	m := synth(synthPatterns, []string{"client-clock-drift", "client-clock-jump", Baseline}, 20, func(c *Cell) {
-		if c.Scenario != "client-clock-drift" {
-			return
-		}
-		switch c.Pattern {
-		case "basic":
-			lose(c, 19)
-		case "redlock":
-			lose(c, 7)
+// TestEveryDecisionJudgesTheSameEvidence: once Build has the production
+// grid, Decide (which the article table's "chosen for" reads) answers from
+// it as the decision table does, not from the built-in grid alone.
+func TestEveryDecisionJudgesTheSameEvidence(t *testing.T) {
+	m := synth(synthPatterns, []string{"gc-pause", "delayed-reply", Baseline}, 20, func(c *Cell) {
+		if c.Pattern != "fenced" && c.Scenario == "gc-pause" {
+			c.OverlapRuns, c.LostRuns = 9, 9
 		}
 	})
-	d := decisionOf(t, Decide(m), "Clients' clocks")
-	for _, want := range []string{"under client-clock-drift:", "redlock 7/20", "not pooled, every candidate clean there: client-clock-jump (0/20 each)"} {
-		if !strings.Contains(d.Evidence, want) {
-			t.Errorf("evidence %q lacks %q", d.Evidence, want)
+	prod := synth(synthPatterns, []string{"fsync-always"}, 10, func(c *Cell) {
+		if c.Pattern == "fenced" {
+			c.OverlapRuns, c.LostRuns = 3, 3
+			c.FirstOf = map[string]uint64{FindingOverlap: 4, FindingLost: 4}
 		}
-	}
-	if strings.Contains(d.Evidence, "/40") {
-		t.Errorf("evidence %q pools the clean scenario", d.Evidence)
-	}
-	if !slices.Contains(d.Avoid, "redlock") {
-		t.Errorf("use %q avoid %q: want redlock avoided (7/20 against fenced's 0/20)", d.Use, d.Avoid)
-	}
-}
-
-// TestDecidePoolsWhenEveryScenarioIsClean: with no failure anywhere, the
-// scenarios are pooled, together the evidence that nothing failed.
-func TestDecidePoolsWhenEveryScenarioIsClean(t *testing.T) {
-	m := synth(synthPatterns, []string{"client-clock-drift", "client-clock-jump", Baseline}, 20, func(*Cell) {})
-	d := decisionOf(t, Decide(m), "Clients' clocks")
-	if !strings.Contains(d.Evidence, "client-clock-drift, client-clock-jump") || strings.Contains(d.Evidence, "not pooled") {
-		t.Errorf("evidence %q: want both scenarios pooled", d.Evidence)
+	})
+	before := Decide(m)[1].Answer // the payment job: fenced, clean without the production grid
+	Build(m, nil, Options{Production: prod})
+	after := Decide(m)[1].Answer
+	want := decide(Evidence(m, prod, nil, Options{}))[1].Answer
+	if !slices.Equal(before.Use, []string{"fenced"}) || !slices.Equal(after.Use, want.Use) || slices.Equal(before.Use, after.Use) {
+		t.Errorf("payment job: use %q before Build, %q after, want %q (fenced loses under fsync-always)", before.Use, after.Use, want.Use)
 	}
 }

@@ -119,6 +119,10 @@ type Measurements struct {
 	// noHistory: no history is kept, so no counterexample is drawn (the
 	// production grid gives replay commands instead).
 	noHistory bool
+	// production and bench are what Build was given beside m, so that
+	// every decision of the report (Decide) judges the same evidence.
+	production *Measurements
+	bench      *Bench
 }
 
 // Cell returns the cell of pattern under scen, or nil.

@@ -16,9 +16,10 @@ const (
 
 // Write writes the report into dir, creating it: the counterexamples of
 // every violating cell (dir/viz, cleared of earlier HTML files first), the
-// plots (dir/plots, PNG and SVG), then each page (Pages: the front page
-// as README.md and report.html, each topic page as NAME.md and NAME.html).
-// b may be nil (no benchmark data).
+// plots (dir/plots, PNG and SVG), then the advisor's evidence
+// (FileEvidence) and each page (Pages: the front page as README.md and
+// report.html, each topic page as NAME.md and NAME.html). b may be nil
+// (no benchmark data).
 func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 	if opt.CheckTimeout == 0 {
 		opt.CheckTimeout = DefaultCheckTimeout
@@ -36,6 +37,10 @@ func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 	opt.Plots = plots
 	if b != nil && opt.BenchLink == "" {
 		opt.BenchLink = BenchLink(dir, b.Dir)
+	}
+	ev := Evidence(m, opt.Production, b, opt)
+	if err := writeFile(filepath.Join(dir, FileEvidence), ev.Write); err != nil {
+		return err
 	}
 	return writePages(dir, Pages(Build(m, b, opt)))
 }

@@ -21,7 +21,7 @@
 //	crash n1 every=exp(10s) for=uniform(200ms) persist=yes
 //	drift c* rate=uniform(±200ppm)                 a drift drawn for each client at t=0
 //	jump c1 every=exp(5s) by=uniform(±1s)          clock steps either way
-//	blackhole c1|n1 on=renew-sent for=300ms   half-open: requests executed, replies swallowed
+//	blackhole c1|n1 on=c1:renew-sent for=300ms   half-open: requests executed, replies swallowed
 //
 // A triggered fault (on=[client:]point, n=N for the N-th time) fires when
 // the point is reached, before the client goes on (on=acquire-attempt n=N:

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/node"
 )
 
@@ -18,7 +19,9 @@ import (
 type Command struct{ Args []string }
 
 // Describe renders the command for a trace, naming the patterns' scripts
-// (EVALSHA release {r}:lock c1-1-0a2b3c) instead of printing SHAs and sources.
+// (EVALSHA release {r}:lock c1-1-0a2b3c) and those named with
+// pattern.NameScript instead of printing SHAs and sources; any other
+// script shows as script:<the first 8 hex digits of its SHA1>.
 func (c Command) Describe() string {
 	a := c.Args
 	if len(a) >= 2 {
@@ -48,6 +51,9 @@ func join(cmd, script string, rest []string) string {
 
 func scriptLabel(sha string) string {
 	if name := node.ScriptName(sha); name != "" {
+		return name
+	}
+	if name := pattern.ScriptName(strings.ToLower(sha)); name != "" {
 		return name
 	}
 	if len(sha) > 8 {

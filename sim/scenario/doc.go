@@ -107,6 +107,9 @@
 // …". Whether a pattern takes renew-every or wait-replicas at all, and
 // its node count, are its constructor's to say once the pattern is known.
 //
+// docs/scenarios.md in the repository is the guide to the format, with
+// an example of every directive, fault and trigger, each parsed by a test.
+//
 // Parse reports the line and the field of the first error. Format writes
 // the canonical text, which Parse reads back to an equal Scenario.
 package scenario
