@@ -30,11 +30,11 @@ func production(d *Document, pm *Measurements) {
 		text("locksim run and explore print the same two rates over every oracle finding, claimed or not, so theirs are higher where a pattern breaks a property it does not claim (the lost updates of readers and permits, which share by design)."))
 	d.add(productionScenarioTable(pm))
 	d.heading(3, "production-grid", "Seeds that broke a safety claim, every correct pattern")
-	d.para(text("Red: a safety claim (mutex, safe-store, fencing, max-holders) broke in that many seeds; green: none did; yellow: none did, but the fault did not fire in every seed (the count of seeds it fired in follows); \"not fired\": in no seed; \"refused\": the pattern refuses the scenario's options, so it did not run. "),
+	d.para(text("Red: a safety claim (mutex, safe-store, fencing, max-holders) broke in that many seeds; green: none did; yellow: none did, but the fault did not fire in every seed (the count of seeds it fired in follows); \"not fired\" (see the "), link("glossary", "#glossary"), text("): in no seed; \"refused\": the pattern refuses the scenario's options, so it did not run. "),
 		text("Late loss signals and stalls colour no cell here: they are the grids below. The scenario's table has the interval and the rates."))
 	d.add(productionGrid(pm, Safety))
 	d.heading(3, "production-grid-promptness", "Seeds with a late loss signal, every correct pattern")
-	d.para(text("The same runs, counting the seeds in which some holder learnt of its loss later than its pattern's loss-signal bound (promptness): a starved watchdog or a black-holed renewal shows here, with or without a safety violation."))
+	d.para(text("The same runs, counting the seeds in which some holder learnt of its loss later than its pattern's "), link("loss-signal", "#glossary"), text(" bound (promptness): a starved watchdog or a black-holed renewal shows here, with or without a safety violation."))
 	d.add(productionGrid(pm, Promptness))
 	d.heading(3, "production-grid-liveness", "Seeds with a stall, every correct pattern")
 	d.para(text("The same runs, counting the seeds in which the lock was free and no waiting client took it within the progress bound (liveness)."))
