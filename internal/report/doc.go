@@ -61,8 +61,13 @@
 // A cell's counterexample page draws the first seed that broke a safety
 // claim, or else loss-signal (each late signal a span on the holder's own
 // row) or progress; it says "not linearizable" only where porcupine did.
+// The report is a front page (the decision table, the advice, the
+// article's table) and topic pages for the rest (Pages: claims, real,
+// production, counterexamples, benchmark, method with the glossary).
 // Headings are anchored by GitHub's slug of their text in the Markdown
-// and the HTML alike (Slug), so every in-page link works in both.
+// and the HTML alike (Slug), and a link names a heading by its ID
+// whichever page holds it, so every in-page and cross-page link works
+// on GitHub and in the HTML.
 //
 // Everything is deterministic: the simulator is, runs are aggregated in
 // seed order whatever order the workers finish in, and the report carries
