@@ -10,15 +10,17 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/locksim/locksim/internal/plotstyle"
 	"github.com/locksim/locksim/internal/safefile"
 )
 
-// WritePlots draws the sweep into dir, each plot as PNG and SVG:
-// throughput-<keys> (cycles/s against clients, a line per subject),
+// WritePlots draws the sweep into dir, each plot as PNG and SVG, in the
+// report's palette (plotstyle): throughput-<keys> (small multiples of
+// cycles/s against clients, a few subjects per panel beside the floor,
+// each median with its confidence interval as whiskers),
 // latency-<keys> (p50/p99/p99.9 of the cycle per subject at the highest
 // client count), redlock-nodes (Redlock latency against node count) and
 // contention (the hot key's p99 acquire wait against clients). Each
@@ -32,9 +34,12 @@ func WritePlots(dir string, res *Result) error {
 		errs = append(errs, err)
 	}
 	for _, k := range res.Config.Keys {
-		p, err := throughputPlot(res, k)
-		save("throughput-"+string(k), p, err)
-		p, err = latencyPlot(res, k)
+		ps, err := throughputPanels(res, k)
+		if err == nil && ps != nil {
+			err = savePanelsPlot(ps, dir, "throughput-"+string(k))
+		}
+		errs = append(errs, err)
+		p, err := latencyPlot(res, k)
 		save("latency-"+string(k), p, err)
 	}
 	p, err := redlockPlot(res)
@@ -107,13 +112,43 @@ func addLine(p *plot.Plot, i int, name string, xys plotter.XYs, dashed bool) err
 	if err != nil {
 		return fmt.Errorf("line %s: %w", name, err)
 	}
-	l.Color, s.Color = plotutil.Color(i), plotutil.Color(i)
-	s.Shape = plotutil.Shape(i)
+	col, shape := plotstyle.Series(i)
+	l.Color, s.Color, s.Shape = col, col, shape
 	if dashed {
 		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	}
 	p.Add(l, s)
 	p.Legend.Add(name, l, s)
+	return nil
+}
+
+// addInterval draws, for subject's rows, the confidence interval of the
+// median cycles/s (CyclesPerSecLo–Hi, at CILevel) as whiskers in the
+// subject's colour (style i), at each client count times shift, so that
+// subjects at one client count do not hide each other's.
+func addInterval(p *plot.Plot, i int, rows []Row, subject string, shift float64) error {
+	var pts plotter.XYs
+	var errs plotter.YErrors
+	for _, r := range rows {
+		if r.Subject != subject || r.CyclesPerSecHi <= 0 {
+			continue
+		}
+		pts = append(pts, plotter.XY{X: float64(r.Clients) * shift, Y: r.CyclesPerSec})
+		errs = append(errs, struct{ Low, High float64 }{r.CyclesPerSec - r.CyclesPerSecLo, r.CyclesPerSecHi - r.CyclesPerSec})
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYer
+		plotter.YErrorer
+	}{pts, errs})
+	if err != nil {
+		return fmt.Errorf("interval %s: %w", subject, err)
+	}
+	eb.Color, _ = plotstyle.Series(i)
+	eb.CapWidth = vg.Points(4)
+	p.Add(eb)
 	return nil
 }
 
@@ -128,20 +163,78 @@ func series(rows []Row, subject string, y func(Row) float64) plotter.XYs {
 	return xys
 }
 
-func throughputPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
+// panelSubjects is how many subjects a throughput panel draws beside the
+// floor: fifteen lines in one plot cross at every client count.
+const panelSubjects = 4
+
+// throughputPanels are small multiples of cycles/s against clients: each
+// panel draws up to panelSubjects subjects, in the order the results list
+// them, beside the floor (black, dashed) as the reference, each median
+// with its confidence interval as whiskers, on one y scale for all.
+func throughputPanels(res *Result, keys KeyMode) ([]*plot.Plot, error) {
 	rows := selectRows(res.Rows, Single, 1, keys)
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	p := newPlot(fmt.Sprintf("Single node, %s: throughput (%s)", keyTitle(keys), res.Target), "clients", "cycles/s")
-	for i, name := range rowSubjects(rows) {
-		if err := addLine(p, i, name, series(rows, name, func(r Row) float64 { return r.CyclesPerSec }), false); err != nil {
-			return nil, err
+	var subjects []string
+	top := 0.0
+	for _, name := range rowSubjects(rows) {
+		if name != "floor" {
+			subjects = append(subjects, name)
 		}
 	}
-	clientAxis(p, res.Config.Clients)
-	p.Y.Min = 0
-	return p, nil
+	for _, r := range rows {
+		top = max(top, r.CyclesPerSecHi, r.CyclesPerSec)
+	}
+	var out []*plot.Plot
+	for k := 0; k < len(subjects) || k == 0; k += panelSubjects {
+		group := subjects[k:min(k+panelSubjects, len(subjects))]
+		title := ""
+		if k == 0 {
+			title = fmt.Sprintf("One node, %s (%s): median cycles/s, whiskers its confidence interval", keyTitle(keys), res.Target)
+		}
+		p := newPlot(title, "clients", "cycles/s")
+		if err := addThroughput(p, floorIndex, rows, "floor", true, 1); err != nil {
+			return nil, err
+		}
+		for i, name := range group {
+			shift := math.Pow(1.025, float64(i)-float64(len(group)-1)/2) // a log axis: shift by a factor
+			if err := addThroughput(p, i, rows, name, false, shift); err != nil {
+				return nil, err
+			}
+		}
+		clientAxis(p, res.Config.Clients)
+		p.Y.Min, p.Y.Max = 0, top*1.05
+		p.Y.Tick.Marker = wholeTicks{}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// wholeTicks are gonum's default ticks labelled as whole numbers (an axis
+// whose maximum is not round gets labels such as 50000.00 otherwise).
+type wholeTicks struct{}
+
+func (wholeTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', 0, 64)
+		}
+	}
+	return ts
+}
+
+// floorIndex is the floor's style in every panel: black.
+const floorIndex = 6
+
+// addThroughput draws a subject's median cycles/s and its interval, the
+// whiskers shifted sideways by the factor shift.
+func addThroughput(p *plot.Plot, i int, rows []Row, name string, dashed bool, shift float64) error {
+	if err := addLine(p, i, name, series(rows, name, func(r Row) float64 { return r.CyclesPerSec }), dashed); err != nil {
+		return err
+	}
+	return addInterval(p, i, rows, name, shift)
 }
 
 func contentionPlot(res *Result) (*plot.Plot, error) {
@@ -197,7 +290,7 @@ func latencyPlot(res *Result, keys KeyMode) (*plot.Plot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("bars %s: %w", q.name, err)
 		}
-		b.Color = plotutil.Color(i)
+		b.Color, _ = plotstyle.Series(i)
 		b.LineStyle.Width = 0
 		b.Offset = vg.Length(i-1) * w
 		p.Add(b)

@@ -38,11 +38,15 @@ func newReportCmd() *cobra.Command {
 variants, under every built-in scenario with seeds 1..N (the baseline,
 steady, with --baseline-seeds), and writes into --out:
 
-  README.md, report.html   violation rates, lost updates with and without
-                           fencing, liveness, the broken variants, the latest
-                           benchmark's throughput and latency, and which
-                           pattern to use, every sentence from a rule citing
-                           the numbers
+  README.md, report.html   the front page: which pattern to use per
+                           situation and why, every sentence from a rule
+                           citing the numbers, the source article's table
+                           checked, and links to the topic pages
+  NAME.md, NAME.html       the topic pages: claims (safety, promptness and
+                           liveness apart, the safety curves, lost updates,
+                           the broken variants), real, production,
+                           counterexamples, benchmark, method (with the
+                           glossary)
   production faults        every pattern under the gate's scenarios of the
                            production faults (fault schedules, split brain,
                            blackhole, starve, fsync window, replica chains

@@ -14,8 +14,7 @@ func tinyRealReport(t *testing.T, out, realDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	md, err := os.ReadFile(filepath.Join(out, "README.md"))
-	return string(md), err
+	return reportMarkdown(t, out), nil
 }
 
 // TestReportRealSection: --real with the committed real-mode data shows

@@ -2,11 +2,13 @@ package main
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
@@ -22,6 +24,26 @@ func tinyReport(t *testing.T, out, benchDir string) string {
 	return stdout
 }
 
+// reportMarkdown is every Markdown page of the report in dir, the front
+// page first, joined.
+func reportMarkdown(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, name := range report.PageFiles() {
+		if !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		switch {
+		case err == nil:
+			b.Write(data)
+		case name == report.FileMarkdown || !errors.Is(err, fs.ErrNotExist):
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
+
 func TestReportWritesAndRepeats(t *testing.T) {
 	noBench := t.TempDir() // a directory without benchmark files
 	a, b := t.TempDir(), t.TempDir()
@@ -30,14 +52,7 @@ func TestReportWritesAndRepeats(t *testing.T) {
 		t.Errorf("stdout does not name the report's files:\n%s", stdout)
 	}
 	tinyReport(t, b, noBench)
-	mdA, err := os.ReadFile(filepath.Join(a, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mdB, err := os.ReadFile(filepath.Join(b, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mdA, mdB := reportMarkdown(t, a), reportMarkdown(t, b)
 	if string(mdA) != string(mdB) {
 		t.Error("two runs of the same report command wrote different Markdown")
 	}
@@ -148,11 +163,8 @@ func TestReportWithoutProduction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, err := os.ReadFile(filepath.Join(out, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(md), "## Production faults") || !strings.Contains(string(md), "--production-seeds 0") {
+	md := reportMarkdown(t, out)
+	if strings.Contains(md, "## Production faults") || !strings.Contains(md, "--production-seeds 0") {
 		t.Error("--production-seeds 0: the report has the production-faults section, or its command line does not say 0")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/safefile"
 )
 
@@ -82,7 +83,8 @@ func overwritten(names []string) []string {
 
 // foreign lists what is in the directory and not the earlier report's:
 // without a manifest, every entry (but leftover staging directories);
-// with one, the report's fixed files (README.md, report.html) it does
+// with one, the report's fixed files (its pages: README.md, report.html,
+// the topic pages) it does
 // not list.
 func (rd *reportDir) foreign() ([]string, error) {
 	entries, err := os.ReadDir(rd.dir)
@@ -256,8 +258,9 @@ func (rd *reportDir) swap(staging string, files []string) (bool, error) {
 // kill the process there.
 var installStep = func() {}
 
-// fixedReportFiles are the files every report writes at its top level.
-var fixedReportFiles = []string{"README.md", "report.html"}
+// fixedReportFiles are the files a report writes at its top level: its
+// front page and topic pages.
+var fixedReportFiles = report.PageFiles()
 
 // install puts the staged report in place. Where the report owns the
 // whole directory it swaps the two in one step (swap). Beside other

@@ -21,7 +21,7 @@ func adviseShared(m *Measurements) List {
 		k, n, lost := 0, 0, 0
 		for _, j := range m.faults() {
 			c := m.Cells[i][j]
-			k, n, lost = k+c.Violating, n+c.Seeds, lost+c.LostRuns
+			k, n, lost = k+c.Kinds[Safety].Violating, n+c.Seeds, lost+c.LostRuns
 		}
 		claim := claimText(p.Claims)
 		if p.Claims.Has(pattern.ClaimMutex) {

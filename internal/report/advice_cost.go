@@ -134,5 +134,5 @@ func adviseHotKey(b *Bench) List {
 		return nil
 	}
 	return List{{text("Under contention (benchmark, %d clients on one hot key, floor %.0f cycles/s (%.0f–%.0f)), measurably slower than the floor: %s. ",
-		top, floor.CyclesPerSec, spread(floor).Lo, spread(floor).Hi, strings.Join(slow, "; ")), text("The caveat of the cost figures below applies.")}}
+		top, floor.CyclesPerSec, spread(floor).Lo, spread(floor).Hi, strings.Join(slow, "; ")), text("The caveat of the "), link("benchmark's figures", "#benchmark"), text(" applies.")}}
 }

@@ -123,7 +123,7 @@ func adviseMutex(m *Measurements) List {
 	if len(mutex) < 2 {
 		return nil
 	}
-	clean := func(i int) int { return m.sum(i, func(c *Cell) int { return btoi(c.Violating == 0) }) }
+	clean := func(i int) int { return m.sum(i, func(c *Cell) int { return btoi(c.Kinds[Safety].Violating == 0) }) }
 	r := ranked(mutex, func(i int) int { return -clean(i) })
 	if clean(r[0]) == 0 {
 		return nil
@@ -157,11 +157,11 @@ func adviseQuorum(m *Measurements) List {
 			if !p.Claims.Has(pattern.ClaimMutex) {
 				continue
 			}
-			if p.Nodes > 1 && c.Violating == 0 {
+			if p.Nodes > 1 && c.Kinds[Safety].Violating == 0 {
 				multi = append(multi, fmt.Sprintf("%s (%d nodes)", p.Name, p.Nodes))
 			}
-			if p.Nodes == 1 && c.Violating > 0 {
-				single = append(single, rated{p.Name, c.Violating, c.Seeds})
+			if p.Nodes == 1 && c.Kinds[Safety].Violating > 0 {
+				single = append(single, rated{p.Name, c.Kinds[Safety].Violating, c.Seeds})
 			}
 		}
 		if len(multi) > 0 && len(single) > 0 && !m.anySingleClean(j) {
@@ -177,7 +177,7 @@ func adviseQuorum(m *Measurements) List {
 // broke it in no seed of scenario j.
 func (m *Measurements) anySingleClean(j int) bool {
 	for _, i := range m.exclusive() {
-		if m.Patterns[i].Nodes == 1 && m.Patterns[i].Claims.Has(pattern.ClaimMutex) && m.Cells[i][j].Violating == 0 {
+		if m.Patterns[i].Nodes == 1 && m.Patterns[i].Claims.Has(pattern.ClaimMutex) && m.Cells[i][j].Kinds[Safety].Violating == 0 {
 			return true
 		}
 	}

@@ -46,9 +46,11 @@ var synthPatterns = []PatternInfo{
 // as many.
 func lose(c *Cell, seeds int) {
 	c.Violating, c.FirstSeed, c.LostRuns, c.Lost = seeds, 1, seeds, 2*seeds
+	c.Kinds[Safety].Violating = seeds
 	if c.NoFence != nil {
 		c.NoFence.Runs, c.NoFence.Total = seeds, 2*seeds
 		c.Violating, c.LostRuns, c.Lost = 0, 0, 0
+		c.Kinds[Safety].Violating = 0
 	}
 }
 
@@ -72,6 +74,7 @@ func TestAdvice(t *testing.T) {
 			lose(c, 4)
 			if c.NoFence != nil { // the fence counter is lost too
 				c.Violating, c.LostRuns, c.Lost = 4, 4, 4
+				c.Kinds[Safety].Violating = 4
 			}
 		case c.Scenario == "partition" && c.Pattern == "semaphore":
 			c.LostRuns, c.Lost = 3, 5
@@ -108,6 +111,7 @@ func TestAdviceSaysNothingWithoutGrounds(t *testing.T) {
 	m := synth(synthPatterns, []string{"gc-pause"}, 5, func(c *Cell) {
 		if c.Pattern != "basic-del" && c.Pattern != "semaphore" {
 			c.Violating, c.FirstSeed, c.LostRuns, c.Lost = 5, 1, 5, 5
+			c.Kinds[Safety].Violating = 5
 		}
 	})
 	got := adviceText(Advise(m, nil))

@@ -65,7 +65,7 @@ func agreement(d *Document, opt Options) {
 	agreementIntro(d, a)
 	d.add(agreementTable(a))
 	if libs := libraryTable(a); len(libs.Rows) > 0 {
-		d.para(text("The lock libraries teams use, under the same faults, on real redis-servers only (they read the wall clock and start their own goroutines, so the simulator cannot run them): each cell is runs that broke a claim / runs."))
+		d.para(text("The lock libraries teams use, under the same faults, on real redis-servers only (they read the wall clock and start their own goroutines, so the simulator cannot run them): each cell is runs that broke a claim of any kind / runs (real mode's tally does not yet count safety, liveness and promptness apart)."))
 		d.add(libs)
 	}
 	if items := refusedItems(a); len(items) > 0 {
@@ -84,7 +84,7 @@ func agreementIntro(d *Document, a *Agreement) {
 			}
 		}
 	}
-	s := []Span{text("Each pattern × scenario ran for real (redis-server processes, client processes, the faults done for real) beside the simulator's seeds of the same scenario; each rate is runs that broke a claim / runs with its 95%% Wilson interval. A cell agrees when both rates are zero or both non-zero: %d of %d cells agree. ", agree, total)}
+	s := []Span{text("Each pattern × scenario ran for real (redis-server processes, client processes, the faults done for real) beside the simulator's seeds of the same scenario; each rate is runs that broke a claim of any kind (safety, liveness or promptness: real mode's tally, and the simulator's beside it, do not yet count them apart) / runs with its 95%% Wilson interval. A cell agrees when both rates are zero or both non-zero: %d of %d cells agree. ", agree, total)}
 	if a.NotesLink != "" {
 		s = append(s, text("Every disagreement is explained in "), link("NOTES.md", a.NotesLink), text(". "))
 	}

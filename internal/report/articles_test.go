@@ -85,3 +85,40 @@ func TestArticleClaimsJudgedByMeasurements(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiNodeVerdictsFollowTheCells: a pattern said not to tolerate
+// node faults that is separated below basic under one of them is partly
+// contradicted, not "unclear", and says where; "optional" multi-node
+// support measured on one node is not measured, not contradicted. Before,
+// watchdog read "unclear" and service "contradicted".
+func TestMultiNodeVerdictsFollowTheCells(t *testing.T) {
+	ps := []PatternInfo{
+		{Name: "basic", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+		{Name: "watchdog", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+		{Name: "service", Nodes: 1, Claims: pattern.Claims{Mutex: true}},
+	}
+	scen := []string{"node-restart-without-persistence", "failover-async-replication", "node-clock-jump"}
+	m := synth(ps, scen, 20, func(c *Cell) {
+		switch {
+		case c.Pattern == "basic":
+			lose(c, 20)
+		case c.Scenario == "node-clock-jump":
+			lose(c, 11) // 28–74% against basic's 84–100%: separated
+		case c.Scenario == "failover-async-replication":
+			lose(c, 18) // 70–97%: overlaps basic's
+		default:
+			lose(c, 19)
+		}
+	})
+	tbl := articleTable(m, nil)
+	measured, verdict := articleRow(t, tbl, "multi-node fault tolerance", "watchdog")
+	if verdict != verdictPartly || !strings.Contains(measured, "node-clock-jump 11/20 (55%, 34–74%), separated below basic's 20/20") {
+		t.Errorf("watchdog: %q, %q; want %q, naming where it is separated", verdict, measured, verdictPartly)
+	}
+	if _, verdict := articleRow(t, tbl, "multi-node fault tolerance", "service"); verdict != verdictUnmeasured {
+		t.Errorf("service (optional, built on one node): %q, want %q", verdict, verdictUnmeasured)
+	}
+	if _, verdict := articleRow(t, tbl, "multi-node fault tolerance", "basic"); verdict != verdictHolds {
+		t.Errorf("basic: %q, want %q", verdict, verdictHolds)
+	}
+}

@@ -96,14 +96,14 @@ func latencyTable(b *Bench, k bench.KeyMode) (Table, bool) {
 		return Table{}, false
 	}
 	top := clients[len(clients)-1]
-	t := Table{Header: []string{fmt.Sprintf("subject (%d clients, %s)", top, keyText(k)), "cycles/s", "× floor",
+	t := Table{Header: []string{fmt.Sprintf("subject (%d clients, %s)", top, keyText(k)), "cycles/s (median)", "× floor: median of paired ratios [its confidence interval]",
 		"cycle p50 (ms)", "cycle p99 (ms)", "cycle p99.9 (ms)", "acquire p99 (ms)"}}
 	for _, n := range names {
 		r, ok := b.find(bench.Single, n, top, k)
 		if !ok {
 			continue
 		}
-		t.Rows = append(t.Rows, []TCell{plain("%s", n), plain("%.0f", r.CyclesPerSec), plain("%.2f", r.RatioFloor),
+		t.Rows = append(t.Rows, []TCell{plain("%s", n), plain("%.0f", r.CyclesPerSec), plain("%s", ratioText(r)),
 			plain("%s", usMS(r.CycleP50)), plain("%s", usMS(r.CycleP99)), plain("%s", usMS(r.CycleP999)), plain("%s", usMS(r.AcquireP99))})
 	}
 	return t, len(t.Rows) > 0
@@ -156,4 +156,19 @@ func orDash(ok bool, s string) string {
 		return "–"
 	}
 	return s
+}
+
+// ratioText is a row's ratio to the floor with its confidence interval
+// (CILevel, at least bench.ConfidenceLevel, else printed): "0.92
+// [0.85–1.01]", "0.92 [0.80–1.10, 88%]". It is the median of per-repetition ratios, each paired
+// with the floor's run of the same repetition, so it need not equal the
+// ratio of the two cycles/s medians beside it.
+func ratioText(r bench.Row) string {
+	if r.Family != bench.Single || r.RatioReferenceHi == 0 {
+		return fmt.Sprintf("%.2f", r.RatioFloor)
+	}
+	if r.CILevel < bench.ConfidenceLevel {
+		return fmt.Sprintf("%.2f [%.2f–%.2f, %.0f%%]", r.RatioFloor, r.RatioReferenceLo, r.RatioReferenceHi, 100*r.CILevel)
+	}
+	return fmt.Sprintf("%.2f [%.2f–%.2f]", r.RatioFloor, r.RatioReferenceLo, r.RatioReferenceHi)
 }

@@ -117,20 +117,17 @@ func TestReportWithAndWithoutBench(t *testing.T) {
 	if err := Write(dir, m, b, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, FileMarkdown))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := site(readTree(t, dir), "md")
 	for _, want := range []string{"2026-11-30 05:29 UTC", "![benchmark: throughput-hot.png](bench/throughput-hot.png)", "| fenced | 9000 (8100–9900) | 9000 (8100–9900) |",
 		"redlock | 5 | 1 | distinct | 2000",
 		// floor 9000–11000: basic (8550–10450) and fenced (8100–9900) overlap it, fair (3600–4400) lies below.
 		"the floor does 10000 (9000–11000). Measurably dearer (their range lies below the floor's): fair 4000 (3600–4400). Not told apart from the floor (ranges overlap; no winner among them): basic 9500 (8550–10450), fenced 9000 (8100–9900).",
 		"measurably slower than the floor: fair 4000 cycles/s (3600–4400)", "Rates move by ±10% between repetitions"} {
-		if !strings.Contains(string(data), want) {
+		if !strings.Contains(data, want) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
-	if strings.Contains(string(data), "No benchmark data") {
+	if strings.Contains(data, "No benchmark data") {
 		t.Error("with a benchmark, the report still says there is none")
 	}
 }
@@ -151,5 +148,19 @@ func TestBenchCaveatIsMeasured(t *testing.T) {
 	}
 	if got := benchCaveat(&Bench{}); !strings.Contains(got, "no range") {
 		t.Errorf("caveat without ranges = %q", got)
+	}
+}
+
+// TestRatioTextSaysWhatItIs: the × floor column gives the median of
+// paired ratios with its interval, and the interval's level where it falls
+// short of 95%.
+func TestRatioTextSaysWhatItIs(t *testing.T) {
+	r := bench.Row{Family: bench.Single, RatioFloor: 0.92, RatioReferenceLo: 0.85, RatioReferenceHi: 1.01, CILevel: 0.99}
+	if got := ratioText(r); got != "0.92 [0.85–1.01]" {
+		t.Errorf("ratioText = %q, want 0.92 [0.85–1.01]", got)
+	}
+	r.CILevel = 0.875
+	if got := ratioText(r); got != "0.92 [0.85–1.01, 88%]" {
+		t.Errorf("ratioText at a level below 95%% = %q, want the level printed", got)
 	}
 }

@@ -51,6 +51,7 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	articles(d, m, b)
 	safety(d, m, opt)
 	claimRates(d, m)
+	promptness(d, m, opt)
 	sweepSection(d, opt.Sweeps, opt)
 	agreement(d, opt)
 	lostUpdates(d, m, opt)
@@ -60,6 +61,7 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	counterexamples(d, m)
 	benchSection(d, b, opt)
 	method(d, m)
+	glossary(d)
 	return d
 }
 
@@ -73,11 +75,11 @@ func intro(d *Document, m *Measurements, opt Options) {
 	if opt.Commit != "" {
 		s = append(s, text(" from commit "), code(opt.Commit))
 	}
-	s = append(s, text(". Every number below comes from the deterministic simulator: the same code, seeds and benchmark files give the same report, byte for byte. "))
+	s = append(s, text(". Every number in it comes from the deterministic simulator: the same code, seeds and benchmark files give the same report, byte for byte. "))
 	s = append(s, text("Fault scenarios ran seeds 1–%d each; the baseline (%s) seeds 1–%d; %d simulations in all, over %d patterns (%d of them broken variants kept to prove the checks catch them) and %d built-in scenarios.",
 		m.Seeds, Baseline, m.BaselineSeeds, m.Runs, len(m.Patterns), countBroken(m), len(m.Scenarios)))
 	if pm := opt.Production; pm != nil && len(pm.Scenarios) > 0 {
-		s = append(s, text(" The production faults add %d scenarios (", len(pm.Scenarios)), link("below", "#production"), text(")."))
+		s = append(s, text(" The production faults add %d scenarios (", len(pm.Scenarios)), link("their page", "#production"), text(")."))
 	}
 	d.para(s...)
 }
@@ -112,14 +114,14 @@ func (m *Measurements) scenarioHeader(first ...string) []string {
 	return h
 }
 
-// rateTable is the violation-rate grid of some patterns.
-func rateTable(m *Measurements, rows []int) Table {
-	t := Table{Header: m.scenarioHeader("pattern", "claims")}
+// rateTable is the grid of some patterns' rates of one kind of claim.
+func rateTable(m *Measurements, rows []int, k ClaimKind) Table {
+	t := Table{Header: m.scenarioHeader("pattern", k.String()+" claims")}
 	for _, i := range rows {
 		p := m.Patterns[i]
-		r := []TCell{plain("%s", p.Name), plain("%s", claimText(p.Claims))}
+		r := []TCell{plain("%s", p.Name), plain("%s", kindClaimText(p.Claims, k))}
 		for _, c := range m.Cells[i] {
-			r = append(r, rateCell(c))
+			r = append(r, claimedCell(p.Claims, c, k))
 		}
 		t.Rows = append(t.Rows, r)
 	}
@@ -128,15 +130,25 @@ func rateTable(m *Measurements, rows []int) Table {
 
 // claimText lists the safety claims of c the report measures (progress is
 // measured for every pattern, claimed or not), a holder limit with its N.
-func claimText(c pattern.Claims) string {
+func claimText(c pattern.Claims) string { return kindClaimText(c, Safety) }
+
+// kindClaimText lists the claims of kind k that c makes, a holder limit
+// with its N, a loss-signal bound in percent of the TTL.
+func kindClaimText(c pattern.Claims, k ClaimKind) string {
 	var out []string
-	for _, k := range c.List() {
-		switch k {
-		case pattern.ClaimProgress:
-		case pattern.ClaimMaxHolders:
-			out = append(out, fmt.Sprintf("%s=%d", k, c.MaxHolders))
+	for _, n := range c.Names() {
+		if KindOf(n) != k {
+			continue
+		}
+		switch n {
+		case string(pattern.ClaimMaxHolders):
+			out = append(out, fmt.Sprintf("%s=%d", n, c.MaxHolders))
+		case string(pattern.ClaimProgress):
+			out = append(out, fmt.Sprintf("%s (%d TTLs)", n, c.Progress))
+		case "loss-signal":
+			out = append(out, fmt.Sprintf("%s (%d%% TTL)", n, c.LossSignal))
 		default:
-			out = append(out, string(k))
+			out = append(out, n)
 		}
 	}
 	if len(out) == 0 {
@@ -145,17 +157,33 @@ func claimText(c pattern.Claims) string {
 	return strings.Join(out, ", ")
 }
 
-// rateCell is violating/seeds: red and linked to the counterexample when
-// a claim was broken, yellow when clients overlapped without breaking one.
-func rateCell(c *Cell) TCell {
-	s := text("%s", rateMark(c.Violating, c.Seeds))
+// claimedCell is kindCell where the pattern makes a claim of kind k, and
+// says "not claimed" where it makes none: no claim was judged there.
+func claimedCell(claims pattern.Claims, c *Cell, k ClaimKind) TCell {
+	if !Makes(claims, k) {
+		return cell(Plain, text("not claimed"))
+	}
+	return kindCell(c, k)
+}
+
+// rateCell is the cell's safety rate (kindCell).
+func rateCell(c *Cell) TCell { return kindCell(c, Safety) }
+
+// kindCell is the seeds that broke a claim of kind k over the seeds: red
+// when one broke, and linked to the counterexample when its page draws
+// that kind; for safety, yellow when clients overlapped or lost updates
+// without breaking a claim the pattern makes.
+func kindCell(c *Cell, k ClaimKind) TCell {
+	t := c.Kinds[k]
+	s := text("%s", rateMark(t.Violating, c.Seeds))
+	drawn, _ := c.Drawn()
 	switch {
-	case c.Violating > 0 && c.Viz != "":
+	case t.Violating > 0 && c.Viz != "" && drawn == k:
 		s.Link = c.Viz
 		return cell(Bad, s)
-	case c.Violating > 0:
+	case t.Violating > 0:
 		return cell(Bad, s)
-	case c.OverlapRuns > 0 || c.LostRuns > 0:
+	case k == Safety && (c.OverlapRuns > 0 || c.LostRuns > 0):
 		return cell(Warn, s)
 	}
 	return cell(Good, s)
@@ -163,13 +191,28 @@ func rateCell(c *Cell) TCell {
 
 func safety(d *Document, m *Measurements, opt Options) {
 	d.heading(2, "safety", "Safety: violation rate")
-	d.para(text("Each cell is the violation rate: the seeds whose run broke a claim the pattern makes, over the seeds run. "),
-		text("The claims: mutex (no two clients rely on the lock at one instant of true time), safe-store (a store that checks fencing tokens loses no update), fencing (tokens strictly increase). "),
-		text("A red cell links to the porcupine visualisation of its first violating seed, with the faults drawn on the timeline. "),
-		text("A yellow cell broke no claim but clients overlapped or lost updates: the pattern claims nothing there (shared holders) or its fencing absorbed the overlap. "),
+	d.para(text("Each cell is the safety violation rate: the seeds whose run broke a "), link("safety claim", "#glossary"), text(" the pattern makes, over the seeds run. "),
+		text("The safety claims: mutex (no two clients rely on the lock at one instant of true time), safe-store (a store that checks fencing tokens loses no update), fencing (tokens strictly increase), max-holders (no more holders than the limit at once). "),
+		text("A late loss signal (promptness) and a stalled lock (liveness) are not safety: they have tables of their own ("), link("promptness", "#promptness"), text(", "), link("liveness", "#liveness"), text(") and colour no cell here. "),
+		text("A red cell links to the porcupine visualisation of its first seed that broke a safety claim, with the faults drawn on the timeline. "),
+		text("A yellow cell broke no safety claim but clients overlapped or lost updates: the pattern claims nothing there (shared holders) or its fencing absorbed the overlap. "),
 		text("%s", intervalNote()))
-	d.add(rateTable(m, m.patternRows(false)))
-	plotImage(d, opt, PlotViolations, "violation rate per pattern and scenario")
+	d.add(rateTable(m, m.patternRows(false), Safety))
+	plotImage(d, opt, PlotViolations, "safety violation rate per pattern and scenario")
+}
+
+// promptness writes the loss-signal grid: the seeds in which a holder
+// learnt of its loss later than its pattern's bound.
+func promptness(d *Document, m *Measurements, opt Options) {
+	d.heading(2, "promptness", "Promptness: late loss signals")
+	d.para(text("Each cell is the seeds in which some holder learnt that it had lost the lock later than the pattern's "), link("loss-signal", "#glossary"), text(" bound (a percentage of the TTL, its own pauses aside), over the seeds run. "),
+		text("A late signal is no overlap and no lost update by itself: it is the time a holder goes on believing in a lock the server has let go, which becomes a safety violation only if it writes meanwhile and nothing stops the write (the safety table counts that). "),
+		text("A red cell links to the counterexample when no safety claim broke there: its page marks each late signal as a span. "),
+		text("%s", intervalNote()))
+	d.add(rateTable(m, m.patternRows(false), Promptness))
+	plotImage(d, opt, PlotPromptness, "late loss signal rate per pattern and scenario")
+	d.para(text("The same runs as late loss signals per simulated hour and per million acquisitions:"))
+	d.add(kindRates(m, Promptness))
 }
 
 func plotImage(d *Document, opt Options, name, alt string) {

@@ -13,12 +13,16 @@ type Cell struct {
 	Pattern  string
 	Scenario string
 	Seeds    int
-	// Violating counts the seeds whose run broke a claim of the pattern;
-	// FirstSeed is the lowest of them (0 if none) and Violated the claims
-	// broken in any run.
+	// Violating counts the seeds whose run broke a claim of the pattern,
+	// of any kind; FirstSeed is the lowest of them (0 if none) and Violated
+	// the claims broken in any run. They list counterexamples and catch
+	// broken variants; a verdict, a colour or a curve counts one kind
+	// (Kinds).
 	Violating int
 	FirstSeed uint64
 	Violated  []string
+	// Kinds count each kind of claim apart (Kind, ClaimKind).
+	Kinds [numKinds]KindTally
 	// OverlapRuns counts the seeds in which two clients relied on the
 	// lock at one instant of true time, whatever the pattern claims.
 	OverlapRuns int
@@ -124,6 +128,7 @@ func (c *Cell) add(r *sim.Result, noFence bool) {
 	c.SimTime += r.Stats.SimTime
 	c.StuckRuns += btoi(len(r.Liveness.Stuck) > 0)
 	c.Violations += r.ClaimViolations()
+	c.addKinds(r)
 	for _, f := range r.Unclaimed() {
 		c.Unclaimed += f.Count
 	}
@@ -163,6 +168,11 @@ func (c *Cell) firstOf(f string, seed uint64) {
 func (c *Cell) finish() {
 	slices.Sort(c.Violated)
 	c.Violated = slices.Compact(c.Violated)
+	for k := range c.Kinds {
+		t := &c.Kinds[k]
+		slices.Sort(t.Violated)
+		t.Violated = slices.Compact(t.Violated)
+	}
 	slices.Sort(c.p99s)
 	if n := len(c.p99s); n > 0 {
 		c.P99Wait = c.p99s[(n-1)/2]

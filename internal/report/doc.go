@@ -26,7 +26,10 @@
 // variants) under each built-in scenario with seeds 1..N (the baseline,
 // steady, with its own count: it simulates 30 seconds of 5 clients), and
 // aggregates per cell: the violation rate (seeds whose run broke a claim of
-// the pattern / seeds), lost updates, overlaps, fence violations, and
+// the pattern / seeds) of each kind of claim apart (Cell.Kinds: safety,
+// liveness, promptness, never pooled: every table, plot and grid colours
+// a cell from one kind, and a kind the pattern does not claim reads "not
+// claimed"), lost updates, overlaps, fence violations, and
 // liveness (acquisitions per simulated second, the median over seeds of
 // the p99 acquire wait, seeds with a stuck client). Patterns that issue
 // fencing tokens run a second time with the tokens withheld from the store,
@@ -52,6 +55,19 @@
 // the section gives replay commands rather than counterexample pages. A
 // pattern that refuses a scenario's options (WAIT on a lock that cannot
 // wait for replicas) is not run there, and the section says so.
+//
+// # Counterexamples and links
+//
+// A cell's counterexample page draws the first seed that broke a safety
+// claim, or else loss-signal (each late signal a span on the holder's own
+// row) or progress; it says "not linearizable" only where porcupine did.
+// The report is a front page (the decision table, the advice, the
+// article's table) and topic pages for the rest (Pages: claims, real,
+// production, counterexamples, benchmark, method with the glossary).
+// Headings are anchored by GitHub's slug of their text in the Markdown
+// and the HTML alike (Slug), and a link names a heading by its ID
+// whichever page holds it, so every in-page and cross-page link works
+// on GitHub and in the HTML.
 //
 // Everything is deterministic: the simulator is, runs are aggregated in
 // seed order whatever order the workers finish in, and the report carries

@@ -30,6 +30,8 @@ func liveness(d *Document, m *Measurements, opt Options) {
 		rate.Rows, wait.Rows = append(rate.Rows, rr), append(wait.Rows, wr)
 	}
 	d.add(rate, wait)
+	d.para(text("The "), link("progress", "#glossary"), text(" claim, counted apart from safety and promptness: the seeds in which the lock was free and no waiting client took it within the pattern's bound, over the seeds run."))
+	d.add(rateTable(m, m.patternRows(false), Liveness))
 	plotImage(d, opt, PlotBaselineRate, "baseline acquisitions per simulated second")
 	plotImage(d, opt, PlotBaselineWait, "baseline p99 acquire wait")
 }

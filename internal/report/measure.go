@@ -255,11 +255,11 @@ type result struct {
 
 // runJobs runs the jobs on cfg.Workers workers (explore.Pool); results
 // come back in job order, whatever order the workers finish in. Only the
-// history of each cell's lowest violating seed is kept: it is the one
-// drawn.
+// history of each cell's lowest violating seed of each kind of claim is
+// kept: the one drawn is among them.
 func runJobs(ctx context.Context, cfg Config, jobs []job, scs [][]scenario.Scenario, noHistory bool) []result {
 	out := make([]result, len(jobs))
-	k := keeper{first: map[[2]int]int{}, none: noHistory}
+	k := keeper{first: map[[3]int]int{}, none: noHistory}
 	n := 0
 	explore.Pool(ctx, len(jobs), cfg.Workers, func(i int) result {
 		j := jobs[i]
@@ -282,28 +282,45 @@ func runJobs(ctx context.Context, cfg Config, jobs []job, scs [][]scenario.Scena
 	return out
 }
 
-// keeper keeps the history of each cell's lowest violating seed so far and
-// drops every other.
+// keeper keeps, for each cell and kind of claim, the history of the lowest
+// seed so far that broke a claim of that kind, and drops every other.
 type keeper struct {
-	first map[[2]int]int // cell → index of the result holding its history
+	first map[[3]int]int // cell and kind → index of the result holding its history
 	none  bool           // keep no history at all
 }
 
 func (k *keeper) keep(out []result, jobs []job, i int) {
 	j, res := jobs[i], out[i].run
-	if k.none || j.noFence || len(res.Violated) == 0 {
+	kinds := runKinds(res)
+	if k.none || j.noFence || len(kinds) == 0 {
 		res.History = nil
 		return
 	}
-	cell := [2]int{j.pi, j.si}
-	prev, ok := k.first[cell]
-	switch {
-	case !ok:
-		k.first[cell] = i
-	case jobs[prev].seed > j.seed:
-		out[prev].run.History = nil
-		k.first[cell] = i
-	default:
+	held := false
+	for _, kind := range kinds {
+		key := [3]int{j.pi, j.si, int(kind)}
+		prev, ok := k.first[key]
+		switch {
+		case !ok:
+			k.first[key], held = i, true
+		case jobs[prev].seed > j.seed:
+			k.first[key], held = i, true
+			k.release(out, jobs, prev)
+		}
+	}
+	if !held {
 		res.History = nil
 	}
+}
+
+// release drops result prev's history unless some kind of its cell still
+// holds it.
+func (k *keeper) release(out []result, jobs []job, prev int) {
+	j := jobs[prev]
+	for _, kind := range Kinds {
+		if idx, ok := k.first[[3]int{j.pi, j.si, int(kind)}]; ok && idx == prev {
+			return
+		}
+	}
+	out[prev].run.History = nil
 }

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/locksim/locksim/internal/plotstyle"
 	"github.com/locksim/locksim/internal/safefile"
 )
 
@@ -22,32 +23,14 @@ import (
 // (never over it), axes with headroom above the tallest bar or whisker,
 // the Okabe–Ito palette (distinguishable with every common colour-vision
 // deficiency) with a distinct marker per series, so that colour is never
-// the only cue, and error bars from the Wilson intervals.
+// the only cue (plotstyle, which the benchmark's plots share), and error
+// bars from the Wilson intervals.
 
-// okabeIto is the Okabe–Ito palette, its yellow last.
-var okabeIto = []color.Color{
-	color.RGBA{0xE6, 0x9F, 0x00, 0xFF}, // orange
-	color.RGBA{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
-	color.RGBA{0x00, 0x9E, 0x73, 0xFF}, // bluish green
-	color.RGBA{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-	color.RGBA{0x00, 0x72, 0xB2, 0xFF}, // blue
-	color.RGBA{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
-	color.RGBA{0x00, 0x00, 0x00, 0xFF}, // black
-	color.RGBA{0xF0, 0xE4, 0x42, 0xFF}, // yellow: last, it is faint on white
-}
+// okabeIto is the palette every plot shares (plotstyle.OkabeIto).
+var okabeIto = plotstyle.OkabeIto
 
-// glyphs are the markers, one per series, in step with okabeIto.
-var glyphs = []draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{},
-	draw.CrossGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
-}
-
-// series returns the colour and marker of series k. Past the palette's
-// eight colours the marker shifts by one each round, so that no two of the
-// first 64 series share both colour and marker.
-func series(k int) (color.Color, draw.GlyphDrawer) {
-	return okabeIto[k%len(okabeIto)], glyphs[(k+k/len(okabeIto))%len(glyphs)]
-}
+// series returns the colour and marker of series k (plotstyle.Series).
+func series(k int) (color.Color, draw.GlyphDrawer) { return plotstyle.Series(k) }
 
 // Layout of a saved plot.
 const (
@@ -71,6 +54,11 @@ type figure struct {
 	legend *plot.Legend
 	names  []string
 	height vg.Length
+	// panels, when set, are small multiples drawn one above the other in
+	// place of p (p is their first, whose title places the legend), of
+	// one height but the last, which has bottom more for its x labels.
+	panels []*plot.Plot
+	bottom vg.Length
 }
 
 // legendWidth is the legend column's width: the longest name, its
@@ -112,14 +100,46 @@ func (f figure) saveAs(path, ext string) error {
 func (f figure) draw(dc draw.Canvas) {
 	inner := draw.Crop(dc, plotMargin, -plotMargin, 2*plotMargin, -plotMargin) // rotated tick labels overrun their box
 	if f.legend == nil {
-		f.p.Draw(inner)
+		f.drawPlots(inner)
 		return
 	}
 	lw := f.legendWidth()
-	f.p.Draw(draw.Crop(inner, 0, -lw, 0, 0))
+	f.drawPlots(draw.Crop(inner, 0, -lw, 0, 0))
 	col := draw.Crop(inner, inner.Size().X-lw+plotMargin, 0, 0, -f.p.Title.Padding-f.p.Title.TextStyle.Rectangle(f.p.Title.Text).Size().Y)
 	f.legend.Top, f.legend.Left = true, true
 	f.legend.Draw(col)
+}
+
+// drawPlots draws p, or the panels one above the other.
+func (f figure) drawPlots(dc draw.Canvas) {
+	if len(f.panels) == 0 {
+		f.p.Draw(dc)
+		return
+	}
+	const pad = 0.3 * vg.Centimeter
+	n := vg.Length(len(f.panels))
+	h := (dc.Size().Y - f.bottom - (n-1)*pad) / n
+	tiles := make([]draw.Canvas, len(f.panels))
+	top := vg.Length(0)
+	for i := range f.panels {
+		ph := h
+		if i == len(f.panels)-1 {
+			ph += f.bottom
+		}
+		tiles[i] = draw.Crop(dc, 0, 0, dc.Size().Y-top-ph, -top)
+		top += ph + pad
+	}
+	// Line the data areas up: each panel's axes and labels take their own
+	// room, so crop each tile by what the widest ones take more.
+	var left, right vg.Length
+	for i, p := range f.panels {
+		da := p.DataCanvas(tiles[i])
+		left, right = max(left, da.Min.X-tiles[i].Min.X), max(right, tiles[i].Max.X-da.Max.X)
+	}
+	for i, p := range f.panels {
+		da := p.DataCanvas(tiles[i])
+		p.Draw(draw.Crop(tiles[i], left-(da.Min.X-tiles[i].Min.X), -(right - (tiles[i].Max.X - da.Max.X)), 0, 0))
+	}
 }
 
 // newLegend is an empty legend in the report's style.

@@ -18,8 +18,9 @@ const PlotDir = "plots"
 
 // The plots, each written as PNG and SVG.
 const (
-	PlotViolations       = "violations"        // violation rate, correct patterns × scenarios
+	PlotViolations       = "violations"        // safety violation rate, correct patterns × scenarios
 	PlotViolationsBroken = "violations-broken" // the same for the broken variants
+	PlotPromptness       = "promptness"        // late loss signal rate, correct patterns × scenarios
 	PlotFencing          = "lost-updates-fencing"
 	PlotBaselineRate     = "baseline-rate"
 	PlotBaselineWait     = "baseline-p99-wait"
@@ -37,8 +38,9 @@ func writePlots(dir string, m *Measurements, b *Bench, sweeps []*Sweep) ([]strin
 		name string
 		make func() (*figure, error)
 	}{
-		{PlotViolations, func() (*figure, error) { return violationPlot(m, false) }},
-		{PlotViolationsBroken, func() (*figure, error) { return violationPlot(m, true) }},
+		{PlotViolations, func() (*figure, error) { return violationPlot(m, false, Safety) }},
+		{PlotViolationsBroken, func() (*figure, error) { return violationPlot(m, true, Safety) }},
+		{PlotPromptness, func() (*figure, error) { return violationPlot(m, false, Promptness) }},
 		{PlotFencing, func() (*figure, error) { return fencingPlot(m) }},
 		{PlotBaselineRate, func() (*figure, error) { return baselineRatePlot(m) }},
 		{PlotBaselineWait, func() (*figure, error) { return baselineWaitPlot(m) }},
@@ -61,39 +63,58 @@ func writePlots(dir string, m *Measurements, b *Bench, sweeps []*Sweep) ([]strin
 	return names, errors.Join(errs...)
 }
 
-// rateGrid is the violation rates of some patterns (rows) under every
-// scenario (columns). Y grows upward, so grid row r is the pattern
-// rows[len-1-r]: the first pattern is drawn on top.
+// rateGrid is the rates of one kind of claim of some patterns (rows)
+// under every scenario (columns). Y grows upward, so grid row r is the
+// pattern rows[len-1-r]: the first pattern is drawn on top.
 type rateGrid struct {
 	m    *Measurements
 	rows []int // pattern indexes, top to bottom
+	kind ClaimKind
 }
 
-func (g rateGrid) Dims() (c, r int)   { return len(g.m.Scenarios), len(g.rows) }
-func (g rateGrid) Z(c, r int) float64 { return g.cell(c, r).Rate() }
-func (g rateGrid) X(c int) float64    { return float64(c) }
-func (g rateGrid) Y(r int) float64    { return float64(r) }
+func (g rateGrid) Dims() (c, r int) { return len(g.m.Scenarios), len(g.rows) }
+func (g rateGrid) Z(c, r int) float64 {
+	cell := g.cell(c, r)
+	return float64(cell.Kinds[g.kind].Violating) / float64(max(cell.Seeds, 1))
+}
+func (g rateGrid) X(c int) float64 { return float64(c) }
+func (g rateGrid) Y(r int) float64 { return float64(r) }
 
 func (g rateGrid) cell(c, r int) *Cell { return g.m.Cells[g.rows[len(g.rows)-1-r]][c] }
 
-// whiteToVermillion is a sequential palette from no violation (white) to
-// every seed (Okabe–Ito's vermillion): one hue, so that lightness alone
-// reads the rate, whatever the reader's colour vision.
-type whiteToVermillion int
+// whiteTo is a sequential palette of n steps from no violation (white) to
+// every seed (an Okabe–Ito colour): one hue, so that lightness alone
+// reads the rate, whatever the reader's colour vision. Safety ends in
+// vermillion, promptness in reddish purple (the colour of a late loss
+// signal's span on its counterexample page), so that the two grids are
+// not read as one.
+type whiteTo struct {
+	n   int
+	end color.RGBA
+}
 
-func (n whiteToVermillion) Colors() []color.Color {
-	out := make([]color.Color, n)
+func (p whiteTo) Colors() []color.Color {
+	out := make([]color.Color, p.n)
+	mix := func(end uint8, f float64) uint8 { return uint8(255 - (255-float64(end))*f) }
 	for i := range out {
-		f := float64(i) / float64(n-1)
-		out[i] = color.RGBA{R: uint8(255 - (255-0xD5)*f), G: uint8(255 - (255-0x5E)*f), B: uint8(255 - 255*f), A: 255}
+		f := float64(i) / float64(p.n-1)
+		out[i] = color.RGBA{R: mix(p.end.R, f), G: mix(p.end.G, f), B: mix(p.end.B, f), A: 255}
 	}
 	return out
 }
 
-// violationPlot is a grid of patterns × scenarios coloured by violation
-// rate, each cell labelled violating/seeds and its interval.
-func violationPlot(m *Measurements, broken bool) (*figure, error) {
-	g := rateGrid{m: m}
+// kindPalette is the grid palette of a kind of claim.
+func kindPalette(k ClaimKind) whiteTo {
+	if k == Promptness {
+		return whiteTo{11, color.RGBA{0xCC, 0x79, 0xA7, 0xFF}}
+	}
+	return whiteTo{11, color.RGBA{0xD5, 0x5E, 0x00, 0xFF}}
+}
+
+// violationPlot is a grid of patterns × scenarios coloured by the rate of
+// one kind of claim, each cell labelled violating/seeds and its interval.
+func violationPlot(m *Measurements, broken bool, k ClaimKind) (*figure, error) {
+	g := rateGrid{m: m, kind: k}
 	for i, p := range m.Patterns {
 		if p.Broken == broken {
 			g.rows = append(g.rows, i)
@@ -102,11 +123,14 @@ func violationPlot(m *Measurements, broken bool) (*figure, error) {
 	if len(g.rows) == 0 {
 		return nil, nil
 	}
-	p := newPlot("Violation rate: seeds that broke a claim of the pattern / seeds (95% interval)")
-	if broken {
-		p.Title.Text = "Broken variants: seeds that broke a claim / seeds (95% interval)"
+	p := newPlot("Safety: seeds that broke a safety claim of the pattern / seeds (95% interval)")
+	switch {
+	case k == Promptness:
+		p.Title.Text = "Promptness: seeds with a loss signalled past the pattern's bound / seeds (95% interval)"
+	case broken:
+		p.Title.Text = "Broken variants: seeds that broke a safety claim / seeds (95% interval)"
 	}
-	h := plotter.NewHeatMap(g, whiteToVermillion(11))
+	h := plotter.NewHeatMap(g, kindPalette(k))
 	h.Min, h.Max = 0, 1
 	p.Add(h)
 	labels, err := cellLabels(g)
@@ -133,8 +157,9 @@ func cellLabels(g rateGrid) (*plotter.Labels, error) {
 		for c := range cols {
 			cell := g.cell(c, r)
 			l.XYs = append(l.XYs, plotter.XY{X: g.X(c), Y: g.Y(r)})
-			label := fmt.Sprintf("%d/%d\n%s", cell.Violating, cell.Seeds, IntervalText(Wilson(cell.Violating, cell.Seeds)))
-			if TooFewSeeds(cell.Violating, cell.Seeds, CareRate) {
+			k := cell.Kinds[g.kind].Violating
+			label := fmt.Sprintf("%d/%d\n%s", k, cell.Seeds, IntervalText(Wilson(k, cell.Seeds)))
+			if TooFewSeeds(k, cell.Seeds, CareRate) {
 				label += FewMark
 			}
 			l.Labels = append(l.Labels, label)
@@ -163,37 +188,68 @@ func rotateX(p *plot.Plot) {
 // correct pattern that issues tokens, with and without the store checking
 // them, as rates with their intervals.
 func fencingPlot(m *Measurements) (*figure, error) {
-	p := newPlot("Seeds with a lost update: the store checking fencing tokens, and not")
-	p.Y.Label.Text = "seeds with a lost update (95% interval)"
-	var ss []rateSeries
+	var names []string
+	for _, s := range m.Scenarios {
+		names = append(names, s.Name)
+	}
+	var panels []*plot.Plot
+	l := newLegend()
+	var legendNames []string
 	for i, pi := range m.Patterns {
 		if !pi.Tokens || pi.Broken {
 			continue
 		}
-		with, without := rateSeries{name: pi.Name + ", store checks tokens"}, rateSeries{name: pi.Name + ", tokens withheld"}
+		with, without := rateSeries{name: "store checks tokens"}, rateSeries{name: "tokens withheld"}
 		for j := range m.Scenarios {
 			c := m.Cells[i][j]
 			with.xs, with.ks, with.ns = append(with.xs, float64(j)), append(with.ks, c.LostRuns), append(with.ns, c.Seeds)
 			without.xs, without.ks, without.ns = append(without.xs, float64(j)), append(without.ks, noFenceRuns(c)), append(without.ns, c.Seeds)
 		}
-		ss = append(ss, with, without)
+		p := newPlot(pi.Name + ": seeds with a lost update (95% interval)")
+		p.Title.Padding = 0.15 * vg.Centimeter
+		pl := l
+		if len(panels) > 0 {
+			pl = newLegend() // one legend for all panels: the first's
+		} else {
+			legendNames = seriesNames([]rateSeries{with, without})
+		}
+		if err := addRates(p, pl, []rateSeries{with, without}, 0.12, false); err != nil {
+			return nil, err
+		}
+		p.Y.Tick.Marker = sparsePercent{}
+		p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+		p.Add(plotter.NewGrid())
+		panels = append(panels, p)
 	}
-	if len(ss) == 0 {
+	if len(panels) == 0 {
 		return nil, nil
 	}
-	l := newLegend()
-	if err := addRates(p, l, ss, 0.2, false); err != nil {
-		return nil, err
+	for k, p := range panels {
+		labels := make([]string, len(names))
+		if k == len(panels)-1 {
+			copy(labels, names)
+		}
+		p.NominalX(labels...)
+		p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
 	}
-	var names []string
-	for _, s := range m.Scenarios {
-		names = append(names, s.Name)
+	rotateX(panels[len(panels)-1])
+	return &figure{p: panels[0], panels: panels, bottom: 4.5 * vg.Centimeter, legend: l, names: legendNames, height: vg.Length(len(panels))*4.5*vg.Centimeter + 5.5*vg.Centimeter}, nil
+}
+
+// sparsePercent labels a [0, 1] axis at 0, 50% and 100%: a small panel
+// has no room for more.
+type sparsePercent struct{}
+
+func (sparsePercent) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for v := 0.0; v <= 1.0001; v += 0.25 {
+		t := plot.Tick{Value: v}
+		if int(v*100+0.5)%50 == 0 {
+			t.Label = fmt.Sprintf("%.0f%%", v*100)
+		}
+		out = append(out, t)
 	}
-	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
-	p.NominalX(names...)
-	p.Add(plotter.NewGrid())
-	rotateX(p)
-	return &figure{p: p, legend: l, names: seriesNames(ss), height: 16 * vg.Centimeter}, nil
+	return out
 }
 
 // baselineRatePlot shows the correct patterns' acquisitions per simulated

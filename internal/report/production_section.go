@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/internal/gate"
+	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim"
 )
 
 // production writes the production-faults section from pm, the patterns
@@ -20,15 +22,23 @@ func production(d *Document, pm *Measurements) {
 		text("Each scenario below is one of the gate's own files (%s/NAME.txt; ", gate.ScenarioDir), code("locksim run --scenario NAME"),
 		text(" replays it); %d simulations ran %d patterns under %d of them (%s).", pm.Runs, len(pm.Patterns), len(pm.Scenarios), seedsRule(pm)))
 	d.para(text("Each scenario's table has every correct pattern, then each broken variant that broke a claim there while the pattern it imitates did not (the variant's own mistake, not a limit both share), and the replay command of every violating row's first seed. "),
-		text("Each row reads violating seeds/seeds (the rate, then its 95%% Wilson interval) and the violations of the pattern's claims per hour of simulated time and per million successful acquisitions, summed over its seeds: "),
-		text("a violation is an overlapping pair of critical sections (mutex), a lost update (safe-store), a reused or decreasing token (fencing), a section past the holder limit (max-holders), a stall past the progress bound (progress) or a loss signalled late (loss-signal). "),
+		text("Each row reads the seeds that broke a safety claim/seeds (the rate, then its 95%% Wilson interval) and the violations of the pattern's safety claims per hour of simulated time and per million successful acquisitions, summed over its seeds: "),
+		text("a safety violation is an overlapping pair of critical sections (mutex), a lost update (safe-store), a reused or decreasing token (fencing) or a section past the holder limit (max-holders). "),
+		text("A loss signalled late (promptness: loss-signal) and a stall past the progress bound (liveness: progress) have columns of their own, never pooled with safety. "),
 		text("%s", drawnNote(pm)),
 		text(" A cell whose fault never fired in some seeds (its trigger point was not reached, e.g. a renewal in a pattern that does not renew) says so: such a seed is clean by default. "),
 		text("locksim run and explore print the same two rates over every oracle finding, claimed or not, so theirs are higher where a pattern breaks a property it does not claim (the lost updates of readers and permits, which share by design)."))
 	d.add(productionScenarioTable(pm))
-	d.heading(3, "production-grid", "Violating seeds, every correct pattern")
-	d.para(text("Red: a claim broke in that many seeds; green: none did; yellow: none did, but the fault did not fire in every seed (the count of seeds it fired in follows); \"not fired\": in no seed; \"refused\": the pattern refuses the scenario's options, so it did not run. The scenario's table has the interval and the rates."))
-	d.add(productionGrid(pm))
+	d.heading(3, "production-grid", "Seeds that broke a safety claim, every correct pattern")
+	d.para(text("Red: a safety claim (mutex, safe-store, fencing, max-holders) broke in that many seeds; green: none did; yellow: none did, but the fault did not fire in every seed (the count of seeds it fired in follows); \"not fired\" (see the "), link("glossary", "#glossary"), text("): in no seed; \"refused\": the pattern refuses the scenario's options, so it did not run. "),
+		text("Late loss signals and stalls colour no cell here: they are the grids below. The scenario's table has the interval and the rates."))
+	d.add(productionGrid(pm, Safety))
+	d.heading(3, "production-grid-promptness", "Seeds with a late loss signal, every correct pattern")
+	d.para(text("The same runs, counting the seeds in which some holder learnt of its loss later than its pattern's "), link("loss-signal", "#glossary"), text(" bound (promptness): a starved watchdog or a black-holed renewal shows here, with or without a safety violation."))
+	d.add(productionGrid(pm, Promptness))
+	d.heading(3, "production-grid-liveness", "Seeds with a stall, every correct pattern")
+	d.para(text("The same runs, counting the seeds in which the lock was free and no waiting client took it within the progress bound (liveness)."))
+	d.add(productionGrid(pm, Liveness))
 	for j := range pm.Scenarios {
 		productionScenario(d, pm, j)
 	}
@@ -89,7 +99,7 @@ func productionScenarioTable(pm *Measurements) Table {
 // productionGrid is violating seeds/seeds of every correct pattern (a
 // column each) under every production scenario (a row each, linked to its
 // table).
-func productionGrid(pm *Measurements) Table {
+func productionGrid(pm *Measurements, k ClaimKind) Table {
 	t := Table{Header: []string{"scenario"}}
 	rows := pm.patternRows(false)
 	for _, i := range rows {
@@ -98,22 +108,27 @@ func productionGrid(pm *Measurements) Table {
 	for j, s := range pm.Scenarios {
 		r := []TCell{cell(Plain, link(s.Name, "#production-"+s.Name))}
 		for _, i := range rows {
-			r = append(r, gridCell(pm.Cells[i][j]))
+			if !Makes(pm.Patterns[i].Claims, k) {
+				r = append(r, cell(Plain, text("not claimed")))
+				continue
+			}
+			r = append(r, gridCell(pm.Cells[i][j], k))
 		}
 		t.Rows = append(t.Rows, r)
 	}
 	return t
 }
 
-// gridCell is k/n, red when a claim broke, grey-plain when the fault fired
-// in no seed.
-func gridCell(c *Cell) TCell {
+// gridCell is k/n of one kind of claim, red when one broke, grey-plain
+// when the fault fired in no seed.
+func gridCell(c *Cell, kind ClaimKind) TCell {
 	if c.Refused != "" {
 		return cell(Plain, text("refused"))
 	}
-	s := text("%d/%d", c.Violating, c.Seeds)
+	k := c.Kinds[kind].Violating
+	s := text("%d/%d", k, c.Seeds)
 	switch {
-	case c.Violating > 0:
+	case k > 0:
 		return cell(Bad, s)
 	case c.Seeds > 0 && c.Unfired == c.Seeds:
 		return cell(Plain, text("not fired"))
@@ -130,7 +145,7 @@ func productionScenario(d *Document, pm *Measurements, j int) {
 	s := pm.Scenarios[j]
 	d.heading(3, "production-"+s.Name, s.Name)
 	d.para(text("%s. %s of %v simulated, %d clients.", s.Summary, seedsText(s.Seeds), s.Duration, s.Clients))
-	t := Table{Header: []string{"pattern", "violating seeds", "claims broken", "violations", "per simulated hour", "per million acquisitions", "acquisitions", "faults fired"}}
+	t := Table{Header: []string{"pattern", "safety: violating seeds", "claims broken, by kind", "safety violations", "per simulated hour", "per million acquisitions", "promptness: seeds with a late signal", "liveness: seeds with a stall", "acquisitions", "faults fired"}}
 	var replays List
 	var refused []string
 	example := ""
@@ -146,7 +161,7 @@ func productionScenario(d *Document, pm *Measurements, j int) {
 		if pm.Patterns[i].Broken {
 			name += " (broken variant)"
 		}
-		t.Rows = append(t.Rows, productionRow(name, c))
+		t.Rows = append(t.Rows, productionRow(name, pm.Patterns[i].Claims, c))
 		if c.Violating > 0 {
 			replays = append(replays, []Span{text("%s, seed %d: ", c.Pattern, c.FirstSeed), code(replay(c))})
 		}
@@ -175,17 +190,19 @@ func (m *Measurements) productionRows(j int) []int {
 	return rows
 }
 
-func productionRow(name string, c *Cell) []TCell {
+func productionRow(name string, claims pattern.Claims, c *Cell) []TCell {
 	rate := rateCell(c)
 	broken := "–"
 	if len(c.Violated) > 0 {
-		broken = strings.Join(c.Violated, ", ")
+		broken = kindsBroken(c)
 	}
+	sf := c.Kinds[Safety]
 	fired := plain("%d/%d", c.Seeds-c.Unfired, c.Seeds)
 	if c.Unfired > 0 {
 		fired.Tone = Warn
 	}
-	return []TCell{plain("%s", name), rate, plain("%s", broken), plain("%d", c.Violations),
-		plain("%s", compact(c.PerSimHour())), plain("%s", compact(c.PerMillionAcquisitions())),
+	return []TCell{plain("%s", name), rate, plain("%s", broken), plain("%d", sf.Violations),
+		plain("%s", compact(sim.PerSimHour(sf.Violations, c.SimTime))), plain("%s", compact(sim.PerMillionAcquisitions(sf.Violations, c.Acquisitions))),
+		claimedCell(claims, c, Promptness), claimedCell(claims, c, Liveness),
 		plain("%d in %v", c.Acquisitions, c.SimTime.Round(time.Millisecond)), fired}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"github.com/locksim/locksim/sim"
 	"strings"
 	"sync"
 	"testing"
@@ -129,8 +130,9 @@ func TestProductionNumbersComeFromTheMeasurements(t *testing.T) {
 		t.Errorf("the section lacks fenced's row %q:\n%s", want, md)
 	}
 	c.Violating, c.Violated, c.Violations, c.Acquisitions, c.SimTime = 1, []string{"fencing"}, 7200, 3600, time.Hour
+	c.Kinds = [numKinds]KindTally{Safety: {Violating: 1, Violated: []string{"fencing"}, Violations: 7200}}
 	changed := productionMarkdown(t, pm)
-	if want := "| fenced | **1/2 (50%, 9.5–91%)** | fencing | 7200 | 7.2k | 2M | 3600 in 1h0m0s |"; !strings.Contains(changed, want) {
+	if want := "| fenced | **1/2 (50%, 9.5–91%)** | safety: fencing | 7200 | 7.2k | 2M | " + rateMark(0, 2) + " | " + rateMark(0, 2) + " | 3600 in 1h0m0s |"; !strings.Contains(changed, want) {
 		t.Errorf("after the cell was changed by hand the section lacks %q:\n%s", want, changed)
 	}
 	if changed == md {
@@ -138,10 +140,19 @@ func TestProductionNumbersComeFromTheMeasurements(t *testing.T) {
 	}
 }
 
-// row is the start of a cell's row in its scenario's table.
+// row is the start of a cell's row in its scenario's table: the safety
+// columns, then promptness and liveness apart.
 func row(c *Cell, name string) string {
-	return fmt.Sprintf("| %s | **%s** | %s | %d | %s | %s | %d in %v |", name, rateMark(c.Violating, c.Seeds), strings.Join(c.Violated, ", "),
-		c.Violations, compact(c.PerSimHour()), compact(c.PerMillionAcquisitions()), c.Acquisitions, c.SimTime)
+	sf := c.Kinds[Safety]
+	kind := func(k ClaimKind) string {
+		if c.Kinds[k].Violating > 0 {
+			return "**" + rateMark(c.Kinds[k].Violating, c.Seeds) + "**"
+		}
+		return rateMark(0, c.Seeds)
+	}
+	return fmt.Sprintf("| %s | **%s** | %s | %d | %s | %s | %s | %s | %d in %v |", name, rateMark(sf.Violating, c.Seeds), kindsBroken(c),
+		sf.Violations, compact(sim.PerSimHour(sf.Violations, c.SimTime)), compact(sim.PerMillionAcquisitions(sf.Violations, c.Acquisitions)),
+		kind(Promptness), kind(Liveness), c.Acquisitions, c.SimTime)
 }
 
 // TestProductionRefusedOptions: a pattern that cannot wait for replicas
@@ -165,7 +176,7 @@ func TestProductionRefusedOptions(t *testing.T) {
 	}
 	md := productionMarkdown(t, pm)
 	if !strings.Contains(md, "Not run, refusing the scenario's options: redlock (e.g. redlock: locks: WaitReplicas (1) is not supported by Redlock") ||
-		!strings.Contains(md, "| [failover-lag-slow-wait](#production-failover-lag-slow-wait) | refused |") || strings.Contains(md, "\n| redlock | ") {
+		!strings.Contains(md, "| [failover-lag-slow-wait](#failover-lag-slow-wait) | refused |") || strings.Contains(md, "\n| redlock | ") {
 		t.Errorf("the section does not say that redlock refused the scenario:\n%s", md)
 	}
 	if _, err := Measure(context.Background(), Config{Seeds: 1, BaselineSeeds: 1, Patterns: []pattern.Pattern{p}, Scenarios: scs}); err == nil {

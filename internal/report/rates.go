@@ -63,41 +63,51 @@ func sig3(v float64) string {
 	return s
 }
 
-// ratesText is a cell's two rates: "7.2k/h, 250k/M", or "0" for none,
-// then the findings of claims the pattern does not make, which are in
-// neither: "0 (not claimed: 7.2k/h)".
-func ratesText(c *Cell) string {
+// ratesText is a cell's two rates of kind k: "7.2k/h, 250k/M", or "0"
+// for none, then the findings of the kind's claims the pattern does not
+// make, which are in neither: "0 (not claimed: 7.2k/h)".
+func ratesText(c *Cell, k ClaimKind) string {
+	t := c.Kinds[k]
 	s := "0"
-	if c.Violations > 0 {
-		s = compact(c.PerSimHour()) + "/h, " + compact(c.PerMillionAcquisitions()) + "/M"
+	if t.Violations > 0 {
+		s = compact(sim.PerSimHour(t.Violations, c.SimTime)) + "/h, " + compact(sim.PerMillionAcquisitions(t.Violations, c.Acquisitions)) + "/M"
 	}
-	if c.Unclaimed > 0 {
-		s += " (not claimed: " + compact(sim.PerSimHour(c.Unclaimed, c.SimTime)) + "/h)"
+	if t.Unclaimed > 0 {
+		s += " (not claimed: " + compact(sim.PerSimHour(t.Unclaimed, c.SimTime)) + "/h)"
 	}
 	return s
 }
 
 // claimRates follows the safety table: the same cells as rates of the
-// pattern's claim violations.
+// pattern's safety claim violations.
 func claimRates(d *Document, m *Measurements) {
 	d.heading(3, "safety-rates", "Violations per simulated hour and per million acquisitions")
-	d.para(text("The same runs as the table above, counted as violations of the pattern's claims (each overlapping pair of critical sections, lost update, reused token, section past the holder limit, stall or late loss signal) per hour of simulated time (/h) and per million successful acquisitions (/M), summed over the cell's seeds (0: none); k is a thousand, M a million. "),
-		text("What the oracles found of a claim the pattern does not make (the overlaps a fencing store makes harmless, the lost updates of a pattern that claims no safe store) is in neither rate: a cell shows it after \"not claimed\", per simulated hour, as locksim run and explore do. "),
+	d.para(text("The same runs as the table above, counted as violations of the pattern's safety claims (each overlapping pair of critical sections, lost update, reused token, section past the holder limit) per hour of simulated time and per million successful acquisitions ("), link("k/h and k/M rates", "#glossary"), text("), summed over the cell's seeds (0: none). Late loss signals and stalls are counted in their own tables, not here. "),
+		text("What the oracles found of a safety claim the pattern does not make (the overlaps a fencing store makes harmless, the lost updates of a pattern that claims no safe store) is in neither rate: a cell shows it after \"not claimed\", per simulated hour, as locksim run and explore do. "),
 		text("Each fault scenario places its fault once in a short run, so these rates compare patterns within a column; a rate per hour of operation under a fault process is the production section's (fault schedules)."))
+	d.add(kindRates(m, Safety))
+}
+
+// kindRates is the grid of the correct patterns' rates of kind k.
+func kindRates(m *Measurements, k ClaimKind) Table {
 	t := Table{Header: m.scenarioHeader("pattern")}
 	for _, i := range m.patternRows(false) {
 		r := []TCell{plain("%s", m.Patterns[i].Name)}
 		for _, c := range m.Cells[i] {
+			if !Makes(m.Patterns[i].Claims, k) && c.Kinds[k].Unclaimed == 0 {
+				r = append(r, cell(Plain, text("not claimed")))
+				continue
+			}
 			tone := Good
 			switch {
-			case c.Violating > 0:
+			case c.Kinds[k].Violating > 0:
 				tone = Bad
-			case c.Unclaimed > 0:
+			case c.Kinds[k].Unclaimed > 0:
 				tone = Warn
 			}
-			r = append(r, cell(tone, text("%s", ratesText(c))))
+			r = append(r, cell(tone, text("%s", ratesText(c, k))))
 		}
 		t.Rows = append(t.Rows, r)
 	}
-	d.add(t)
+	return t
 }

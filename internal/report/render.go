@@ -8,7 +8,10 @@ import (
 )
 
 // WriteMarkdown renders d as GitHub-flavoured Markdown.
+// Every heading is anchored as GitHub anchors it, and every in-page link
+// names that anchor (anchored).
 func WriteMarkdown(w io.Writer, d *Document) error {
+	d = anchored(d)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n", mdEscape(d.Title))
 	for _, blk := range d.Blocks {
@@ -78,7 +81,10 @@ var mdEscaper = strings.NewReplacer(`|`, `\|`, `*`, `\*`, `_`, `\_`, `<`, `&lt;`
 func mdEscape(s string) string { return mdEscaper.Replace(s) }
 
 // WriteHTML renders d as one self-contained HTML page.
+// Its headings carry the anchors the Markdown has on GitHub (anchored), so
+// a link works in both.
 func WriteHTML(w io.Writer, d *Document) error {
+	d = anchored(d)
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n<h1>%s</h1>\n",
 		html.EscapeString(d.Title), css, html.EscapeString(d.Title))

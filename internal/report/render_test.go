@@ -24,7 +24,7 @@ func TestRender(t *testing.T) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md.String())
 		}
 	}
-	for _, want := range []string{"<title>T &lt;1&gt;</title>", `<h2 id="s">Section | one</h2>`, `<a href="viz/a b.html">x_y</a><code>go test</code>`,
+	for _, want := range []string{"<title>T &lt;1&gt;</title>", `<h2 id="section--one">Section | one</h2>`, `<a href="viz/a b.html">x_y</a><code>go test</code>`,
 		`<td class="bad"><a href="viz/p.html">2/3</a></td>`, `<td class="good">0/3</td>`, "<li>item &lt;i&gt;</li>", `<img src="plots/p.png" alt="alt">`,
 		"<table class=\"prose\">\n<tr><th>situation</th>"} {
 		if !strings.Contains(html.String(), want) {

@@ -19,13 +19,13 @@ func SweepPlot(s *Sweep) string { return "sweep-" + s.Dimension.Name }
 func sweepFigure(s *Sweep) (*figure, error) {
 	p := newPlot(fmt.Sprintf("Safety curve: %s (%s scenario, %s per point)", s.Dimension.Axis, s.Base, seedsText(s.seeds())))
 	p.X.Label.Text = s.Dimension.Axis
-	p.Y.Label.Text = "seeds that broke a claim (95% interval)"
+	p.Y.Label.Text = "seeds that broke a safety claim (95% interval)"
 	var ss []rateSeries
 	for i, pi := range s.Patterns {
 		r := rateSeries{name: pi.Name}
 		for k, v := range s.Points {
 			c := s.Cells[i][k]
-			r.xs, r.ks, r.ns = append(r.xs, v), append(r.ks, c.Violating), append(r.ns, c.Seeds)
+			r.xs, r.ks, r.ns = append(r.xs, v), append(r.ks, c.Kinds[Safety].Violating), append(r.ns, c.Seeds)
 		}
 		ss = append(ss, r)
 	}
@@ -71,10 +71,10 @@ func SweepTable(s *Sweep) Table {
 		for k := range s.Points {
 			c := s.Cells[i][k]
 			tone := Good
-			if c.Violating > 0 {
+			if c.Kinds[Safety].Violating > 0 {
 				tone = Bad
 			}
-			row = append(row, cell(tone, text("%s", rateMark(c.Violating, c.Seeds))))
+			row = append(row, cell(tone, text("%s", rateMark(c.Kinds[Safety].Violating, c.Seeds))))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -97,7 +97,7 @@ func sweepSection(d *Document, sweeps []*Sweep, opt Options) {
 	}
 	d.heading(2, "curves", "Safety curves: how the violation rate grows with the fault")
 	base := sweepBase()
-	d.para(text("Each curve is one pattern's violation rate (seeds that broke a claim / seeds, with the 95%% interval as a whisker) as one fault grows, every other setting as in the default scenario (TTL %v, %d clients, %v simulated). ", base.TTL, base.Clients, base.Duration),
+	d.para(text("Each curve is one pattern's safety violation rate (seeds that broke a safety claim / seeds, with the 95%% interval as a whisker) as one fault grows, every other setting as in the default scenario (TTL %v, %d clients, %v simulated). ", base.TTL, base.Clients, base.Duration),
 		text("Patterns: %s, one of each kind of protection (none, renewal, fencing, a quorum). ", strings.Join(sweepNames(sweeps[0]), ", ")),
 		text("The same curves for a team's own patterns and settings: "), code("locksim sweep --dimension pause --pattern basic,fenced --base my-scenario.txt --out curves/"), text("."))
 	for _, s := range sweeps {
@@ -124,7 +124,7 @@ func hasPlot(opt Options, name string) bool {
 // SweepDocument is a sweep alone, as `locksim sweep` writes it.
 func SweepDocument(s *Sweep, plot string) *Document {
 	d := &Document{Title: fmt.Sprintf("locksim sweep: %s", s.Dimension.Axis)}
-	d.para(text("%s, over the %s scenario; %s per point, %d simulations. Each cell: seeds that broke a claim of the pattern / seeds. %s",
+	d.para(text("%s, over the %s scenario; %s per point, %d simulations. Each cell: seeds that broke a safety claim of the pattern / seeds (late loss signals and stalls are not counted here). %s",
 		s.Dimension.Summary, s.Base, seedsText(s.seeds()), s.Runs, intervalNote()))
 	if plot != "" {
 		d.add(Image{Src: plot, Alt: "safety curve: " + s.Dimension.Axis})

@@ -63,7 +63,14 @@ func Verdict(rep linearizability.Report) string {
 
 // vizName is the file of a cell's counterexample, relative to the report.
 func vizName(c *Cell) string {
-	return filepath.ToSlash(filepath.Join(VizDir, fmt.Sprintf("%s--%s--seed-%d.html", c.Pattern, c.Scenario, c.FirstSeed)))
+	return filepath.ToSlash(filepath.Join(VizDir, fmt.Sprintf("%s--%s--seed-%d.html", c.Pattern, c.Scenario, c.drawnSeed())))
+}
+
+// drawnSeed is the seed the cell's counterexample page draws: the first
+// that broke a claim of the kind it shows (Cell.Drawn).
+func (c *Cell) drawnSeed() uint64 {
+	k, _ := c.Drawn()
+	return c.Kinds[k].FirstSeed
 }
 
 // writeVizzes writes, for every cell with a violation, the visualisation
@@ -85,12 +92,12 @@ func writeVizzes(dir string, m *Measurements, timeout time.Duration) error {
 	var shared *splitPage
 	for _, row := range m.Cells {
 		for _, c := range row {
-			if c.first == nil {
+			if k, ok := c.Drawn(); !ok || c.Kinds[k].first == nil {
 				continue
 			}
 			p, err := writeCellViz(dir, c, timeout)
 			if err != nil {
-				return fmt.Errorf("report: %s under %s, seed %d: %w", c.Pattern, c.Scenario, c.FirstSeed, err)
+				return fmt.Errorf("report: %s under %s, seed %d: %w", c.Pattern, c.Scenario, c.drawnSeed(), err)
 			}
 			if shared != nil && (!bytes.Equal(shared.script, p.script) || !bytes.Equal(shared.style, p.style)) {
 				return fmt.Errorf("report: %s under %s: porcupine's script or style differs from the other pages'", c.Pattern, c.Scenario)
@@ -109,10 +116,18 @@ func writeVizzes(dir string, m *Measurements, timeout time.Duration) error {
 	return os.WriteFile(filepath.Join(vdir, VizScript), shared.script, 0o644)
 }
 
-// writeCellViz writes the page of c's first violating seed and returns
-// it cut, for the script and style it shares.
+// writeCellViz writes the page of the first seed of c that broke a claim
+// of the kind it draws (Cell.Drawn), and returns it cut, for the script
+// and style it shares. A promptness page marks each late loss signal as
+// a span on a row of its own (lateSpans).
 func writeCellViz(dir string, c *Cell, timeout time.Duration) (splitPage, error) {
-	rep, page, err := vizPage(c.first, timeout)
+	kind, _ := c.Drawn()
+	t := c.Kinds[kind]
+	h := t.first
+	if kind == Promptness {
+		h = lateSpans(h, t.late)
+	}
+	rep, page, err := vizPage(h, timeout)
 	if err != nil {
 		return splitPage{}, err
 	}
@@ -125,8 +140,8 @@ func writeCellViz(dir string, c *Cell, timeout time.Duration) (splitPage, error)
 		return splitPage{}, err
 	}
 	verdict := Verdict(rep)
-	info := pageInfo{Pattern: c.Pattern, Scenario: c.Scenario, Seed: c.FirstSeed, Violated: c.Violated, Verdict: verdict, Replay: replay(c),
-		Back: "../" + FileHTML + "#counterexamples"}
+	info := pageInfo{Pattern: c.Pattern, Scenario: c.Scenario, Seed: t.FirstSeed, Kind: kind, Violated: t.Violated, Verdict: verdict,
+		Linearizable: rep.Verdict == linearizability.Ok, Late: t.late, Replay: replayOf(c, t.FirstSeed), Back: "../" + pageFile(sectionPage("counterexamples"), "html") + "#counterexamples"}
 	if err := os.WriteFile(filepath.Join(dir, vizName(c)), sharedPage(p, data, info), 0o644); err != nil {
 		return splitPage{}, err
 	}
@@ -137,18 +152,20 @@ func writeCellViz(dir string, c *Cell, timeout time.Duration) (splitPage, error)
 // counterexamples writes the section that lists every cell with a
 // violation, with its first violating seed's page and replay command.
 func counterexamples(d *Document, m *Measurements) {
-	t := Table{Header: []string{"pattern", "scenario", "violating", "claims broken", "first seed", "checker", "replay"}}
+	t := Table{Header: []string{"pattern", "scenario", "violating (any kind)", "claims broken, by kind", "page draws", "checker", "replay"}}
 	for _, row := range m.Cells {
 		for _, c := range row {
-			if c.Violating == 0 {
+			kind, ok := c.Drawn()
+			if !ok {
 				continue
 			}
-			first := plain("%d", c.FirstSeed)
+			seed := c.Kinds[kind].FirstSeed
+			first := plain("%s, seed %d", kind, seed)
 			if c.Viz != "" {
-				first = cell(Plain, link(fmt.Sprintf("seed %d", c.FirstSeed), c.Viz))
+				first = cell(Plain, link(fmt.Sprintf("%s, seed %d", kind, seed), c.Viz))
 			}
 			t.Rows = append(t.Rows, []TCell{plain("%s", c.Pattern), plain("%s", c.Scenario), plain("%d/%d", c.Violating, c.Seeds),
-				plain("%s", strings.Join(c.Violated, ", ")), first, plain("%s", c.VizVerdict), cell(Plain, code(replay(c)))})
+				plain("%s", kindsBroken(c)), first, plain("%s", c.VizVerdict), cell(Plain, code(replayOf(c, seed)))})
 		}
 	}
 	d.heading(2, "counterexamples", "Counterexamples")
@@ -156,13 +173,16 @@ func counterexamples(d *Document, m *Measurements) {
 		d.para(text("No run broke a claim."))
 		return
 	}
-	d.para(text("Every cell with a violation, its first violating seed, porcupine's visualisation of that run's history (counter and register models, faults on the timeline) and the checker's verdict on it. "),
+	d.para(text("Every cell with a violation, the claims broken in it kind by kind ("), link("safety, liveness, promptness", "#glossary"), text("), and porcupine's visualisation of one run's history (counter and register models, faults on the timeline) with the checker's verdict on it: the first seed that broke a safety claim, or, where none did, the first that broke loss-signal (its late signals marked as spans) or progress. "),
 		text("The checker judges the data, not the lock: an overlap in which the stale holder did not overwrite anyone (it saw its lease lost, or the store rejected its token) is a Mutex violation with a linearizable history (\"ok\"). "),
 		text("The simulator's own verdict and trace come from the replay command."))
 	d.add(t)
 }
 
 // replay is the command that re-runs a cell's first violating seed.
-func replay(c *Cell) string {
-	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d", c.Pattern, c.Scenario, c.FirstSeed)
+func replay(c *Cell) string { return replayOf(c, c.FirstSeed) }
+
+// replayOf is the command that re-runs seed of c's pattern and scenario.
+func replayOf(c *Cell, seed uint64) string {
+	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d", c.Pattern, c.Scenario, seed)
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // A report carries a counterexample page for every red cell. Porcupine
@@ -29,8 +31,11 @@ const VizStyle = "porcupine.css"
 type pageInfo struct {
 	Pattern, Scenario string
 	Seed              uint64
-	Violated          []string
+	Kind              ClaimKind // the kind of claim the page shows broken
+	Violated          []string  // the claims of that kind the run broke
 	Verdict           string
+	Linearizable      bool            // porcupine found the history linearizable
+	Late              []sim.Violation // a promptness page's late-signal findings
 	Replay            string
 	Back              string // the report, relative to the page
 }
@@ -104,18 +109,73 @@ func sharedPage(p splitPage, data []byte, info pageInfo) []byte {
 	return w.Bytes()
 }
 
-// pageHeader is the block that says what the page shows.
+// pageHeader is the block that says what the page shows: the claim the
+// run broke, of one kind, and how the page draws it. It says the history
+// is not linearizable only when porcupine said so.
 func pageHeader(info pageInfo) string {
 	e := html.EscapeString
 	claims := strings.Join(info.Violated, ", ")
 	return fmt.Sprintf(`
-    <header style="font: 14px/1.4 sans-serif; margin: 36px 0 12px; padding: 8px 12px; border-left: 4px solid #b00020; background: #fbf3f4">
+    <header style="font: 14px/1.4 sans-serif; margin: 36px 0 12px; padding: 8px 12px; border-left: 4px solid %s; background: #fbf3f4">
       <p style="margin: 0 0 4px"><a href="%s">← the report</a></p>
-      <h1 style="font-size: 18px; margin: 0 0 4px">%s under %s, seed %d: broke %s</h1>
-      <p style="margin: 0">Checker: %s. Replay: <code>%s</code></p>
-      <p style="margin: 4px 0 0">Each box is one critical section of one client (read the counter, write it + 1), in true time. A section marked ⚠ overlaps another client's section: two clients relied on the lock at once. The red annotation is the checker's: the sections it cannot order. Faults have rows of their own, named after the client or node they hit.</p>
+      <h1 style="font-size: 18px; margin: 0 0 4px">%s under %s, seed %d: broke %s (%s)</h1>
+      <p style="margin: 0">%s Replay: <code>%s</code></p>
+      <p style="margin: 4px 0 0">%s Faults have rows of their own, named after the client or node they hit.</p>%s
     </header>
-`, e(info.Back), e(info.Pattern), e(info.Scenario), info.Seed, e(claims), e(info.Verdict), e(info.Replay))
+`, kindColour(info.Kind), e(info.Back), e(info.Pattern), e(info.Scenario), info.Seed, e(claims), info.Kind, e(checkerText(info)), e(info.Replay), e(drawsText(info.Kind)), lateList(info.Late))
+}
+
+// kindColour is the header's mark: red for safety, Okabe–Ito's reddish
+// purple for promptness (the colour of its spans), blue for liveness.
+func kindColour(k ClaimKind) string {
+	switch k {
+	case Safety:
+		return "#b00020"
+	case Promptness:
+		return lateColour
+	}
+	return "#0072b2"
+}
+
+// lateColour is the background of a late loss signal's span.
+const lateColour = "#cc79a7"
+
+// checkerText is porcupine's verdict as the page states it.
+func checkerText(info pageInfo) string {
+	if info.Linearizable {
+		return "Checker: " + info.Verdict + ": the history is linearizable (no section's read or write is out of order)."
+	}
+	s := "Checker: " + info.Verdict + ": porcupine found the history not linearizable; the red annotation marks the operations it cannot order."
+	if info.Kind != Safety {
+		s += " That is the checker's finding on the data, not the claim this page shows broken: the run broke no safety claim of the pattern."
+	}
+	return s
+}
+
+// drawsText says how the page draws the kind of claim it shows.
+func drawsText(k ClaimKind) string {
+	sections := "Each box is one critical section of one client (read the counter, write it + 1), in true time. A section marked ⚠ overlaps another client's section: two clients relied on the lock at once."
+	switch k {
+	case Promptness:
+		return sections + " The claim broken is loss-signal: each span marked \"" + LateSpanKind + "\" runs from the instant the server let the holder's lock go to the instant the holder learnt of it, or its wait ended, past the pattern's bound."
+	case Liveness:
+		return sections + " The claim broken is progress: the lock was free and no waiting client took it within the bound."
+	}
+	return sections
+}
+
+// lateList lists the late-signal findings, as the simulator words them.
+func lateList(late []sim.Violation) string {
+	if len(late) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n      <ul style=\"margin: 4px 0 0\">")
+	for _, v := range late {
+		fmt.Fprintf(&b, "<li>%s</li>", html.EscapeString(v.Detail))
+	}
+	b.WriteString("</ul>")
+	return b.String()
 }
 
 // vizOp mirrors one operation of porcupine's history data, in its order.
@@ -239,6 +299,10 @@ func faultRows(ann json.RawMessage) (json.RawMessage, error) {
 		if tag == "" {
 			t, _ := json.Marshal(fmt.Sprintf("c%d faults", client))
 			a["Tag"] = t
+		}
+		var desc string
+		if json.Unmarshal(a["Description"], &desc) == nil && desc == LateSpanKind {
+			a["TextColor"], a["BackgroundColor"] = json.RawMessage(`"#000000"`), json.RawMessage(`"`+lateColour+`"`)
 		}
 	}
 	if len(as) == 0 {

@@ -46,7 +46,7 @@ func TestVizPagesShareTheScript(t *testing.T) {
 	}
 	p := string(page)
 	for _, want := range []string{`<script src="porcupine.js"></script>`, "<title>locksim counterexample: basic under gc-pause, seed ",
-		`<a href="../report.html#counterexamples">`, "basic under gc-pause, seed", "broke mutex", "locksim run --pattern basic --scenario gc-pause --seed ",
+		`<a href="../counterexamples.html#counterexamples">`, "basic under gc-pause, seed", "broke mutex", "locksim run --pattern basic --scenario gc-pause --seed ",
 		"render(data)", "⚠ c", `"Tag":"c1 faults"`} {
 		if !strings.Contains(p, want) {
 			t.Errorf("%s lacks %q", c.Viz, want)

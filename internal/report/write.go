@@ -17,8 +17,9 @@ const (
 // Write writes the report into dir, creating it: the counterexamples of
 // every violating cell (dir/viz, cleared of earlier HTML files first), the
 // plots (dir/plots, PNG and SVG), then the advisor's evidence
-// (FileEvidence), the Markdown and the HTML page. b
-// may be nil (no benchmark data).
+// (FileEvidence) and each page (Pages: the front page as README.md and
+// report.html, each topic page as NAME.md and NAME.html). b may be nil
+// (no benchmark data).
 func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 	if opt.CheckTimeout == 0 {
 		opt.CheckTimeout = DefaultCheckTimeout
@@ -37,12 +38,24 @@ func Write(dir string, m *Measurements, b *Bench, opt Options) error {
 	if b != nil && opt.BenchLink == "" {
 		opt.BenchLink = BenchLink(dir, b.Dir)
 	}
-	d := Build(m, b, opt)
 	ev := Evidence(m, opt.Production, b, opt)
-	return errors.Join(
-		writeFile(filepath.Join(dir, FileEvidence), ev.Write),
-		writeFile(filepath.Join(dir, FileMarkdown), func(w io.Writer) error { return WriteMarkdown(w, d) }),
-		writeFile(filepath.Join(dir, FileHTML), func(w io.Writer) error { return WriteHTML(w, d) }))
+	if err := writeFile(filepath.Join(dir, FileEvidence), ev.Write); err != nil {
+		return err
+	}
+	return writePages(dir, Pages(Build(m, b, opt)))
+}
+
+// writePages writes each page as Markdown and HTML, its links resolved
+// across the pages for each format (resolvePages).
+func writePages(dir string, pages []Page) error {
+	md, html := resolvePages(pages, "md"), resolvePages(pages, "html")
+	var errs []error
+	for i, p := range pages {
+		errs = append(errs,
+			writeFile(filepath.Join(dir, pageFile(p.Name, "md")), func(w io.Writer) error { return WriteMarkdown(w, md[i]) }),
+			writeFile(filepath.Join(dir, pageFile(p.Name, "html")), func(w io.Writer) error { return WriteHTML(w, html[i]) }))
+	}
+	return errors.Join(errs...)
 }
 
 // BenchLink is the benchmark directory as a link from the report's
