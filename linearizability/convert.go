@@ -92,7 +92,11 @@ func convert(o history.Op) (in, out any, err error) {
 	case history.Section:
 		return model.SectionIn{Key: o.Key, Fence: o.Fence}, model.SectionOut{Read: o.Value, Wrote: o.OK, Unknown: unknown}, nil
 	case history.Read:
-		return model.RegisterIn{Key: o.Key}, model.RegisterOut{Value: o.Value, Unknown: unknown || !o.OK}, nil
+		in := model.RegisterIn{Key: o.Key, Fence: o.Fence}
+		if !o.OK && !unknown {
+			in.Fence = 0 // a read refused before it reached the store raised no token
+		}
+		return in, model.RegisterOut{Value: o.Value, Unknown: unknown || !o.OK}, nil
 	case history.Write:
 		return model.RegisterIn{Key: o.Key, Write: true, Fence: o.Fence, Value: o.Value}, model.RegisterOut{OK: o.OK, Unknown: unknown}, nil
 	}

@@ -89,7 +89,8 @@ func TestRegisterModelAgreesWithReference(t *testing.T) {
 				outs = append(outs, RegisterOut{OK: ref.Write(fence, int64(i+1))})
 				continue
 			}
-			ins, outs = append(ins, RegisterIn{Key: "db"}), append(outs, RegisterOut{Value: ref.Read()})
+			fence := rapid.Int64Range(0, 6).Draw(t, "read fence")
+			ins, outs = append(ins, RegisterIn{Key: "db", Fence: fence}), append(outs, RegisterOut{Value: ref.ReadFenced(fence)})
 		}
 		checkAgreement(t, RegisterModel(), ins, outs, func(o any) any {
 			out := o.(RegisterOut)

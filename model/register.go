@@ -7,11 +7,12 @@ import (
 )
 
 // RegisterIn is one operation on the fenced register stored under Key: a
-// read, or a write of Value carrying the fencing token Fence.
+// read, or a write of Value, each with the fencing token Fence of the
+// lease it was made under (0 = none).
 type RegisterIn struct {
 	Key   string
 	Write bool
-	Fence int64 // the write's fencing token (0 = none); ignored for reads
+	Fence int64 // the request's fencing token (0 = none), reads' included
 	Value int64 // the value written; ignored for reads
 }
 
@@ -28,23 +29,27 @@ type RegisterOut struct {
 }
 
 // RegisterState is the fenced register: its value and the highest fencing
-// token it has accepted. The zero value is the initial state.
+// token it has seen. The zero value is the initial state.
 type RegisterState struct {
 	Value int64
 	Fence int64
 }
 
-// accepts reports whether the register accepts a write carrying fence.
+// accepts reports whether the register accepts a write carrying fence: a
+// token not below the highest seen (the reference FencedStore's rule).
 func (s RegisterState) accepts(fence int64) bool { return fence >= s.Fence }
 
-// RegisterModel returns the fenced-register model: a write is accepted exactly
-// when its token is at least the highest accepted so far, and then sets
-// both the value and the highest token; a rejected write changes nothing.
-// A write's recorded outcome (OK) must match that rule: a store that
-// accepts a stale token, or rejects a current one, is not linearizable. A
-// read returns the current value. A write with an unknown outcome is
-// applied by the same rule (accepted or rejected as the state decides); an
-// unknown read changes nothing.
+// RegisterModel returns the fenced-register model, the store's own rule:
+// every request that carries a fencing token raises the highest token
+// seen, reads included (a stale holder's write after a newer holder's
+// read is rejected, though the newer one has written nothing yet); a
+// write is accepted exactly when its token is at least the highest seen,
+// and then sets the value. A write's recorded outcome (OK)
+// must match that rule: a store that accepts a stale token, or rejects a
+// current one, is not linearizable. A read returns the current value. An
+// operation with an unknown outcome (its return is the history's end) is
+// applied by the same rule: if it never reached the store, the checker
+// may place it last, where it changes nothing.
 func RegisterModel() porcupine.Model {
 	return porcupine.Model{
 		Partition:         partitionBy(func(in any) string { return in.(RegisterIn).Key }),
@@ -61,14 +66,15 @@ func registerStep(state, input, output any) (bool, any) {
 	s := state.(RegisterState)
 	in, out := input.(RegisterIn), output.(RegisterOut)
 	if !in.Write {
-		return out.Unknown || out.Value == s.Value, s
+		next := RegisterState{Value: s.Value, Fence: max(s.Fence, in.Fence)}
+		return out.Unknown || out.Value == s.Value, next
 	}
 	accepted := s.accepts(in.Fence)
 	if !out.Unknown && out.OK != accepted {
 		return false, s
 	}
 	if accepted {
-		return true, RegisterState{Value: in.Value, Fence: in.Fence}
+		return true, RegisterState{Value: in.Value, Fence: max(s.Fence, in.Fence)}
 	}
 	return true, s
 }

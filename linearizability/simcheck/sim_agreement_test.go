@@ -22,9 +22,9 @@ package simcheck
 //   - A lost update ⇒ an overlap, for patterns that allow one holder: two
 //     writers interleaved, so two clients relied on the lock at one instant
 //     (the oracles agree with each other).
-//   - The register model is Illegal only with an overlap or a fence
-//     violation, and then only for the reason below (tokens seen on reads):
-//     under the store's own rule the same history is Ok.
+//   - The register model agrees with the store's own rule written apart
+//     (seenRegisterModel); it is Illegal only with an overlap or a fence
+//     violation.
 //   - Lock model, exclusive patterns, no faults: Illegal exactly when the
 //     mutual-exclusion oracle found an overlap.
 //   - The counter model is Illegal with no claim violated only for
@@ -42,14 +42,6 @@ package simcheck
 //   - unknown-hides-loss: a lost update the counter model does not see
 //     because a section involved has an unknown outcome (its write's reply
 //     was lost, or the run ended); the model assumes such a section atomic.
-//   - read-token: the register model is Illegal, the store did nothing
-//     wrong. The simulator's store raises its highest fencing token on
-//     every request, reads included, so a stale holder's write that comes
-//     after a newer holder's read (and before its write) is rejected; the
-//     register model counts only the tokens of accepted writes and so
-//     expected that write to be accepted. Checked by re-running the history
-//     against the store's own rule (seenRegisterModel), which must find it
-//     Ok. No update is lost in these rows.
 //   - shared-holders: read-write locks and semaphores let several clients
 //     hold at once (readers, permits; report.SharedHolders) and the
 //     simulated workload writes under every lease, so updates are lost and
@@ -127,7 +119,6 @@ const (
 	classGrant     = "double-grant"       // overlap without faults ⇒ lock Illegal (agreement)
 	classNoLoss    = "overlap-no-loss"    // disagreement: see the file comment
 	classUnknown   = "unknown-hides-loss" // disagreement
-	classReadToken = "read-token"         // disagreement
 	classShared    = "shared-holders"     // disagreement
 	classFence     = "fence-only"         // disagreement
 	classCut       = "abandoned-grant"    // disagreement
@@ -149,8 +140,8 @@ type outcome struct {
 	Counter  linearizability.Verdict
 	Register linearizability.Verdict
 	Lock     linearizability.Verdict // "" where the lock model does not apply
-	// SeenRegister is the verdict under the store's own rule, checked
-	// only when Register is Illegal.
+	// SeenRegister is the verdict under the store's own rule, written
+	// apart from the register model (seenRegisterModel): the two agree.
 	SeenRegister linearizability.Verdict
 	// LockCut is the lock model's verdict with the acquires cut by their
 	// deadline given an unknown outcome, checked only when Lock is Illegal.
@@ -216,9 +207,7 @@ func observe(j job) (outcome, error) {
 		return o, err
 	}
 	o.Counter, o.Register = modelVerdict(rep, model.NameCounter), modelVerdict(rep, model.NameRegister)
-	if o.Register == linearizability.Illegal {
-		o.SeenRegister = checkSeenRegister(res.History, checkTimeout)
-	}
+	o.SeenRegister = checkSeenRegister(res.History, checkTimeout)
 	if len(sc.Faults) == 0 {
 		if o.Lock, err = lockVerdict(res.History); err != nil {
 			return o, err
@@ -342,9 +331,8 @@ func classify(o outcome) (classes, problems []string) {
 	}
 	if o.Register == linearizability.Illegal {
 		must(o.Overlaps > 0 || o.FenceViolations > 0, "register model Illegal with no overlap and no fence violation")
-		must(o.SeenRegister == linearizability.Ok, "register model Illegal, and %s under the store's own rule: not explained by tokens seen on reads", o.SeenRegister)
-		classes = append(classes, classReadToken)
 	}
+	must(o.Register == o.SeenRegister, "register model %s, the store's own rule %s: the model is not the store's rule", o.Register, o.SeenRegister)
 	classes, problems = classifyLock(o, classes, problems)
 	if o.FenceViolations > 0 && o.LostUpdates == 0 {
 		classes = append(classes, classFence)
