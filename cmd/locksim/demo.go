@@ -150,7 +150,10 @@ func (d *demo) reentrant(ctx context.Context, w io.Writer) error {
 }
 
 func (d *demo) watchdog(ctx context.Context, w io.Writer) error {
-	ttl := 300 * time.Millisecond
+	// A second of TTL (a renewal every third of it): on the wall clock a
+	// loaded machine that stops the process for 200ms would end a 300ms
+	// holding, and the demo would show a loss instead of a renewal.
+	ttl := time.Second
 	wd, err := locks.NewWatchdog(d.clients[0], "demo:watchdog", d.opts(ttl))
 	if err != nil {
 		return err
@@ -159,10 +162,10 @@ func (d *demo) watchdog(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	time.Sleep(3 * ttl)
+	time.Sleep(2 * ttl)
 	pttl := d.clients[0].PTTL(ctx, "demo:watchdog").Val()
 	fmt.Fprintf(w, "watchdog   TTL %v, held for %v: renewed every %v, key still there (PTTL %v), lease valid = %v\n",
-		ttl, 3*ttl, ttl/3, pttl.Round(10*time.Millisecond), l.Err() == nil)
+		ttl, 2*ttl, (ttl / 3).Round(time.Millisecond), pttl.Round(10*time.Millisecond), l.Err() == nil)
 	if err := wd.Release(ctx, l); err != nil {
 		return err
 	}
