@@ -114,14 +114,14 @@ var quiet = scenario.Builtin{Name: "no-faults", Summary: "the built-ins' base: 2
 
 // The classes of rows.
 const (
-	classClean     = "clean"              // no overlap, no loss, no fence violation; every model Ok
-	classLost      = "lost-update"        // lost update ⇒ counter Illegal (agreement)
-	classGrant     = "double-grant"       // overlap without faults ⇒ lock Illegal (agreement)
-	classNoLoss    = "overlap-no-loss"    // disagreement: see the file comment
-	classUnknown   = "unknown-hides-loss" // disagreement
-	classShared    = "shared-holders"     // disagreement
-	classFence     = "fence-only"         // disagreement
-	classCut       = "abandoned-grant"    // disagreement
+	classClean   = "clean"              // no overlap, no loss, no fence violation; every model Ok
+	classLost    = "lost-update"        // lost update ⇒ counter Illegal (agreement)
+	classGrant   = "double-grant"       // overlap without faults ⇒ lock Illegal (agreement)
+	classNoLoss  = "overlap-no-loss"    // disagreement: see the file comment
+	classUnknown = "unknown-hides-loss" // disagreement
+	classShared  = "shared-holders"     // disagreement
+	classFence   = "fence-only"         // disagreement
+	classCut     = "abandoned-grant"    // disagreement
 )
 
 // outcome is one row: what the oracles measured, what the checker said.
