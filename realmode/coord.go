@@ -31,6 +31,7 @@ type coord struct {
 	fired    []sim.FaultFiring // per fault of the scenario: whether and when it fired
 	stopping bool
 	failures []Failure
+	envErr   error // the environment failed under the run (a restart that did not happen): no verdict
 
 	servers []*Server
 	// replicas[i] is node i's replica until it is promoted (nil after),
@@ -78,7 +79,7 @@ func newCoord(cfg Config, sc scenario.Scenario) *coord {
 // now is true time: the coordinator's monotonic clock since the start.
 func (c *coord) now() int64 { return time.Since(c.start).Nanoseconds() }
 
-func (c *coord) startServers() error {
+func (c *coord) startServers(ctx context.Context) error {
 	persist := None
 	for _, f := range c.sc.Faults {
 		if f.Kind == fault.Crash && f.Persist {
@@ -86,13 +87,14 @@ func (c *coord) startServers() error {
 		}
 	}
 	for i := range c.sc.Nodes {
-		s, err := StartServer(ServerConfig{Name: fmt.Sprint("n", i+1), Binary: c.cfg.Server, Persist: persist})
+		s, err := startServer(ctx, ServerConfig{Name: fmt.Sprint("n", i+1), Binary: c.cfg.Server, Persist: persist})
 		if err != nil {
 			return err
 		}
+		s.cancel = c.early // a restart's wait ends with the run
 		c.servers = append(c.servers, s)
 	}
-	return c.startReplicas()
+	return c.startReplicas(ctx)
 }
 
 // startLinks puts a proxy on every client–node link.
@@ -226,6 +228,22 @@ func (c *coord) fail(i int, what string) {
 	}
 	c.mu.Unlock()
 	c.once.Do(func() { close(c.early) })
+}
+
+// abort ends the run early with err, the first environment failure: the
+// run has no verdict (the caller holds c.mu).
+func (c *coord) abort(err error) {
+	if c.envErr == nil && !c.stopping && len(c.failures) == 0 {
+		c.envErr = err
+	}
+	c.once.Do(func() { close(c.early) })
+}
+
+// aborted is the environment failure that ended the run, or nil.
+func (c *coord) aborted() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.envErr
 }
 
 // watch checks for hung clients and for servers that died on their own.

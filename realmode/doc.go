@@ -58,9 +58,15 @@
 // drift, a drift that starts later, a link fault on the protected store;
 // and a client's clock fault for a library subject (Config.Library), which
 // reads the wall clock. Every
-// process started is stopped by PID when the run ends, fails or is
-// cancelled (the CLI cancels on SIGINT and SIGTERM), and carries a
-// parent-death signal so that none outlives a coordinator killed outright.
+// process started is stopped when the run ends, fails or is cancelled
+// (the CLI cancels on SIGINT and SIGTERM), within ShutdownBound whatever
+// a client does, and carries a parent-death signal so that none outlives
+// a coordinator killed outright. Each client runs in a process group of
+// its own, signalled whole: a pause stops, and the end kills, what a
+// client wrapper forked too. A fault the coordinator could not perform (a
+// crashed node that does not restart: its port taken, the server exiting
+// or not answering PING in time; a failed promotion or expiry shift) ends
+// the run with an error naming the node and the cause, never a verdict.
 //
 // A Result carries, as a simulated run's does, the firing record of
 // each fault (Faults): whether and when it fired, or why not; a triggered

@@ -89,11 +89,22 @@ func (r *Result) Summary() string {
 	return "real: " + r.Result.Summary() + fmt.Sprintf(", porcupine %s", r.Linearizable)
 }
 
+// ShutdownBound is how long Run takes at most to return once ctx is done
+// (SIGINT or SIGTERM in the CLI) or the run has ended, whatever its
+// clients do: a client that forked a child holding its output, one that
+// ignores signals, one stopped by a pause. It is documented, not waited
+// for: the shutdown itself takes about a second.
+const ShutdownBound = 5 * time.Second
+
 // Run starts the servers and client processes, runs the scenario for its
 // duration in real time with its faults done for real, stops every
 // process, and judges the run. An error means the run could not be made
-// (a refused scenario or lock setting, no redis-server, a server that died on its own, ctx
-// done); violations and client failures are in the Result.
+// or has no verdict (a refused scenario or lock setting, no redis-server,
+// a server that died on its own, a crashed node that did not restart, a
+// fault that did not happen, ctx done); violations and client failures
+// are in the Result. Every client runs in a process group of its own
+// with a parent-death signal; once ctx is done Run returns within
+// ShutdownBound.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	sc, err := cfg.Scenario.Resolve(cfg.Pattern.Nodes)
 	var oe *locks.OptionError
@@ -114,7 +125,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	c := newCoord(cfg, sc)
 	defer c.shutdown()
-	if err := c.startServers(); err != nil {
+	if err := c.startServers(ctx); err != nil {
 		return nil, err
 	}
 	if err := c.startClients(ctx); err != nil {
@@ -145,7 +156,7 @@ func (c *coord) wait(ctx context.Context) error {
 			}
 			return nil
 		case <-c.early:
-			return nil
+			return c.aborted()
 		case <-ctx.Done():
 			return fmt.Errorf("realmode: %s under %s: %w", c.cfg.Pattern.Name, c.sc.Name, ctx.Err())
 		case <-tick.C:
@@ -156,7 +167,11 @@ func (c *coord) wait(ctx context.Context) error {
 	}
 }
 
-// shutdown stops every process started, clients first.
+// shutdown stops every process started, clients first: each client's
+// process group is SIGKILLed and its output given outputGrace to close,
+// a restart in progress gives up its wait for PING, every redis-server is
+// SIGKILLed. It takes about outputGrace whatever the clients did (see
+// ShutdownBound).
 func (c *coord) shutdown() {
 	c.mu.Lock()
 	c.stopping = true
@@ -166,11 +181,14 @@ func (c *coord) shutdown() {
 	for _, t := range timers {
 		t.Stop()
 	}
+	var clients sync.WaitGroup
 	for _, p := range c.procs {
 		if p != nil {
-			p.kill()
+			clients.Add(1)
+			go func() { defer clients.Done(); p.kill() }()
 		}
 	}
+	clients.Wait()
 	for _, row := range c.links {
 		for _, l := range row {
 			l.Close()

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -83,10 +81,18 @@ each row the run that made it.
 in bench/refs (cmd/locksim-real-client) adds the lock libraries redsync,
 bsm/redislock and rueidislock as patterns.
 
+Every client runs in a process group of its own, killed whole, with a
+parent-death signal; a client whose command cannot start or exits early
+is reported with the end of its output. SIGINT or SIGTERM ends real
+within 5 seconds whatever the clients do (a second signal at once),
+every process started stopped, exit 130.
+
 Exit status: 0 when no run broke a claim, 1 when one did or a client
-process crashed, panicked or hung (named in the output), 2 on bad usage
+process crashed, panicked, hung or exited early (named in the output, with its stderr), 2 on bad usage
 (including a refused fault, and lock settings the pattern refuses), 3 when the environment failed (no
-redis-server on PATH, a server that never became ready or died).`,
+redis-server on PATH, a server that never became ready or died, a crashed node that could not
+restart — its port taken, the server exiting, not ready in time — or another fault that did not
+happen, named with its node and cause).`,
 		Example: `  locksim real --pattern basic --scenario gc-pause
   locksim real --pattern fenced --scenario gc-pause --runs 10 --json
   locksim real --pattern redlock --scenario node-restart-without-persistence --runs 20 --parallel 2
@@ -137,7 +143,7 @@ func runReal(cmd *cobra.Command, f realFlags) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(cmd.Context()) // a second signal ends locksim at once
 	defer stop()
 	res, err := realmode.RunMany(ctx, cfg, f.runs, f.parallel)
 	if err != nil {

@@ -6,11 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -74,7 +72,7 @@ func newCells(cmd *cobra.Command, f realFlags) (realmode.AgreementFile, error) {
 	if err != nil {
 		return realmode.AgreementFile{}, err
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(cmd.Context()) // a second signal ends locksim at once
 	defer stop()
 	cells, err := realmode.Agreement(ctx, o)
 	if err != nil {

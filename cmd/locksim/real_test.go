@@ -194,3 +194,13 @@ func TestRealTableMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestRealHelpStatesTheShutdownBound: real --help states the bound
+// realmode.Run keeps once interrupted.
+func TestRealHelpStatesTheShutdownBound(t *testing.T) {
+	out, _, err := runCLI(t, "real", "--help")
+	want := fmt.Sprintf("within %d seconds", int(realmode.ShutdownBound.Seconds()))
+	if err != nil || !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+		t.Errorf("real --help: %v; want it to say %q", err, want)
+	}
+}
