@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
@@ -20,18 +22,26 @@ type coord struct {
 	cfg Config
 	sc  scenario.Scenario
 
-	mu       sync.Mutex // guards everything below it, and the judge
-	start    time.Time
-	wall     time.Duration
-	judge    *sim.Judge
-	hist     *history.History
-	state    []*clientState
-	down     []bool            // a node down on purpose (crashed, not yet restarted)
-	trig     map[trigKey][]int // faults (their index in the scenario) waiting for a point
-	fired    []sim.FaultFiring // per fault of the scenario: whether and when it fired
-	stopping bool
-	failures []Failure
-	envErr   error // the environment failed under the run (a restart that did not happen): no verdict
+	mu     sync.Mutex // guards everything below it, and the judge
+	start  time.Time
+	wall   time.Duration
+	judge  *sim.Judge
+	hist   *history.History
+	state  []*clientState
+	down   []bool  // a node down on purpose (crashed, not yet restarted)
+	downAt []int64 // per node: the true time of its last crash (0: none)
+	loss   *lossOracle
+	// lateSignals are the loss-signal oracle's violations.
+	lateSignals []sim.Violation
+	stalls      []stall // the clients' heartbeat gaps
+	// grantClients are the loss-signal oracle's connections for its look
+	// at a grant (guarded by mu; its poller has its own).
+	grantClients map[string]*redis.Client
+	trig         map[trigKey][]int // faults (their index in the scenario) waiting for a point
+	fired        []sim.FaultFiring // per fault of the scenario: whether and when it fired
+	stopping     bool
+	failures     []Failure
+	envErr       error // the environment failed under the run (a restart that did not happen): no verdict
 
 	servers []*Server
 	// replicas[i] is node i's replica until it is promoted (nil after),
@@ -44,6 +54,7 @@ type coord struct {
 	procs     []*proc
 	timers    []*time.Timer
 	started   chan struct{} // closed when the run begins
+	ended     chan struct{} // closed when the run ends (end)
 	early     chan struct{} // closed to end the run early (a client failed)
 	once      sync.Once
 	serving   sync.WaitGroup
@@ -61,11 +72,13 @@ type clientState struct {
 	stats    sim.ClientResult
 	waits    []time.Duration
 	lastAcq  int64
+	relID    int // the lease of the Release in flight
 }
 
 func newCoord(cfg Config, sc scenario.Scenario) *coord {
 	c := &coord{cfg: cfg, sc: sc, trig: map[trigKey][]int{}, down: make([]bool, sc.Nodes),
-		fired: make([]sim.FaultFiring, len(sc.Faults)), started: make(chan struct{}), early: make(chan struct{})}
+		fired: make([]sim.FaultFiring, len(sc.Faults)), started: make(chan struct{}), early: make(chan struct{}),
+		ended: make(chan struct{}), grantClients: map[string]*redis.Client{}, downAt: make([]int64, sc.Nodes), loss: newLossOracle(cfg.Pattern.Claims, nodesTTL{sc.Nodes, sc.TTL})}
 	names := make([]string, sc.Clients)
 	for i := range names {
 		names[i] = fmt.Sprint("c", i+1)
@@ -181,6 +194,8 @@ func (c *coord) begin() {
 			c.applyAfter(i, f.When.At)
 		}
 	}
+	c.serving.Add(1)
+	go c.lossLooks()
 	c.mu.Unlock()
 	close(c.started)
 }
@@ -192,6 +207,7 @@ func (c *coord) end() {
 	defer c.mu.Unlock()
 	c.stopping = true
 	c.wall = time.Since(c.start)
+	close(c.ended)
 	for _, st := range c.state {
 		if st.pending != nil {
 			st.pending.Return = history.Unknown

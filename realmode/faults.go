@@ -110,7 +110,7 @@ func (c *coord) apply(idx int) {
 	if f.For > 0 && f.Kind != fault.Slow {
 		ev.End = ev.At + int64(f.For)
 	}
-	note, err := c.inject(f)
+	note, err := c.inject(f, len(c.hist.Events))
 	if err != nil {
 		note = "failed: " + err.Error()
 		c.abort(fmt.Errorf("realmode: %s (%s) did not happen: %w", f.Kind, scenario.FormatFault(f), err))
@@ -123,11 +123,20 @@ func (c *coord) apply(idx int) {
 
 // inject performs f and says how, or returns why it could not: a fault
 // that did not happen ends the run without a verdict (see abort).
-func (c *coord) inject(f fault.Fault) (string, error) {
+func (c *coord) inject(f fault.Fault, event int) (string, error) {
 	i := fault.Index(f.Target)
 	switch f.Kind {
 	case fault.Pause:
-		if err := c.procs[i].pause(f.For); errors.Is(err, errExited) {
+		// The pause's event ends when its SIGCONT was sent, not when it
+		// was planned to: the stopped time the loss-signal oracle leaves out.
+		resumed := func(at time.Time) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if event < len(c.hist.Events) && c.hist.Events[event].Kind == string(fault.Pause) {
+				c.hist.Events[event].End = max(c.hist.Events[event].End, at.Sub(c.start).Nanoseconds())
+			}
+		}
+		if err := c.procs[i].pause(f.For, resumed); errors.Is(err, errExited) {
 			return "not done: " + err.Error(), nil // a client failure, reported as such
 		} else if err != nil {
 			return "", err
@@ -196,6 +205,7 @@ func (c *coord) crash(i int, f fault.Fault) string {
 	s := c.servers[i]
 	pid := s.PID()
 	c.down[i] = true
+	c.downAt[i] = c.now()
 	s.Crash()
 	if f.For == 0 {
 		return fmt.Sprintf("SIGKILL pid %d; down for good", pid)

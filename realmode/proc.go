@@ -86,9 +86,10 @@ func startProc(name string, argv, env []string, setup Setup) (*proc, error) {
 var errExited = errors.New("the client has exited")
 
 // pause stops the process group (SIGSTOP) for d, then resumes it
-// (SIGCONT); overlapping pauses resume when the last ends. A client that
-// has exited cannot be paused: the error says so.
-func (p *proc) pause(d time.Duration) error {
+// (SIGCONT), and calls resumed with the instant this pause ended (the
+// process runs again once the last of overlapping pauses ends). A client
+// that has exited cannot be paused: errExited.
+func (p *proc) pause(d time.Duration, resumed func(time.Time)) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.paused == 0 {
@@ -100,7 +101,7 @@ func (p *proc) pause(d time.Duration) error {
 		}
 	}
 	p.paused++
-	time.AfterFunc(d, p.resume)
+	time.AfterFunc(d, func() { p.resume(); resumed(time.Now()) })
 	return nil
 }
 

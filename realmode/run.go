@@ -195,6 +195,11 @@ func (c *coord) shutdown() {
 		}
 	}
 	c.restarts.Wait()
+	c.mu.Lock()
+	for _, r := range c.grantClients {
+		_ = r.Close()
+	}
+	c.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range append(c.stopReplicas(), c.servers...) {
 		wg.Add(1)
@@ -212,6 +217,12 @@ func (c *coord) result() (*Result, error) {
 	r.Result = sim.Result{Pattern: c.cfg.Pattern.Name, Scenario: c.sc.Name, Seed: c.cfg.Seed, Nodes: c.sc.Nodes,
 		Claims: c.cfg.Pattern.Claims.Names(), Violated: c.judge.Violated(), Safety: c.judge.Safety(), History: h}
 	r.Violations, r.Stats.Violations = c.judge.Violations()
+	r.LossSignal = c.lossResult()
+	r.Violations = append(r.Violations, c.lateSignals...)
+	r.Stats.Violations += len(c.lateSignals)
+	if c.cfg.Pattern.Claims.LossSignal > 0 && r.LossSignal.Late > 0 {
+		r.Violated = append(r.Violated, sim.ClaimLossSignal)
+	}
 	r.Stats.SimTime = c.wall
 	r.Liveness = c.liveness()
 	r.Faults = c.firings()

@@ -1,0 +1,58 @@
+package realmode
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim"
+)
+
+// TestLossSignalJudgedForReal: under slow-work (c1 prepares its write
+// for 3 TTLs after its lease check) basic's lease closes Done as its
+// validity runs out, no later than the key expires on redis-server: the
+// loss is signalled within the bound. The same lock with leases that
+// never tell (test-no-signal) learns of it only from its Release's
+// refusal, TTLs later: a late signal, the claim broken. Before, real
+// mode measured nothing (every field 0) whatever the lock did.
+func TestLossSignalJudgedForReal(t *testing.T) {
+	needRedis(t)
+	for _, c := range []struct {
+		pattern string
+		late    bool
+	}{{"basic", false}, {"test-no-signal", true}} {
+		t.Run(c.pattern, func(t *testing.T) {
+			res := runReal(t, testConfig(t, c.pattern, builtin(t, "slow-work", 1), 1))
+			if err := res.Err(); err != nil {
+				t.Fatal(err)
+			}
+			ls := res.LossSignal
+			t.Logf("%s: %+v", c.pattern, ls)
+			if ls.Losses == 0 || ls.Bound != sim.LossSignalBound(res.claims(t), builtin(t, "slow-work", 1).TTL) {
+				t.Fatalf("%s: loss signal %+v: want c1's loss measured against the simulator's bound", c.pattern, ls)
+			}
+			broke := slices.Contains(res.Violated, sim.ClaimLossSignal)
+			if late := ls.Late > 0; late != c.late || broke != c.late {
+				t.Errorf("%s: %d late of %d losses (max %v), violated %v; want late %v", c.pattern, ls.Late, ls.Losses, ls.Max, res.Violated, c.late)
+			}
+			if c.late && ls.Max < builtin(t, "slow-work", 1).TTL {
+				t.Errorf("%s: the largest latency %v, want over a TTL (told only at its Release)", c.pattern, ls.Max)
+			}
+			if c.late && !slices.ContainsFunc(res.Violations, func(v sim.Violation) bool {
+				return v.Kind == "late-signal" && strings.Contains(v.Detail, "Release returned")
+			}) {
+				t.Errorf("%s: violations %+v, want a late signal told by Release", c.pattern, res.Violations)
+			}
+		})
+	}
+}
+
+func (r *Result) claims(t *testing.T) pattern.Claims {
+	t.Helper()
+	p, err := testLookup(r.Pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Claims
+}
