@@ -3,7 +3,6 @@ package realmode
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -319,7 +318,6 @@ func (c *coord) judgeLook(h *realHolding, read []int64, at int64) {
 		return
 	}
 	h.lost, h.lostAt = true, lostAt
-	fmt.Fprintf(os.Stderr, "DEBUG loss %s id %d at %d (look %d, prev %v wasHeld %v held %v read %v) releaseAt %d doneAt %d\n", c.state[h.client].name, h.id, lostAt, at, prev, wasHeld, h.held, read, h.releaseAt, h.doneAt)
 	c.loss.res.Losses++
 	if h.doneAt >= 0 {
 		c.signalLoss(h, max(h.doneAt, h.lostAt), "its lease's Done closed")

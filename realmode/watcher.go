@@ -42,7 +42,7 @@ func newWatcher(c *conn) *watcher {
 
 // watch starts watching lease l, the coordinator's lease id.
 func (w *watcher) watch(id int, l Lease) {
-	if id == 0 || l == nil {
+	if l == nil {
 		return
 	}
 	h := &watched{l: l, unwatch: make(chan struct{})}
