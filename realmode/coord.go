@@ -29,8 +29,10 @@ type coord struct {
 	hist   *history.History
 	state  []*clientState
 	down   []bool  // a node down on purpose (crashed, not yet restarted)
-	downAt []int64 // per node: the true time of its last crash (0: none)
+	upAt   []int64 // per node: the true time its last restart answered (0: none)
 	loss   *lossOracle
+	pr     *progress
+	grants int // leases granted
 	// lateSignals are the loss-signal oracle's violations.
 	lateSignals []sim.Violation
 	stalls      []stall // the clients' heartbeat gaps
@@ -78,12 +80,13 @@ type clientState struct {
 func newCoord(cfg Config, sc scenario.Scenario) *coord {
 	c := &coord{cfg: cfg, sc: sc, trig: map[trigKey][]int{}, down: make([]bool, sc.Nodes),
 		fired: make([]sim.FaultFiring, len(sc.Faults)), started: make(chan struct{}), early: make(chan struct{}),
-		ended: make(chan struct{}), grantClients: map[string]*redis.Client{}, downAt: make([]int64, sc.Nodes), loss: newLossOracle(cfg.Pattern.Claims, nodesTTL{sc.Nodes, sc.TTL})}
+		ended: make(chan struct{}), grantClients: map[string]*redis.Client{}, upAt: make([]int64, sc.Nodes), loss: newLossOracle(cfg.Pattern.Claims, nodesTTL{sc.Nodes, sc.TTL})}
 	names := make([]string, sc.Clients)
 	for i := range names {
 		names[i] = fmt.Sprint("c", i+1)
 		c.state = append(c.state, &clientState{name: names[i], points: map[fault.Point]int{}, stats: sim.ClientResult{Name: names[i]}})
 	}
+	c.pr = newProgress(c)
 	c.judge = sim.NewJudge(cfg.Pattern.Claims, names, c.now)
 	c.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "redis", Ops: []history.Op{}}
 	return c

@@ -13,6 +13,21 @@
 // workload point, so every recorded interval contains the real one and a
 // fault triggered at a point takes effect before the client goes on.
 //
+// Every claim the simulator judges is judged here with the simulator's
+// definitions and bounds: the safety oracles (sim.Judge), progress (a
+// stall past sim.ProgressBound) and loss-signal (losswatch.go: each
+// holding watched on every redis-server, its loss the first instant it
+// is on fewer than a quorum — a key's PEXPIRETIME, a restart without it, or
+// the look that saw it gone — against the instant the client process saw
+// its lease's Done close or its Release refused, its planned pauses left
+// out with the time its heartbeat saw it not run, within
+// sim.LossSignalBound). A claim a run could not judge is
+// listed in Result.NotJudged, never counted as held. Each client's
+// watcher goroutine also ticks a heartbeat every 2ms: Result.Stops is
+// each client's largest gap less its planned pauses, and Descheduled
+// marks a run in which one exceeded TTL/StopFraction — the machine, not
+// the scenario, stopped a client.
+//
 // A run lasts the scenario's duration of real time, and longer where a
 // fault needs it: a loaded machine may start or slow a client so that it
 // reaches a fault's point late, so the run waits for a triggered fault

@@ -205,7 +205,6 @@ func (c *coord) crash(i int, f fault.Fault) string {
 	s := c.servers[i]
 	pid := s.PID()
 	c.down[i] = true
-	c.downAt[i] = c.now()
 	s.Crash()
 	if f.For == 0 {
 		return fmt.Sprintf("SIGKILL pid %d; down for good", pid)
@@ -231,6 +230,7 @@ func (c *coord) crash(i int, f fault.Fault) string {
 			return
 		}
 		c.down[i] = false
+		c.upAt[i] = c.now()
 		data := map[bool]string{true: "its data kept (AOF, appendfsync always)", false: "its data lost"}[f.Persist]
 		c.event(history.Event{At: at, End: c.now(), Kind: "restart", Target: s.Name(), Detail: data})
 	}()

@@ -8,9 +8,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
+	"github.com/locksim/locksim/sim/fault"
 )
 
 // The loss-signal oracle of real mode judges what the simulator's does
@@ -20,14 +22,20 @@ import (
 // which fewer than a quorum of the nodes hold its token where the
 // pattern says it lives (Pattern.Where): a key's expiry on the node's
 // own clock (PEXPIRETIME, read every lossPoll from each redis-server
-// directly, not through the clients' proxies), a crash the coordinator
-// performed (the instant of its SIGKILL), or a delete, a takeover, a
-// restart or a failover seen at the next look (the look's instant: up to
-// lossPoll after the fact, so a latency is never overstated). The moment
+// directly, not through the clients' proxies), a restart the coordinator
+// performed that came back without it (the instant it answered again), or
+// a delete, a takeover or a failover seen at the next look (the look's
+// instant: up to lossPoll after the fact, so a latency is never
+// overstated). As in the simulator, a crashed node keeps what it held
+// while it is down (its keys still expire on time): whether it lost them
+// shows when it restarts. The moment
 // the holder is told is when its lease's Done closed (or its Err turned
 // non-nil, for a lease with no Done), as the client's watcher reports it,
 // or when a Release it began after the loss returned an error. Only
 // losses before the holder began its Release count.
+
+// nodeDown is a look's reply for a node that is down.
+const nodeDown = -3
 
 // lossPoll is how often the coordinator looks at every open holding.
 const lossPoll = 5 * time.Millisecond
@@ -166,7 +174,7 @@ func (c *coord) signalLoss(h *realHolding, at int64, how string) {
 
 // finishLoss records h's latency, judged against the bound.
 func (c *coord) finishLoss(h *realHolding, at int64, how string) {
-	d := max(at-h.lostAt-sim.PausedWithin(c.hist.Events, c.state[h.client].name, h.lostAt, at), 0)
+	d := max(at-h.lostAt-c.stoppedWithin(h.client, h.lostAt, at), 0)
 	c.loss.lat = append(c.loss.lat, d)
 	c.closeHolding(h)
 	if c.loss.bound == 0 || d <= c.loss.bound {
@@ -176,6 +184,25 @@ func (c *coord) finishLoss(h *realHolding, at int64, how string) {
 	c.lateSignals = append(c.lateSignals, sim.Violation{Kind: "late-signal", At: at, Clients: []string{c.state[h.client].name},
 		Detail: fmt.Sprintf("%s lost the lock on the server at t=%.6fs and learnt of it %v later, its pauses aside (%s), past its bound %v",
 			c.state[h.client].name, float64(h.lostAt)/1e9, time.Duration(d).Round(time.Microsecond), how, time.Duration(c.loss.bound))})
+}
+
+// stoppedWithin is how long, within [from, to], client i's process did
+// not run: the union of the scenario's pauses of it (SIGSTOP to SIGCONT)
+// and the gaps its own heartbeat saw (which include the time the machine
+// took to run it again after a SIGCONT, and any time the machine did not
+// run it at all). A stopped process can neither be told nor act: as in
+// the simulator, its stopped time is not charged to the lock. The gaps
+// are known to the heartbeat's tick (2ms): that is the oracle's
+// resolution, and the stops are reported per run (Result.Stops).
+func (c *coord) stoppedWithin(i int, from, to int64) int64 {
+	name := c.state[i].name
+	evs := slices.Clone(c.hist.Events)
+	for _, s := range c.stalls {
+		if s.client == i {
+			evs = append(evs, history.Event{Kind: string(fault.Pause), Target: name, At: s.from, End: s.to})
+		}
+	}
+	return sim.PausedWithin(evs, name, from, to)
 }
 
 func (c *coord) closeHolding(h *realHolding) {
@@ -264,6 +291,7 @@ func (c *coord) lookMarks(h *realHolding, addrs []string, clients map[string]*re
 	for n, a := range addrs {
 		out[n] = -2
 		if a == "" {
+			out[n] = nodeDown
 			continue
 		}
 		r := clients[a]
@@ -292,6 +320,12 @@ func (c *coord) judgeLook(h *realHolding, read []int64, at int64) {
 	h.lastLook = at
 	n := 0
 	for i, v := range read {
+		if v == nodeDown { // as it was at the crash, but for an expiry since
+			if h.held[i] = h.held[i] && (h.expires[i] == 0 || h.expires[i] > at); h.held[i] {
+				n++
+			}
+			continue
+		}
 		h.held[i], h.expires[i] = v != -2, 0
 		if v == -2 {
 			continue
@@ -325,8 +359,8 @@ func (c *coord) judgeLook(h *realHolding, read []int64, at int64) {
 }
 
 // lossInstant is when a holding that lost its quorum lost it: the latest
-// of the expiries passed, and of the crashes, of the nodes it left since
-// the last look; else the look's instant.
+// of the expiries passed, and of the restarts, of the nodes it left
+// since the last look; else the look's instant.
 func (c *coord) lossInstant(prev []int64, wasHeld, held []bool, since, at int64) int64 {
 	lost := int64(-1)
 	for i := range held {
@@ -334,10 +368,10 @@ func (c *coord) lossInstant(prev []int64, wasHeld, held []bool, since, at int64)
 			continue
 		}
 		switch {
-		case c.downAt[i] > since && c.downAt[i] <= at:
-			lost = max(lost, c.downAt[i])
 		case prev[i] > 0 && prev[i] <= at:
 			lost = max(lost, prev[i])
+		case c.upAt[i] > since && c.upAt[i] <= at:
+			lost = max(lost, c.upAt[i])
 		default:
 			lost = max(lost, at)
 		}

@@ -196,7 +196,7 @@ func TestClientThatCannotRunNamed(t *testing.T) {
 		want []string
 	}{
 		{[]string{"/no/such/client"}, []string{"c1", "/no/such/client"}},
-		{[]string{"/bin/sh", "-c", "echo the client broke early >&2; exit 7"}, []string{"realmode: c", "exit status 7", "the client broke early"}},
+		{[]string{"/bin/sh", "-c", "echo the client broke early >&2; exit 7"}, []string{"exit status 7", "the client broke early"}},
 	} {
 		cfg := testConfig(t, "basic", builtin(t, "steady", 1), 1)
 		cfg.Client = c.argv

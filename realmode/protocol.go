@@ -13,11 +13,15 @@ import (
 
 // The coordinator and a client process talk in JSON lines: the client
 // writes each message to fd 3 and blocks until the coordinator answers on
-// its stdin. Every message is answered, so an operation is stamped
+// its stdin. Every message but a notice is answered, so an operation is stamped
 // (invoked) before the client makes it, a fault at a workload point takes
 // effect before the client goes on, and the store executes a read or a
-// write at one instant of the coordinator's true time. The client's own
-// stdout and stderr are kept for the verdict of a client that fails.
+// write at one instant of the coordinator's true time. Notices (lost,
+// stall) come from the client's watcher goroutine whenever their event
+// happens, between the workload's messages, and are never answered: a
+// client that sends none is judged without them (a loss then told only by
+// its Release, no unplanned stop measured). The client's own stdout and
+// stderr are kept for the verdict of a client that fails.
 
 // Setup is the first line a client reads: everything it needs to run.
 type Setup struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -54,6 +55,16 @@ type Result struct {
 	Linearizable linearizability.Verdict `json:"linearizable"`
 	// Wall is the run's length in real time, set-up excluded.
 	Wall time.Duration `json:"wall_ns"`
+	// TTL is the scenario's.
+	TTL time.Duration `json:"ttl_ns"`
+	// Stops is each client's largest unplanned stop (see ClientStop);
+	// Descheduled marks a run in which one exceeded TTL/StopFraction: the
+	// machine paused a client, and its verdict may say so.
+	Stops       []ClientStop `json:"unplanned_stops"`
+	Descheduled bool         `json:"descheduled"`
+	// NotJudged names each claim of the pattern the run could not judge,
+	// with the reason: it is neither broken nor held.
+	NotJudged []string `json:"not_judged"`
 }
 
 // Failure is one client process that did not run to the end.
@@ -213,18 +224,25 @@ func (c *coord) result() (*Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	h := c.hist
-	r := &Result{Failures: append([]Failure{}, c.failures...), Wall: c.wall}
+	r := &Result{Failures: append([]Failure{}, c.failures...), Wall: c.wall, TTL: c.sc.TTL}
 	r.Result = sim.Result{Pattern: c.cfg.Pattern.Name, Scenario: c.sc.Name, Seed: c.cfg.Seed, Nodes: c.sc.Nodes,
-		Claims: c.cfg.Pattern.Claims.Names(), Violated: c.judge.Violated(), Safety: c.judge.Safety(), History: h}
+		Claims: c.cfg.Pattern.Claims.Names(), Safety: c.judge.Safety(), History: h}
 	r.Violations, r.Stats.Violations = c.judge.Violations()
+	r.Stats.SimTime = c.wall
+	// Progress and loss-signal, judged as the simulator judges them.
+	c.pr.finish(c, int64(c.wall))
+	r.Liveness = c.liveness()
+	r.Liveness.Stalls, r.Liveness.LongestStall = c.pr.stalls, time.Duration(c.pr.longest)
+	r.Violated = c.judge.ViolatedWith(r.Liveness)
 	r.LossSignal = c.lossResult()
-	r.Violations = append(r.Violations, c.lateSignals...)
-	r.Stats.Violations += len(c.lateSignals)
 	if c.cfg.Pattern.Claims.LossSignal > 0 && r.LossSignal.Late > 0 {
 		r.Violated = append(r.Violated, sim.ClaimLossSignal)
 	}
-	r.Stats.SimTime = c.wall
-	r.Liveness = c.liveness()
+	r.NotJudged = append([]string{}, c.notJudged(r.LossSignal)...)
+	r.Stops, r.Descheduled = c.stopsResult()
+	r.Violations = append(append(r.Violations, c.pr.found...), c.lateSignals...)
+	r.Stats.Violations += len(c.pr.found) + len(c.lateSignals)
+	slices.SortStableFunc(r.Violations, func(a, b sim.Violation) int { return compare(a.At, b.At) })
 	r.Faults = c.firings()
 	for i, st := range c.state {
 		st.stats.Writes = c.judge.Writes(i)

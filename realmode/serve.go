@@ -95,9 +95,13 @@ func (c *coord) execute(i int, m Msg) (Reply, error) {
 	case msgReady:
 	case msgInvoke:
 		st.pending = &history.Op{Client: i + 1, Kind: m.Op, Key: sim.Key, Call: c.now()}
-		if m.Op == history.Release {
+		switch m.Op {
+		case history.Release:
 			st.relID = m.Lease
 			c.lossReleasing(m.Lease)
+			c.pr.free(i, c.now())
+		case history.Acquire:
+			c.pr.want(i, c.now())
 		}
 	case msgReturn:
 		return c.returned(i, m)
@@ -135,7 +139,9 @@ func (c *coord) returned(i int, m Msg) (Reply, error) {
 		if m.OK {
 			o.Fence, o.Count = m.Fence, m.Count
 			r.Lease = c.judge.Grant(i, o.Call, m.Fence, m.Mode == history.ModeRead)
+			c.grants++
 			c.grantLoss(i, r.Lease, m)
+			c.pr.hold(c, i, c.now())
 			st.stats.Acquisitions++
 			st.waits = append(st.waits, time.Duration(c.now()-o.Call).Round(time.Microsecond))
 			st.lastAcq = c.now()

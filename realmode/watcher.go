@@ -14,7 +14,7 @@ import (
 
 const (
 	heartbeatEvery = 2 * time.Millisecond
-	stallReport    = 10 * time.Millisecond
+	stallReport    = 2 * heartbeatEvery // a tick missed
 )
 
 // doner is a lease that closes a channel when it is lost (locks.Lease).

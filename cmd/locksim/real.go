@@ -252,12 +252,22 @@ func printReal(w io.Writer, res []*realmode.Result, asJSON bool) error {
 		if fs := r.FaultsSummary(); fs != "" {
 			fmt.Fprintln(w, "  "+fs)
 		}
+		fmt.Fprintln(w, "  "+r.LossSummary())
+		if ss := r.StopsSummary(r.TTL); ss != "" {
+			fmt.Fprintln(w, "  "+ss)
+		}
+		for _, nj := range r.NotJudged {
+			fmt.Fprintln(w, "  NOT JUDGED "+nj)
+		}
 		for _, v := range r.Violations {
 			fmt.Fprintf(w, "  t=%.6fs %s %v: %s\n", float64(v.At)/1e9, v.Kind, v.Clients, v.Detail)
 		}
 	}
-	fmt.Fprintf(w, "violated in %d of %d runs (%.0f%%, 95%% interval %.0f–%.0f%%); client failures in %d; a fault did not fire in %d\n",
-		t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi, t.Failed, t.Unfired)
+	fmt.Fprintf(w, "violated in %d of %d runs (%.0f%%, 95%% interval %.0f–%.0f%%); client failures in %d; a fault did not fire in %d; a claim not judged in %d; the machine stopped a client past TTL/%d in %d\n",
+		t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi, t.Failed, t.Unfired, t.NotJudged, realmode.StopFraction, t.Descheduled)
+	if len(res) == 1 {
+		fmt.Fprintln(w, "one run only: its verdict is one seed's")
+	}
 	return nil
 }
 
