@@ -40,7 +40,10 @@ func (c cell) judge(t *testing.T) {
 		if err := res.Err(); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("run %d: %s", seed, res.Summary())
+		t.Logf("run %d: %s; %s; %s", seed, res.Summary(), res.LossSummary(), res.StopsSummary(res.TTL))
+		for _, v := range res.Violations[:min(len(res.Violations), 3)] {
+			t.Logf("  t=%.6fs %s %v: %s", float64(v.At)/1e9, v.Kind, v.Clients, v.Detail)
+		}
 		if len(res.Violated) > 0 {
 			broke++
 			if c.breaks {

@@ -34,8 +34,10 @@ import (
 // or when a Release it began after the loss returned an error. Only
 // losses before the holder began its Release count.
 
-// nodeDown is a look's reply for a node that is down.
-const nodeDown = -3
+// nodeUnknown is a look's reply for a node that is down or did not
+// answer in time (a loaded machine): what it holds is taken to be what it
+// held at the last look, its keys expiring on time.
+const nodeUnknown = -3
 
 // lossPoll is how often the coordinator looks at every open holding.
 const lossPoll = 5 * time.Millisecond
@@ -289,9 +291,8 @@ func (c *coord) lookMarks(h *realHolding, addrs []string, clients map[string]*re
 	}
 	out := make([]int64, len(addrs))
 	for n, a := range addrs {
-		out[n] = -2
+		out[n] = nodeUnknown
 		if a == "" {
-			out[n] = nodeDown
 			continue
 		}
 		r := clients[a]
@@ -299,7 +300,7 @@ func (c *coord) lookMarks(h *realHolding, addrs []string, clients map[string]*re
 			r = redis.NewClient(&redis.Options{Addr: a, DialerRetries: 1, MaxRetries: -1, ContextTimeoutEnabled: true})
 			clients[a] = r
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		v, err := r.Eval(ctx, markScript, keys, argv...).Int64()
 		cancel()
 		if err == nil {
@@ -320,7 +321,7 @@ func (c *coord) judgeLook(h *realHolding, read []int64, at int64) {
 	h.lastLook = at
 	n := 0
 	for i, v := range read {
-		if v == nodeDown { // as it was at the crash, but for an expiry since
+		if v == nodeUnknown { // as it was at the last look, but for an expiry since
 			if h.held[i] = h.held[i] && (h.expires[i] == 0 || h.expires[i] > at); h.held[i] {
 				n++
 			}
