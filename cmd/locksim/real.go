@@ -28,6 +28,7 @@ type realFlags struct {
 	libClient string
 	merge     bool
 	mergeFrom string
+	stale     bool
 }
 
 func newRealCmd() *cobra.Command {
@@ -74,7 +75,13 @@ The same cells go, machine-readable, into agreement.json beside FILE
 replaces just those in the agreement.json beside FILE (which must exist),
 keeping the others, then writes FILE again from the merged cells;
 --merge-from F merges the cells of another agreement.json F instead of
-running any. A merged table names every run its cells came from, and
+running any. Every cell records the commit and build that made it, its
+claim set and a fingerprint of what decides its verdicts (the oracles'
+version, the subject's claims and nodes, the scenario's text, the lock
+code's Go sources and scripts); locksim report --real shows a cell whose
+fingerprint this build does not give as stale, greyed with the reason,
+never as agreement. --merge --stale reruns only the stale cells of the
+selection (and those the file lacks). A merged table names every run its cells came from, and
 each row the run that made it.
 
 --client names the client program (default: this binary). A binary built
@@ -97,7 +104,8 @@ happen, named with its node and cause).`,
   locksim real --pattern fenced --scenario gc-pause --runs 10 --json
   locksim real --pattern redlock --scenario node-restart-without-persistence --runs 20 --parallel 2
   locksim real --table reports/real/README.md --runs 5 --sim-seeds 20
-  locksim real --table reports/real/README.md --merge --scenario failover-async-replication --runs 5`,
+  locksim real --table reports/real/README.md --merge --scenario failover-async-replication --runs 5
+  locksim real --table reports/real/README.md --merge --stale --runs 5 --sim-seeds 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReal(cmd, f) },
 	}
@@ -114,6 +122,7 @@ happen, named with its node and cause).`,
 	fl.StringVar(&f.libraries, "libraries", "", "with --table: comma-separated library subjects of --lib-client, for rows of their own")
 	fl.StringVar(&f.libClient, "lib-client", "", "with --table: the client program that knows --libraries (bench/refs cmd/locksim-real-client)")
 	fl.BoolVar(&f.merge, "merge", false, "with --table: run only the cells selected and merge them into the agreement.json beside FILE, keeping its other cells")
+	fl.BoolVar(&f.stale, "stale", false, "with --table --merge: run only the cells of the selection that are stale (or missing) in the agreement.json beside FILE")
 	fl.StringVar(&f.mergeFrom, "merge-from", "", "with --table: run nothing; merge the cells of this agreement.json into the one beside FILE")
 	return cmd
 }
@@ -289,7 +298,7 @@ func realVerdict(res []*realmode.Result) error {
 // tableOnly refuses, without --table, a flag only the agreement table
 // reads: it would be silently ignored.
 func tableOnly(cmd *cobra.Command) error {
-	for _, name := range []string{"sim-seeds", "libraries", "lib-client", "merge", "merge-from"} {
+	for _, name := range []string{"sim-seeds", "libraries", "lib-client", "merge", "merge-from", "stale"} {
 		if cmd.Flags().Changed(name) {
 			return usagef("--%s is read only with --table (the agreement table)", name)
 		}

@@ -204,3 +204,62 @@ func TestRealHelpStatesTheShutdownBound(t *testing.T) {
 		t.Errorf("real --help: %v; want it to say %q", err, want)
 	}
 }
+
+// TestRealTableStaleCells: a table's cells are fresh on the build that
+// made them; a cell whose fingerprint no longer matches is stale, and
+// --merge --stale reruns it alone, leaving the fresh cell as it was.
+func TestRealTableStaleCells(t *testing.T) {
+	needRealRedis(t)
+	dir := t.TempDir()
+	table := filepath.Join(dir, "README.md")
+	args := []string{"real", "--table", table, "--pattern", "basic,fenced", "--scenario", "gc-pause", "--runs", "1", "--sim-seeds", "2"}
+	if _, _, err := runCLI(t, args...); err != nil {
+		t.Fatalf("real --table: %v", err)
+	}
+	data := filepath.Join(dir, realmode.AgreementFileName)
+	f, err := realmode.ReadAgreementFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range f.Cells {
+		if why := cellStaleness(c); why != "" || c.Fingerprint == "" || c.Claims == "" {
+			t.Fatalf("%s under %s, just made: stale %q, fingerprint %q, claims %q", c.Pattern, c.Scenario, why, c.Fingerprint, c.Claims)
+		}
+	}
+	// fenced's cell made by other lock code (its code digest changed).
+	for i, c := range f.Cells {
+		if c.Pattern == "fenced" {
+			f.Cells[i].Fingerprint = strings.Replace(c.Fingerprint, "code:", "code:00", 1)
+			f.Cells[i].Real.Runs = 99 // a mark: a rerun replaces it
+		}
+	}
+	var b strings.Builder
+	if err := realmode.WriteAgreementFile(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	md, err := tinyRealReport(t, t.TempDir(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md, "| fenced | gc-pause | _") || !strings.Contains(md, "the lock code (its Go sources or scripts) changed") || !strings.Contains(md, "1 cell(s) are stale") {
+		t.Errorf("report does not show fenced's cell stale, with the reason:\n%s", md)
+	}
+	before := f.Cells
+	if _, _, err := runCLI(t, append(args, "--merge", "--stale")...); err != nil {
+		t.Fatalf("real --table --merge --stale: %v", err)
+	}
+	if f, err = realmode.ReadAgreementFile(data); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range f.Cells {
+		switch {
+		case c.Pattern == "fenced" && (c.Real.Runs != 1 || cellStaleness(c) != ""):
+			t.Errorf("fenced's stale cell after --stale: %+v, stale %q; want it rerun and fresh", c.Real, cellStaleness(c))
+		case c.Pattern == "basic" && (c.Source != before[i].Source || c.Fingerprint != before[i].Fingerprint):
+			t.Errorf("basic's fresh cell was rerun by --stale: source %d, was %d", c.Source, before[i].Source)
+		}
+	}
+}
