@@ -53,9 +53,9 @@ func TestUnplannedStopMeasured(t *testing.T) {
 			}
 			return pid != 0 && len(children(t)) >= 1+sc.Clients
 		})
-		time.Sleep(500 * time.Millisecond) // into the run
+		time.Sleep(500 * time.Millisecond) // real time: into the run of real processes
 		_ = syscall.Kill(pid, syscall.SIGSTOP)
-		time.Sleep(stop)
+		time.Sleep(stop) // real time: the stop the client's own heartbeat must see
 		_ = syscall.Kill(pid, syscall.SIGCONT)
 	}()
 	res := runReal(t, testConfig(t, "basic", sc, 1))
