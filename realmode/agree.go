@@ -28,6 +28,12 @@ type AgreeOptions struct {
 	LibraryClient []string
 	// Progress, if set, receives one line per cell.
 	Progress io.Writer
+	// Commit and Build name the binary that makes the cells: each cell
+	// records them.
+	Commit, Build string
+	// Only, if set, selects the cells to run (the others are left out):
+	// the stale ones of a table, say.
+	Only func(subject, scenario string) bool
 }
 
 // Cell is one pattern × scenario.
@@ -42,6 +48,17 @@ type Cell struct {
 	// Source is the run of the table that made the cell: an index into
 	// its agreement file's Sources (0 when the file names one run).
 	Source int `json:"source,omitempty"`
+	// Commit and Build are the commit and build of the binary that made
+	// the cell; Claims the claim set it judged (ClaimSet with its bounds,
+	// Nodes the subject's node count); Fingerprint the digest of what
+	// decided its verdicts (see Fingerprint): a cell whose fingerprint this
+	// build does not give is stale, never counted as agreement.
+	Commit      string         `json:"commit,omitempty"`
+	Build       string         `json:"build,omitempty"`
+	Claims      string         `json:"claims,omitempty"` // comma-separated
+	ClaimSet    pattern.Claims `json:"claim_set"`
+	Nodes       int            `json:"nodes,omitempty"`
+	Fingerprint string         `json:"fingerprint,omitempty"`
 }
 
 // Agree reports whether both rates are zero or both non-zero (a library
@@ -64,6 +81,9 @@ func Agreement(ctx context.Context, o AgreeOptions) ([]Cell, error) {
 	}{{o.Patterns, o.Client, true}, {o.Libraries, o.LibraryClient, false}} {
 		for _, p := range group.subjects {
 			for _, b := range o.Scenarios {
+				if o.Only != nil && !o.Only(p.Name, b.Name) {
+					continue
+				}
 				c, err := agreeCell(ctx, o, p, b, group.client, group.sim)
 				if err != nil {
 					return out, err
@@ -80,11 +100,13 @@ func Agreement(ctx context.Context, o AgreeOptions) ([]Cell, error) {
 }
 
 func agreeCell(ctx context.Context, o AgreeOptions, p pattern.Pattern, b scenario.Builtin, client []string, withSim bool) (Cell, error) {
-	c := Cell{Pattern: p.Name, Scenario: b.Name}
+	c := Cell{Pattern: p.Name, Scenario: b.Name, Commit: o.Commit, Build: o.Build,
+		Claims: strings.Join(p.Claims.Names(), ","), ClaimSet: p.Claims, Nodes: p.Nodes}
 	sc, err := b.Scenario(p.Nodes)
 	if err != nil {
 		return c, err
 	}
+	c.Fingerprint = Fingerprint(p, sc, !withSim)
 	if err := errors.Join(Supported(sc), supportedFor(sc, Config{Pattern: p, Library: !withSim})); err != nil {
 		c.Refused = strings.TrimPrefix(err.Error(), ErrUnsupported.Error()+": ")
 		return c, nil

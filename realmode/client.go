@@ -53,6 +53,7 @@ type worker struct {
 	clk    *jumpClock // the process's time: the lock's and the workload's sleeps
 	rng    *rand.Rand
 	nodes  []*redis.Client
+	watch  *watcher
 }
 
 func runClient(c *conn, extra []Subject) error {
@@ -69,6 +70,8 @@ func runClient(c *conn, extra []Subject) error {
 	if _, err := w.ask(Msg{Kind: msgReady}); err != nil {
 		return err
 	}
+	w.watch = newWatcher(c)
+	defer w.watch.close()
 	for {
 		if err := w.cycle(); err != nil {
 			return err
@@ -132,12 +135,12 @@ func (w *worker) cycle() error {
 	if err := w.at(fault.Acquired); err != nil {
 		return err
 	}
-	inner, _, err := w.enter()
+	inner, innerID, err := w.enter()
 	if err != nil {
 		return err
 	}
 	if wl.Reenter && (inner == nil || lease.Err() != nil) {
-		return w.abandon(lease, inner)
+		return w.abandon(lease, id, inner, innerID)
 	}
 	v, err := w.read(lease, id)
 	if err != nil {
@@ -147,32 +150,32 @@ func (w *worker) cycle() error {
 		return err
 	}
 	if inner != nil {
-		if err := w.release(inner); err != nil {
+		if err := w.release(inner, innerID); err != nil {
 			return err
 		}
 	}
 	if err := w.guardedWrite(lease, id, v); err != nil {
 		return err
 	}
-	return w.finish(lease)
+	return w.finish(lease, id)
 }
 
 // abandon gives back a section whose nested entry failed or outlasted
 // the lease, as a careful user does.
-func (w *worker) abandon(lease, inner Lease) error {
+func (w *worker) abandon(lease Lease, id int, inner Lease, innerID int) error {
 	if inner != nil {
-		if err := w.release(inner); err != nil {
+		if err := w.release(inner, innerID); err != nil {
 			return err
 		}
 	}
-	return w.finish(lease)
+	return w.finish(lease, id)
 }
 
-func (w *worker) finish(lease Lease) error {
+func (w *worker) finish(lease Lease, id int) error {
 	if err := w.at(fault.Release); err != nil {
 		return err
 	}
-	if err := w.release(lease); err != nil {
+	if err := w.release(lease, id); err != nil {
 		return err
 	}
 	return w.sleep(w.setup.Workload.Think)
@@ -243,16 +246,21 @@ func (w *worker) acquire() (Lease, int, error) {
 	m := outcome(history.Acquire, err)
 	if err == nil {
 		m.Token, m.Fence, m.Count, m.Mode = lease.Token(), lease.Fence(), lease.Count(), mode(lease)
+		if k, ok := lease.(interface{ Key() string }); ok && k.Key() != w.setup.Key {
+			m.Key = k.Key()
+		}
 	}
 	r, aerr := w.ask(m)
 	if aerr != nil || err != nil {
 		return nil, 0, aerr
 	}
+	w.watch.watch(r.Lease, lease)
 	return lease, r.Lease, nil
 }
 
-func (w *worker) release(lease Lease) error {
-	if _, err := w.ask(Msg{Kind: msgInvoke, Op: history.Release}); err != nil {
+func (w *worker) release(lease Lease, id int) error {
+	w.watch.unwatch(id) // a loss from here on is told by Release's error
+	if _, err := w.ask(Msg{Kind: msgInvoke, Op: history.Release, Lease: id}); err != nil {
 		return err
 	}
 	ctx, cancel := w.clk.WithTimeout(context.Background(), w.setup.Workload.AcquireTimeout)

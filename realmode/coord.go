@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/fault"
@@ -20,17 +22,28 @@ type coord struct {
 	cfg Config
 	sc  scenario.Scenario
 
-	mu       sync.Mutex // guards everything below it, and the judge
-	start    time.Time
-	wall     time.Duration
-	judge    *sim.Judge
-	hist     *history.History
-	state    []*clientState
-	down     []bool            // a node down on purpose (crashed, not yet restarted)
-	trig     map[trigKey][]int // faults (their index in the scenario) waiting for a point
-	fired    []sim.FaultFiring // per fault of the scenario: whether and when it fired
-	stopping bool
-	failures []Failure
+	mu     sync.Mutex // guards everything below it, and the judge
+	start  time.Time
+	wall   time.Duration
+	judge  *sim.Judge
+	hist   *history.History
+	state  []*clientState
+	down   []bool  // a node down on purpose (crashed, not yet restarted)
+	upAt   []int64 // per node: the true time its last restart answered (0: none)
+	loss   *lossOracle
+	pr     *progress
+	grants int // leases granted
+	// lateSignals are the loss-signal oracle's violations.
+	lateSignals []sim.Violation
+	stalls      []stall // the clients' heartbeat gaps
+	// grantClients are the loss-signal oracle's connections for its look
+	// at a grant (guarded by mu; its poller has its own).
+	grantClients map[string]*redis.Client
+	trig         map[trigKey][]int // faults (their index in the scenario) waiting for a point
+	fired        []sim.FaultFiring // per fault of the scenario: whether and when it fired
+	stopping     bool
+	failures     []Failure
+	envErr       error // the environment failed under the run (a restart that did not happen): no verdict
 
 	servers []*Server
 	// replicas[i] is node i's replica until it is promoted (nil after),
@@ -43,6 +56,7 @@ type coord struct {
 	procs     []*proc
 	timers    []*time.Timer
 	started   chan struct{} // closed when the run begins
+	ended     chan struct{} // closed when the run ends (end)
 	early     chan struct{} // closed to end the run early (a client failed)
 	once      sync.Once
 	serving   sync.WaitGroup
@@ -60,16 +74,19 @@ type clientState struct {
 	stats    sim.ClientResult
 	waits    []time.Duration
 	lastAcq  int64
+	relID    int // the lease of the Release in flight
 }
 
 func newCoord(cfg Config, sc scenario.Scenario) *coord {
 	c := &coord{cfg: cfg, sc: sc, trig: map[trigKey][]int{}, down: make([]bool, sc.Nodes),
-		fired: make([]sim.FaultFiring, len(sc.Faults)), started: make(chan struct{}), early: make(chan struct{})}
+		fired: make([]sim.FaultFiring, len(sc.Faults)), started: make(chan struct{}), early: make(chan struct{}),
+		ended: make(chan struct{}), grantClients: map[string]*redis.Client{}, upAt: make([]int64, sc.Nodes), loss: newLossOracle(cfg.Pattern.Claims, nodesTTL{sc.Nodes, sc.TTL})}
 	names := make([]string, sc.Clients)
 	for i := range names {
 		names[i] = fmt.Sprint("c", i+1)
 		c.state = append(c.state, &clientState{name: names[i], points: map[fault.Point]int{}, stats: sim.ClientResult{Name: names[i]}})
 	}
+	c.pr = newProgress(c)
 	c.judge = sim.NewJudge(cfg.Pattern.Claims, names, c.now)
 	c.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "redis", Ops: []history.Op{}}
 	return c
@@ -78,7 +95,7 @@ func newCoord(cfg Config, sc scenario.Scenario) *coord {
 // now is true time: the coordinator's monotonic clock since the start.
 func (c *coord) now() int64 { return time.Since(c.start).Nanoseconds() }
 
-func (c *coord) startServers() error {
+func (c *coord) startServers(ctx context.Context) error {
 	persist := None
 	for _, f := range c.sc.Faults {
 		if f.Kind == fault.Crash && f.Persist {
@@ -86,13 +103,14 @@ func (c *coord) startServers() error {
 		}
 	}
 	for i := range c.sc.Nodes {
-		s, err := StartServer(ServerConfig{Name: fmt.Sprint("n", i+1), Binary: c.cfg.Server, Persist: persist})
+		s, err := startServer(ctx, ServerConfig{Name: fmt.Sprint("n", i+1), Binary: c.cfg.Server, Persist: persist})
 		if err != nil {
 			return err
 		}
+		s.cancel = c.early // a restart's wait ends with the run
 		c.servers = append(c.servers, s)
 	}
-	return c.startReplicas()
+	return c.startReplicas(ctx)
 }
 
 // startLinks puts a proxy on every client–node link.
@@ -179,6 +197,8 @@ func (c *coord) begin() {
 			c.applyAfter(i, f.When.At)
 		}
 	}
+	c.serving.Add(1)
+	go c.lossLooks()
 	c.mu.Unlock()
 	close(c.started)
 }
@@ -190,6 +210,7 @@ func (c *coord) end() {
 	defer c.mu.Unlock()
 	c.stopping = true
 	c.wall = time.Since(c.start)
+	close(c.ended)
 	for _, st := range c.state {
 		if st.pending != nil {
 			st.pending.Return = history.Unknown
@@ -226,6 +247,22 @@ func (c *coord) fail(i int, what string) {
 	}
 	c.mu.Unlock()
 	c.once.Do(func() { close(c.early) })
+}
+
+// abort ends the run early with err, the first environment failure: the
+// run has no verdict (the caller holds c.mu).
+func (c *coord) abort(err error) {
+	if c.envErr == nil && !c.stopping && len(c.failures) == 0 {
+		c.envErr = err
+	}
+	c.once.Do(func() { close(c.early) })
+}
+
+// aborted is the environment failure that ended the run, or nil.
+func (c *coord) aborted() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.envErr
 }
 
 // watch checks for hung clients and for servers that died on their own.

@@ -13,6 +13,21 @@
 // workload point, so every recorded interval contains the real one and a
 // fault triggered at a point takes effect before the client goes on.
 //
+// Every claim the simulator judges is judged here with the simulator's
+// definitions and bounds: the safety oracles (sim.Judge), progress (a
+// stall past sim.ProgressBound) and loss-signal (losswatch.go: each
+// holding watched on every redis-server, its loss the first instant it
+// is on fewer than a quorum — a key's PEXPIRETIME, a restart without it, or
+// the look that saw it gone — against the instant the client process saw
+// its lease's Done close or its Release refused, its planned pauses left
+// out with the time its heartbeat saw it not run, within
+// sim.LossSignalBound). A claim a run could not judge is
+// listed in Result.NotJudged, never counted as held. Each client's
+// watcher goroutine also ticks a heartbeat every 2ms: Result.Stops is
+// each client's largest gap less its planned pauses, and Descheduled
+// marks a run in which one exceeded TTL/StopFraction — the machine, not
+// the scenario, stopped a client.
+//
 // A run lasts the scenario's duration of real time, and longer where a
 // fault needs it: a loaded machine may start or slow a client so that it
 // reaches a fault's point late, so the run waits for a triggered fault
@@ -58,9 +73,15 @@
 // drift, a drift that starts later, a link fault on the protected store;
 // and a client's clock fault for a library subject (Config.Library), which
 // reads the wall clock. Every
-// process started is stopped by PID when the run ends, fails or is
-// cancelled (the CLI cancels on SIGINT and SIGTERM), and carries a
-// parent-death signal so that none outlives a coordinator killed outright.
+// process started is stopped when the run ends, fails or is cancelled
+// (the CLI cancels on SIGINT and SIGTERM), within ShutdownBound whatever
+// a client does, and carries a parent-death signal so that none outlives
+// a coordinator killed outright. Each client runs in a process group of
+// its own, signalled whole: a pause stops, and the end kills, what a
+// client wrapper forked too. A fault the coordinator could not perform (a
+// crashed node that does not restart: its port taken, the server exiting
+// or not answering PING in time; a failed promotion or expiry shift) ends
+// the run with an error naming the node and the cause, never a verdict.
 //
 // A Result carries, as a simulated run's does, the firing record of
 // each fault (Faults): whether and when it fired, or why not; a triggered

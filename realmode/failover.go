@@ -2,6 +2,7 @@ package realmode
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -26,7 +27,7 @@ const replicaSyncTimeout = 15 * time.Second
 
 // startReplicas starts a lagging replica for every node, if the scenario
 // has replicas.
-func (c *coord) startReplicas() error {
+func (c *coord) startReplicas(ctx context.Context) error {
 	if c.sc.Replicas == 0 {
 		return nil
 	}
@@ -38,12 +39,13 @@ func (c *coord) startReplicas() error {
 		c.replLinks = append(c.replLinks, l)
 		l.Slow(network.Reply, c.sc.Replicas)
 		host, port, _ := strings.Cut(l.Addr(), ":")
-		r, err := StartServer(ServerConfig{Name: s.Name() + "-replica", Binary: c.cfg.Server, Args: []string{"--replicaof", host, port}})
+		r, err := startServer(ctx, ServerConfig{Name: s.Name() + "-replica", Binary: c.cfg.Server, Args: []string{"--replicaof", host, port}})
 		if err != nil {
 			return err
 		}
+		r.cancel = c.early // a promoted replica's restart ends with the run
 		c.replicas = append(c.replicas, r)
-		if err := waitSynced(r); err != nil {
+		if err := waitSynced(ctx, r); err != nil {
 			return fmt.Errorf("realmode: replica of %s on %s: %w (log: %s)", s.Name(), r.Addr(), err, r.Log())
 		}
 	}
@@ -51,14 +53,17 @@ func (c *coord) startReplicas() error {
 }
 
 // waitSynced waits until the replica's link to its primary is up.
-func waitSynced(r *Server) error {
+func waitSynced(ctx context.Context, r *Server) error {
 	rdb := redis.NewClient(&redis.Options{Addr: r.Addr(), DialerRetries: 1, MaxRetries: -1})
 	defer rdb.Close()
 	deadline := time.Now().Add(replicaSyncTimeout)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		info, err := rdb.Info(ctx, "replication").Result()
+		ictx, cancel := context.WithTimeout(ctx, time.Second)
+		info, err := rdb.Info(ictx, "replication").Result()
 		cancel()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if err == nil && strings.Contains(info, "master_link_status:up") {
 			return nil
 		}
@@ -81,9 +86,9 @@ func infoField(info, field string) string {
 
 // failover promotes node i's replica (the caller holds c.mu) and says
 // what happened, or why it could not.
-func (c *coord) failover(i int) string {
+func (c *coord) failover(i int) (string, error) {
 	if i >= len(c.replicas) || c.replicas[i] == nil {
-		return "failed: the node has no replica"
+		return "", errors.New("the node has no replica")
 	}
 	old, r := c.servers[i], c.replicas[i]
 	behind := c.replOffset(old, "master_repl_offset") - c.replOffset(r, "slave_repl_offset")
@@ -93,7 +98,7 @@ func (c *coord) failover(i int) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := rdb.SlaveOf(ctx, "NO", "ONE").Err(); err != nil {
-		return "failed: REPLICAOF NO ONE: " + err.Error()
+		return "", fmt.Errorf("REPLICAOF NO ONE on %s: %w", r.Addr(), err)
 	}
 	for _, row := range c.links {
 		row[i].Repoint(r.Addr())
@@ -103,7 +108,7 @@ func (c *coord) failover(i int) string {
 	c.retired = append(c.retired, old)
 	old.Crash()
 	return fmt.Sprintf("replica pid %d promoted with REPLICAOF NO ONE, %d byte(s) of replication stream behind (lost); old primary pid %d SIGKILLed; clients re-pointed; %s",
-		r.PID(), behind, oldPID, lockKeyState(ctx, rdb))
+		r.PID(), behind, oldPID, lockKeyState(ctx, rdb)), nil
 }
 
 // lockKeyState says what the promoted node holds under the lock's key:

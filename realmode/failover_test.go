@@ -11,7 +11,7 @@ import (
 // simulator says.
 func TestRealFailoverBasicBreaks(t *testing.T) {
 	needRedis(t)
-	cell{"basic", builtin(t, "failover-async-replication", 1), 4, true}.judge(t)
+	cell{"basic", builtin(t, "failover-async-replication", 1), 4, true, nil}.judge(t)
 }
 
 // TestRealFailoverFencedTokensRepeat: the token counter's last increment
@@ -19,7 +19,7 @@ func TestRealFailoverBasicBreaks(t *testing.T) {
 // token already issued: fencing breaks for real, as in the simulator.
 func TestRealFailoverFencedTokensRepeat(t *testing.T) {
 	needRedis(t)
-	cell{"fenced", builtin(t, "failover-async-replication", 1), 4, true}.judge(t)
+	cell{"fenced", builtin(t, "failover-async-replication", 1), 4, true, nil}.judge(t)
 }
 
 // TestRealFailoverPromotes: the failover's event names the replica promoted

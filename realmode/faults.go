@@ -110,36 +110,56 @@ func (c *coord) apply(idx int) {
 	if f.For > 0 && f.Kind != fault.Slow {
 		ev.End = ev.At + int64(f.For)
 	}
-	if note := c.inject(f); note != "" {
+	note, err := c.inject(f, len(c.hist.Events))
+	if err != nil {
+		note = "failed: " + err.Error()
+		c.abort(fmt.Errorf("realmode: %s (%s) did not happen: %w", f.Kind, scenario.FormatFault(f), err))
+	}
+	if note != "" {
 		ev.Detail += " (" + note + ")"
 	}
 	c.event(ev)
 }
 
-func (c *coord) inject(f fault.Fault) string {
+// inject performs f and says how, or returns why it could not: a fault
+// that did not happen ends the run without a verdict (see abort).
+func (c *coord) inject(f fault.Fault, event int) (string, error) {
 	i := fault.Index(f.Target)
 	switch f.Kind {
 	case fault.Pause:
-		c.procs[i].pause(f.For)
-		return fmt.Sprintf("SIGSTOP pid %d", c.procs[i].cmd.Process.Pid)
+		// The pause's event ends when its SIGCONT was sent, not when it
+		// was planned to: the stopped time the loss-signal oracle leaves out.
+		resumed := func(at time.Time) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if event < len(c.hist.Events) && c.hist.Events[event].Kind == string(fault.Pause) {
+				c.hist.Events[event].End = max(c.hist.Events[event].End, at.Sub(c.start).Nanoseconds())
+			}
+		}
+		if err := c.procs[i].pause(f.For, resumed); errors.Is(err, errExited) {
+			return "not done: " + err.Error(), nil // a client failure, reported as such
+		} else if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("SIGSTOP process group %d", c.procs[i].cmd.Process.Pid), nil
 	case fault.Slow:
 		c.state[i].extra += f.For
 	case fault.Crash:
-		return c.crash(i, f)
+		return c.crash(i, f), nil
 	case fault.Jump:
 		if fault.IsClient(f.Target) {
 			c.state[i].jump += f.By
-			return "the client's Clock steps at its next reply"
+			return "the client's Clock steps at its next reply", nil
 		}
 		return c.shiftExpiries(i, f.By)
 	case fault.Partition, fault.SlowLink:
-		return c.linkFault(f)
+		return c.linkFault(f), nil
 	case fault.Failover:
 		return c.failover(i)
 	case fault.Drift:
-		return fmt.Sprintf("%s's Clock runs at %.2f× from its start", f.Target, 1+float64(f.PPM)/1e6)
+		return fmt.Sprintf("%s's Clock runs at %.2f× from its start", f.Target, 1+float64(f.PPM)/1e6), nil
 	}
-	return ""
+	return "", nil
 }
 
 // linkFault starts a partition or slow link on every client–node link
@@ -192,7 +212,11 @@ func (c *coord) crash(i int, f fault.Fault) string {
 	c.restarts.Add(1)
 	go func() {
 		defer c.restarts.Done()
-		time.Sleep(f.For)
+		select {
+		case <-time.After(f.For):
+		case <-c.early: // the run ended, failed or was cancelled meanwhile
+			return
+		}
 		if c.isStopping() {
 			return
 		}
@@ -202,9 +226,11 @@ func (c *coord) crash(i int, f fault.Fault) string {
 		defer c.mu.Unlock()
 		if err != nil {
 			c.event(history.Event{At: c.now(), Kind: "restart", Target: s.Name(), Detail: "failed: " + err.Error()})
-			return // watch reports the server as dead
+			c.abort(fmt.Errorf("realmode: redis-server %s on %s did not restart after its crash: %w", s.Name(), s.Addr(), err))
+			return
 		}
 		c.down[i] = false
+		c.upAt[i] = c.now()
 		data := map[bool]string{true: "its data kept (AOF, appendfsync always)", false: "its data lost"}[f.Persist]
 		c.event(history.Event{At: at, End: c.now(), Kind: "restart", Target: s.Name(), Detail: data})
 	}()
@@ -227,16 +253,16 @@ end
 return n`
 
 // shiftExpiries emulates a jump of node i's clock by by.
-func (c *coord) shiftExpiries(i int, by time.Duration) string {
+func (c *coord) shiftExpiries(i int, by time.Duration) (string, error) {
 	rdb := redis.NewClient(&redis.Options{Addr: c.servers[i].Addr(), DialerRetries: 1, MaxRetries: -1})
 	defer rdb.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	n, err := rdb.Eval(ctx, shiftScript, nil, by.Milliseconds()).Int()
 	if err != nil {
-		return "expiry shift failed: " + err.Error()
+		return "", fmt.Errorf("shift the key expiries of %s: %w", c.servers[i].Name(), err)
 	}
-	return fmt.Sprintf("%d key expiries shifted by %v", n, -by)
+	return fmt.Sprintf("%d key expiries shifted by %v", n, -by), nil
 }
 
 // liveness summarises progress as the simulator does (the caller holds

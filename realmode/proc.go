@@ -15,7 +15,15 @@ import (
 	"github.com/locksim/locksim/childproc"
 )
 
-// proc is one client process, seen from the coordinator.
+// outputGrace is how long a client's output may stay open after the
+// client has exited (a process it forked and that left its group holds
+// it): then the coordinator stops reading it.
+const outputGrace = time.Second
+
+// proc is one client process, seen from the coordinator. It runs in a
+// process group of its own, which is signalled whole: a pause stops
+// whatever the client forked (a wrapper script's child) with it, and a
+// kill ends it all, as does the client's own exit.
 type proc struct {
 	name   string
 	cmd    *exec.Cmd
@@ -44,6 +52,8 @@ func startProc(name string, argv, env []string, setup Setup) (*proc, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.ExtraFiles = []*os.File{eventsW}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // childproc adds the parent-death signal
+	cmd.WaitDelay = outputGrace
 	p := &proc{name: name, cmd: cmd, output: &capped{limit: 16 << 10}, done: make(chan struct{}), lastMsg: time.Now()}
 	cmd.Stdout, cmd.Stderr = p.output, p.output
 	stdin, err := cmd.StdinPipe()
@@ -56,31 +66,50 @@ func startProc(name string, argv, env []string, setup Setup) (*proc, error) {
 		return nil, fmt.Errorf("realmode: %s: start %s: %w", name, argv[0], err)
 	}
 	p.stdin, p.c = stdin, newConn(events, stdin)
-	go func() { p.err = cmd.Wait(); events.Close(); close(p.done) }()
+	go func() {
+		p.err = cmd.Wait()
+		// The leader is gone: end what it forked, which may still hold
+		// the event pipe (just reaped, its pid is not yet anyone else's).
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		events.Close()
+		close(p.done)
+	}()
 	if err := p.c.send(setup); err != nil {
 		p.kill()
-		return nil, fmt.Errorf("realmode: %s: send setup: %w (output: %s)", name, err, p.output.tail())
+		return nil, fmt.Errorf("realmode: %s: send setup: %w (%s)", name, err, p.failure())
 	}
 	return p, nil
 }
 
-// pause stops the process (SIGSTOP) for d, then resumes it (SIGCONT);
-// overlapping pauses resume when the last ends.
-func (p *proc) pause(d time.Duration) {
+// errExited is a signal for a client that has exited: its run has
+// failed already (the client failure is its verdict).
+var errExited = errors.New("the client has exited")
+
+// pause stops the process group (SIGSTOP) for d, then resumes it
+// (SIGCONT), and calls resumed with the instant this pause ended (the
+// process runs again once the last of overlapping pauses ends). A client
+// that has exited cannot be paused: errExited.
+func (p *proc) pause(d time.Duration, resumed func(time.Time)) error {
 	p.mu.Lock()
-	p.paused++
-	if p.paused == 1 {
-		_ = p.cmd.Process.Signal(syscall.SIGSTOP)
+	defer p.mu.Unlock()
+	if p.paused == 0 {
+		if p.exited() {
+			return errExited
+		}
+		if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGSTOP); err != nil {
+			return fmt.Errorf("SIGSTOP %s (process group %d): %w", p.name, p.cmd.Process.Pid, err)
+		}
 	}
-	p.mu.Unlock()
-	time.AfterFunc(d, p.resume)
+	p.paused++
+	time.AfterFunc(d, func() { p.resume(); resumed(time.Now()) })
+	return nil
 }
 
 func (p *proc) resume() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.paused--; p.paused == 0 {
-		_ = p.cmd.Process.Signal(syscall.SIGCONT)
+		_ = p.signal(syscall.SIGCONT)
 		p.lastMsg = time.Now() // a pause is not a hang
 	}
 }
@@ -103,9 +132,19 @@ func (p *proc) silentFor() time.Duration {
 	return time.Since(p.lastMsg)
 }
 
-// kill ends the process (SIGKILL works on a stopped one too) and waits.
+// signal sends sig to the client's process group, while the client runs.
+func (p *proc) signal(sig syscall.Signal) error {
+	if p.exited() {
+		return nil // its group was killed when it exited
+	}
+	return syscall.Kill(-p.cmd.Process.Pid, sig)
+}
+
+// kill ends the client's process group (SIGKILL works on a stopped one
+// too) and waits for the client, at most outputGrace past its end for
+// its output.
 func (p *proc) kill() {
-	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	_ = p.signal(syscall.SIGKILL)
 	<-p.done
 }
 

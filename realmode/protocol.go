@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/locksim/locksim/sim/scenario"
@@ -12,11 +13,15 @@ import (
 
 // The coordinator and a client process talk in JSON lines: the client
 // writes each message to fd 3 and blocks until the coordinator answers on
-// its stdin. Every message is answered, so an operation is stamped
+// its stdin. Every message but a notice is answered, so an operation is stamped
 // (invoked) before the client makes it, a fault at a workload point takes
 // effect before the client goes on, and the store executes a read or a
-// write at one instant of the coordinator's true time. The client's own
-// stdout and stderr are kept for the verdict of a client that fails.
+// write at one instant of the coordinator's true time. Notices (lost,
+// stall) come from the client's watcher goroutine whenever their event
+// happens, between the workload's messages, and are never answered: a
+// client that sends none is judged without them (a loss then told only by
+// its Release, no unplanned stop measured). The client's own stdout and
+// stderr are kept for the verdict of a client that fails.
 
 // Setup is the first line a client reads: everything it needs to run.
 type Setup struct {
@@ -45,7 +50,14 @@ const (
 	msgWrite  = "write"  // a write of Value computed from Read under Lease
 	msgCheck  = "check"  // the lease check before the write: OK if still held
 	msgFatal  = "fatal"  // the client cannot go on (Err says why)
+	// Notices: sent whenever they happen, from the client's watcher
+	// goroutine, and never answered.
+	msgLost  = "lost"  // the holding Lease stopped being the holder's on its own view (Done closed, Err set) at At
+	msgStall = "stall" // the client's heartbeat saw no tick for Gap, ending at At
 )
+
+// notice reports whether a message kind is a notice (not answered).
+func notice(kind string) bool { return kind == msgLost || kind == msgStall }
 
 // Msg is one client message; which fields matter depends on Kind.
 type Msg struct {
@@ -62,6 +74,13 @@ type Msg struct {
 	Lease   int    `json:"lease,omitempty"`
 	Read    int64  `json:"read,omitempty"`
 	Value   int64  `json:"value,omitempty"`
+	// Key is a granted lease's key, where it differs from Setup.Key
+	// (a pattern's own key: Fenced's hash-tagged one).
+	Key string `json:"key,omitempty"`
+	// At is the client's wall clock (Unix ns; the coordinator's, on one
+	// machine) when a notice's event happened; Gap a stall's length.
+	At  int64         `json:"at,omitempty"`
+	Gap time.Duration `json:"gap,omitempty"`
 }
 
 // Reply answers one message.
@@ -74,9 +93,11 @@ type Reply struct {
 	Jump     time.Duration `json:"jump,omitempty"`     // step the client's wall clock (its Clock's Now) by this
 }
 
-// conn is one end of the message stream.
+// conn is one end of the message stream. Sends are serialised: a
+// client's watcher sends notices beside its workload's messages.
 type conn struct {
 	in  *bufio.Reader
+	mu  sync.Mutex
 	out *bufio.Writer
 }
 
@@ -91,6 +112,8 @@ func (c *conn) send(v any) error {
 		return err
 	}
 	b = append(b, '\n')
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if _, err := c.out.Write(b); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -54,6 +55,16 @@ type Result struct {
 	Linearizable linearizability.Verdict `json:"linearizable"`
 	// Wall is the run's length in real time, set-up excluded.
 	Wall time.Duration `json:"wall_ns"`
+	// TTL is the scenario's.
+	TTL time.Duration `json:"ttl_ns"`
+	// Stops is each client's largest unplanned stop (see ClientStop);
+	// Descheduled marks a run in which one exceeded TTL/StopFraction: the
+	// machine paused a client, and its verdict may say so.
+	Stops       []ClientStop `json:"unplanned_stops"`
+	Descheduled bool         `json:"descheduled"`
+	// NotJudged names each claim of the pattern the run could not judge,
+	// with the reason: it is neither broken nor held.
+	NotJudged []string `json:"not_judged"`
 }
 
 // Failure is one client process that did not run to the end.
@@ -89,11 +100,22 @@ func (r *Result) Summary() string {
 	return "real: " + r.Result.Summary() + fmt.Sprintf(", porcupine %s", r.Linearizable)
 }
 
+// ShutdownBound is how long Run takes at most to return once ctx is done
+// (SIGINT or SIGTERM in the CLI) or the run has ended, whatever its
+// clients do: a client that forked a child holding its output, one that
+// ignores signals, one stopped by a pause. It is documented, not waited
+// for: the shutdown itself takes about a second.
+const ShutdownBound = 5 * time.Second
+
 // Run starts the servers and client processes, runs the scenario for its
 // duration in real time with its faults done for real, stops every
 // process, and judges the run. An error means the run could not be made
-// (a refused scenario or lock setting, no redis-server, a server that died on its own, ctx
-// done); violations and client failures are in the Result.
+// or has no verdict (a refused scenario or lock setting, no redis-server,
+// a server that died on its own, a crashed node that did not restart, a
+// fault that did not happen, ctx done); violations and client failures
+// are in the Result. Every client runs in a process group of its own
+// with a parent-death signal; once ctx is done Run returns within
+// ShutdownBound.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	sc, err := cfg.Scenario.Resolve(cfg.Pattern.Nodes)
 	var oe *locks.OptionError
@@ -114,7 +136,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	c := newCoord(cfg, sc)
 	defer c.shutdown()
-	if err := c.startServers(); err != nil {
+	if err := c.startServers(ctx); err != nil {
 		return nil, err
 	}
 	if err := c.startClients(ctx); err != nil {
@@ -145,7 +167,7 @@ func (c *coord) wait(ctx context.Context) error {
 			}
 			return nil
 		case <-c.early:
-			return nil
+			return c.aborted()
 		case <-ctx.Done():
 			return fmt.Errorf("realmode: %s under %s: %w", c.cfg.Pattern.Name, c.sc.Name, ctx.Err())
 		case <-tick.C:
@@ -156,7 +178,11 @@ func (c *coord) wait(ctx context.Context) error {
 	}
 }
 
-// shutdown stops every process started, clients first.
+// shutdown stops every process started, clients first: each client's
+// process group is SIGKILLed and its output given outputGrace to close,
+// a restart in progress gives up its wait for PING, every redis-server is
+// SIGKILLed. It takes about outputGrace whatever the clients did (see
+// ShutdownBound).
 func (c *coord) shutdown() {
 	c.mu.Lock()
 	c.stopping = true
@@ -166,17 +192,25 @@ func (c *coord) shutdown() {
 	for _, t := range timers {
 		t.Stop()
 	}
+	var clients sync.WaitGroup
 	for _, p := range c.procs {
 		if p != nil {
-			p.kill()
+			clients.Add(1)
+			go func() { defer clients.Done(); p.kill() }()
 		}
 	}
+	clients.Wait()
 	for _, row := range c.links {
 		for _, l := range row {
 			l.Close()
 		}
 	}
 	c.restarts.Wait()
+	c.mu.Lock()
+	for _, r := range c.grantClients {
+		_ = r.Close()
+	}
+	c.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range append(c.stopReplicas(), c.servers...) {
 		wg.Add(1)
@@ -190,12 +224,25 @@ func (c *coord) result() (*Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	h := c.hist
-	r := &Result{Failures: append([]Failure{}, c.failures...), Wall: c.wall}
+	r := &Result{Failures: append([]Failure{}, c.failures...), Wall: c.wall, TTL: c.sc.TTL}
 	r.Result = sim.Result{Pattern: c.cfg.Pattern.Name, Scenario: c.sc.Name, Seed: c.cfg.Seed, Nodes: c.sc.Nodes,
-		Claims: c.cfg.Pattern.Claims.Names(), Violated: c.judge.Violated(), Safety: c.judge.Safety(), History: h}
+		Claims: c.cfg.Pattern.Claims.Names(), Safety: c.judge.Safety(), History: h}
 	r.Violations, r.Stats.Violations = c.judge.Violations()
 	r.Stats.SimTime = c.wall
+	// Progress and loss-signal, judged as the simulator judges them.
+	c.pr.finish(c, int64(c.wall))
 	r.Liveness = c.liveness()
+	r.Liveness.Stalls, r.Liveness.LongestStall = c.pr.stalls, time.Duration(c.pr.longest)
+	r.Violated = c.judge.ViolatedWith(r.Liveness)
+	r.LossSignal = c.lossResult()
+	if c.cfg.Pattern.Claims.LossSignal > 0 && r.LossSignal.Late > 0 {
+		r.Violated = append(r.Violated, sim.ClaimLossSignal)
+	}
+	r.NotJudged = append([]string{}, c.notJudged(r.LossSignal)...)
+	r.Stops, r.Descheduled = c.stopsResult()
+	r.Violations = append(append(r.Violations, c.pr.found...), c.lateSignals...)
+	r.Stats.Violations += len(c.pr.found) + len(c.lateSignals)
+	slices.SortStableFunc(r.Violations, func(a, b sim.Violation) int { return compare(a.At, b.At) })
 	r.Faults = c.firings()
 	for i, st := range c.state {
 		st.stats.Writes = c.judge.Writes(i)

@@ -43,6 +43,10 @@ var misbehaving = []Subject{
 		}
 		return PatternSubject(pattern.All()[0]).New(nodes, key, o)
 	}},
+	{Name: "test-no-signal", Nodes: 1, Claims: pattern.Claims{Mutex: true, LossSignal: pattern.LossSignalTimer}, New: func(nodes []*redis.Client, key string, o locks.Options) (Lock, error) {
+		l, err := PatternSubject(pattern.All()[0]).New(nodes, key, o)
+		return silentLock{l}, err
+	}},
 	{Name: "test-hangs", Nodes: 1, Claims: pattern.Claims{Mutex: true}, New: func([]*redis.Client, string, locks.Options) (Lock, error) {
 		return hangs{}, nil
 	}},
@@ -57,6 +61,30 @@ type panicky struct{}
 
 func (panicky) Acquire(context.Context) (Lease, error) { panic("test-panics: a library bug") }
 func (panicky) Release(context.Context, Lease) error   { return nil }
+
+// silentLock is basic whose leases never tell their holder of a loss
+// (no Done, Err always nil): only Release's refusal does.
+type silentLock struct{ Lock }
+
+type silentLease struct{ l Lease }
+
+func (s silentLock) Acquire(ctx context.Context) (Lease, error) {
+	l, err := s.Lock.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return silentLease{l}, nil
+}
+
+func (s silentLock) Release(ctx context.Context, l Lease) error {
+	return s.Lock.Release(ctx, l.(silentLease).l)
+}
+
+func (s silentLease) Token() string { return s.l.Token() }
+func (s silentLease) Fence() int64  { return s.l.Fence() }
+func (s silentLease) Count() int    { return s.l.Count() }
+func (s silentLease) Shared() bool  { return s.l.Shared() }
+func (s silentLease) Err() error    { return nil }
 
 type hangs struct{}
 

@@ -67,6 +67,11 @@ type Tally struct {
 	// holding is no evidence of safety (0 in cells made before runs kept
 	// their firing records).
 	Unfired int `json:"unfired,omitempty"`
+	// Descheduled counts the runs in which the machine stopped a client
+	// past TTL/StopFraction (Result.Descheduled); NotJudged those in which
+	// a claim could not be judged (Result.NotJudged).
+	Descheduled int `json:"descheduled,omitempty"`
+	NotJudged   int `json:"not_judged,omitempty"`
 }
 
 // Count tallies results.
@@ -79,6 +84,12 @@ func Count(rs []*Result) Tally {
 		t.Runs++
 		if r.FaultsFired() < len(r.Faults) {
 			t.Unfired++
+		}
+		if r.Descheduled {
+			t.Descheduled++
+		}
+		if len(r.NotJudged) > 0 {
+			t.NotJudged++
 		}
 		if len(r.Failures) > 0 {
 			t.Failed++

@@ -30,6 +30,10 @@ func (c *coord) serve(i int, ready chan<- int) {
 			case <-c.early:
 			}
 		}
+		if notice(m.Kind) {
+			c.notice(i, m)
+			continue
+		}
 		r, err := c.handle(i, m)
 		if err != nil {
 			c.fail(i, err.Error())
@@ -42,6 +46,24 @@ func (c *coord) serve(i int, ready chan<- int) {
 			}
 			return
 		}
+	}
+}
+
+// notice takes a client's notice: a lease it saw lost, a stall of its
+// heartbeat. Notices are not answered.
+func (c *coord) notice(i int, m Msg) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopping {
+		return
+	}
+	c.procs[i].heard()
+	switch m.Kind {
+	case msgLost:
+		c.lossNotice(m.Lease, m.At)
+	case msgStall:
+		end := c.trueOf(m.At)
+		c.stalls = append(c.stalls, stall{client: i, from: end - int64(m.Gap), to: end})
 	}
 }
 
@@ -73,6 +95,14 @@ func (c *coord) execute(i int, m Msg) (Reply, error) {
 	case msgReady:
 	case msgInvoke:
 		st.pending = &history.Op{Client: i + 1, Kind: m.Op, Key: sim.Key, Call: c.now()}
+		switch m.Op {
+		case history.Release:
+			st.relID = m.Lease
+			c.lossReleasing(m.Lease)
+			c.pr.free(i, c.now())
+		case history.Acquire:
+			c.pr.want(i, c.now())
+		}
 	case msgReturn:
 		return c.returned(i, m)
 	case msgPoint:
@@ -82,6 +112,7 @@ func (c *coord) execute(i int, m Msg) (Reply, error) {
 	case msgWrite:
 		return c.write(i, m), nil
 	case msgCheck:
+		c.lossAct(m.Lease)
 		c.judge.Check(m.Lease, m.OK)
 	case msgFatal:
 		return Reply{}, fmt.Errorf("could not start its lock: %s", m.Err)
@@ -108,12 +139,18 @@ func (c *coord) returned(i int, m Msg) (Reply, error) {
 		if m.OK {
 			o.Fence, o.Count = m.Fence, m.Count
 			r.Lease = c.judge.Grant(i, o.Call, m.Fence, m.Mode == history.ModeRead)
+			c.grants++
+			c.grantLoss(i, r.Lease, m)
+			c.pr.hold(c, i, c.now())
 			st.stats.Acquisitions++
 			st.waits = append(st.waits, time.Duration(c.now()-o.Call).Round(time.Microsecond))
 			st.lastAcq = c.now()
 		} else {
 			st.stats.Failures++
 		}
+	}
+	if o.Kind == history.Release {
+		c.lossReleased(st.relID, m.OK, m.Err)
 	}
 	c.record(*o)
 	return r, nil
@@ -137,6 +174,7 @@ func (c *coord) point(i int, p fault.Point) Reply {
 }
 
 func (c *coord) read(i int, m Msg) Reply {
+	c.lossAct(m.Lease)
 	now := c.now()
 	v := c.judge.Read(i, m.Lease, m.Fence)
 	c.record(history.Op{Client: i + 1, Kind: history.Read, Key: sim.StoreKey, Call: now, Return: now, OK: true, Value: v, Fence: m.Fence})
@@ -145,6 +183,7 @@ func (c *coord) read(i int, m Msg) Reply {
 }
 
 func (c *coord) write(i int, m Msg) Reply {
+	c.lossAct(m.Lease)
 	now := c.now()
 	ok := c.judge.Write(i, m.Lease, m.Fence, m.Read, m.Value)
 	w := history.Op{Client: i + 1, Kind: history.Write, Key: sim.StoreKey, Call: now, Return: now, OK: ok, Value: m.Value, Fence: m.Fence}

@@ -59,11 +59,19 @@ type Server struct {
 	addr string
 	cmd  *exec.Cmd
 	done chan struct{}
+	// cancel, closed, ends a wait for the server to become ready (the
+	// run it serves ended or was cancelled).
+	cancel <-chan struct{}
 }
 
 // StartServer starts a redis-server as cfg says and waits until it
 // answers PING. On any error nothing is left running.
 func StartServer(cfg ServerConfig) (*Server, error) {
+	return startServer(context.Background(), cfg)
+}
+
+// startServer is StartServer, ending the wait for PING when ctx is done.
+func startServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	if cfg.Binary == "" {
 		cfg.Binary = "redis-server"
 	}
@@ -86,7 +94,7 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("realmode: %s: data directory: %w", cfg.Name, err)
 	}
-	s := &Server{cfg: cfg, path: path, dir: dir, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port))}
+	s := &Server{cfg: cfg, path: path, dir: dir, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)), cancel: ctx.Done()}
 	if err := s.start(); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
@@ -145,6 +153,8 @@ func (s *Server) waitReady() error {
 		select {
 		case <-s.done:
 			return errors.New("exited before it answered PING")
+		case <-s.cancel:
+			return errors.New("the run ended before it answered PING")
 		default:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)

@@ -102,3 +102,9 @@ func (l lockerLease) Fence() int64  { return l.l.Fence }
 func (l lockerLease) Count() int    { return l.l.Count }
 func (l lockerLease) Shared() bool  { return pattern.ReadLease(l.l) }
 func (l lockerLease) Err() error    { return l.l.Err() }
+
+// Done closes when the lease is lost on the holder's view.
+func (l lockerLease) Done() <-chan struct{} { return l.l.Done() }
+
+// Key is the lease's key.
+func (l lockerLease) Key() string { return l.l.Key }

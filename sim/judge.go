@@ -93,3 +93,7 @@ func safetyOf(or *oracle, db *store) Safety {
 	s.LostUpdates = max(s.Accepted-s.Counter, 0)
 	return s
 }
+
+// ViolatedWith names the claims the run broke, its safety so far and
+// the liveness l another oracle measured (real mode's progress).
+func (j *Judge) ViolatedWith(l Liveness) []string { return violated(j.claims, j.Safety(), l) }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
@@ -280,13 +281,19 @@ func (lw *lossWatch) finish(h *lossHolding, now int64, how string) {
 		lw.w.clients[h.client].name, fmtT(h.lostAt), time.Duration(d).Round(time.Microsecond), how, time.Duration(lw.bound)))
 }
 
-// paused is how long, within [from, to], client c's process was paused:
-// the union of its pause faults' stretches (history events).
+// paused is how long, within [from, to], client c's process was paused.
 func (lw *lossWatch) paused(c int, from, to int64) int64 {
-	name := lw.w.clients[c].name
+	return PausedWithin(lw.w.hist.Events, lw.w.clients[c].name, from, to)
+}
+
+// PausedWithin is how long, within [from, to], the process of the client
+// named client was paused: the union of the stretches of its pause
+// faults among events. The loss-signal oracles of the simulator and of
+// real mode leave it out of a holder's latency.
+func PausedWithin(events []history.Event, client string, from, to int64) int64 {
 	var spans [][2]int64
-	for _, ev := range lw.w.hist.Events {
-		if ev.Kind == string(fault.Pause) && ev.Target == name {
+	for _, ev := range events {
+		if ev.Kind == string(fault.Pause) && ev.Target == client {
 			if lo, hi := max(ev.At, from), min(ev.End, to); lo < hi {
 				spans = append(spans, [2]int64{lo, hi})
 			}

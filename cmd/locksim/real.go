@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +28,7 @@ type realFlags struct {
 	libClient string
 	merge     bool
 	mergeFrom string
+	stale     bool
 }
 
 func newRealCmd() *cobra.Command {
@@ -76,22 +75,37 @@ The same cells go, machine-readable, into agreement.json beside FILE
 replaces just those in the agreement.json beside FILE (which must exist),
 keeping the others, then writes FILE again from the merged cells;
 --merge-from F merges the cells of another agreement.json F instead of
-running any. A merged table names every run its cells came from, and
+running any. Every cell records the commit and build that made it, its
+claim set and a fingerprint of what decides its verdicts (the oracles'
+version, the subject's claims and nodes, the scenario's text, the lock
+code's Go sources and scripts); locksim report --real shows a cell whose
+fingerprint this build does not give as stale, greyed with the reason,
+never as agreement. --merge --stale reruns only the stale cells of the
+selection (and those the file lacks). A merged table names every run its cells came from, and
 each row the run that made it.
 
 --client names the client program (default: this binary). A binary built
 in bench/refs (cmd/locksim-real-client) adds the lock libraries redsync,
 bsm/redislock and rueidislock as patterns.
 
+Every client runs in a process group of its own, killed whole, with a
+parent-death signal; a client whose command cannot start or exits early
+is reported with the end of its output. SIGINT or SIGTERM ends real
+within 5 seconds whatever the clients do (a second signal at once),
+every process started stopped, exit 130.
+
 Exit status: 0 when no run broke a claim, 1 when one did or a client
-process crashed, panicked or hung (named in the output), 2 on bad usage
+process crashed, panicked, hung or exited early (named in the output, with its stderr), 2 on bad usage
 (including a refused fault, and lock settings the pattern refuses), 3 when the environment failed (no
-redis-server on PATH, a server that never became ready or died).`,
+redis-server on PATH, a server that never became ready or died, a crashed node that could not
+restart — its port taken, the server exiting, not ready in time — or another fault that did not
+happen, named with its node and cause).`,
 		Example: `  locksim real --pattern basic --scenario gc-pause
   locksim real --pattern fenced --scenario gc-pause --runs 10 --json
   locksim real --pattern redlock --scenario node-restart-without-persistence --runs 20 --parallel 2
   locksim real --table reports/real/README.md --runs 5 --sim-seeds 20
-  locksim real --table reports/real/README.md --merge --scenario failover-async-replication --runs 5`,
+  locksim real --table reports/real/README.md --merge --scenario failover-async-replication --runs 5
+  locksim real --table reports/real/README.md --merge --stale --runs 5 --sim-seeds 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReal(cmd, f) },
 	}
@@ -108,6 +122,7 @@ redis-server on PATH, a server that never became ready or died).`,
 	fl.StringVar(&f.libraries, "libraries", "", "with --table: comma-separated library subjects of --lib-client, for rows of their own")
 	fl.StringVar(&f.libClient, "lib-client", "", "with --table: the client program that knows --libraries (bench/refs cmd/locksim-real-client)")
 	fl.BoolVar(&f.merge, "merge", false, "with --table: run only the cells selected and merge them into the agreement.json beside FILE, keeping its other cells")
+	fl.BoolVar(&f.stale, "stale", false, "with --table --merge: run only the cells of the selection that are stale (or missing) in the agreement.json beside FILE")
 	fl.StringVar(&f.mergeFrom, "merge-from", "", "with --table: run nothing; merge the cells of this agreement.json into the one beside FILE")
 	return cmd
 }
@@ -137,7 +152,7 @@ func runReal(cmd *cobra.Command, f realFlags) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(cmd.Context()) // a second signal ends locksim at once
 	defer stop()
 	res, err := realmode.RunMany(ctx, cfg, f.runs, f.parallel)
 	if err != nil {
@@ -246,12 +261,22 @@ func printReal(w io.Writer, res []*realmode.Result, asJSON bool) error {
 		if fs := r.FaultsSummary(); fs != "" {
 			fmt.Fprintln(w, "  "+fs)
 		}
+		fmt.Fprintln(w, "  "+r.LossSummary())
+		if ss := r.StopsSummary(r.TTL); ss != "" {
+			fmt.Fprintln(w, "  "+ss)
+		}
+		for _, nj := range r.NotJudged {
+			fmt.Fprintln(w, "  NOT JUDGED "+nj)
+		}
 		for _, v := range r.Violations {
 			fmt.Fprintf(w, "  t=%.6fs %s %v: %s\n", float64(v.At)/1e9, v.Kind, v.Clients, v.Detail)
 		}
 	}
-	fmt.Fprintf(w, "violated in %d of %d runs (%.0f%%, 95%% interval %.0f–%.0f%%); client failures in %d; a fault did not fire in %d\n",
-		t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi, t.Failed, t.Unfired)
+	fmt.Fprintf(w, "violated in %d of %d runs (%.0f%%, 95%% interval %.0f–%.0f%%); client failures in %d; a fault did not fire in %d; a claim not judged in %d; the machine stopped a client past TTL/%d in %d\n",
+		t.Violated, t.Runs-t.Failed, 100*p, 100*lo, 100*hi, t.Failed, t.Unfired, t.NotJudged, realmode.StopFraction, t.Descheduled)
+	if len(res) == 1 {
+		fmt.Fprintln(w, "one run only: its verdict is one seed's")
+	}
 	return nil
 }
 
@@ -273,7 +298,7 @@ func realVerdict(res []*realmode.Result) error {
 // tableOnly refuses, without --table, a flag only the agreement table
 // reads: it would be silently ignored.
 func tableOnly(cmd *cobra.Command) error {
-	for _, name := range []string{"sim-seeds", "libraries", "lib-client", "merge", "merge-from"} {
+	for _, name := range []string{"sim-seeds", "libraries", "lib-client", "merge", "merge-from", "stale"} {
 		if cmd.Flags().Changed(name) {
 			return usagef("--%s is read only with --table (the agreement table)", name)
 		}

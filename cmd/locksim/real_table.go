@@ -6,11 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,7 +39,7 @@ func runRealTable(cmd *cobra.Command, f realFlags) error {
 		}
 		base = &b
 	}
-	add, err := newCells(cmd, f)
+	add, err := newCells(cmd, f, base)
 	if err != nil {
 		return err
 	}
@@ -63,7 +61,10 @@ func runRealTable(cmd *cobra.Command, f realFlags) error {
 }
 
 // newCells runs the cells selected, or reads them from --merge-from.
-func newCells(cmd *cobra.Command, f realFlags) (realmode.AgreementFile, error) {
+func newCells(cmd *cobra.Command, f realFlags, base *realmode.AgreementFile) (realmode.AgreementFile, error) {
+	if f.stale && (!f.merge || f.mergeFrom != "") {
+		return realmode.AgreementFile{}, usagef("--stale reruns the stale cells of the table: give it with --merge (not --merge-from)")
+	}
 	if f.mergeFrom != "" {
 		if f.merge {
 			return realmode.AgreementFile{}, usagef("--merge and --merge-from %s: give one (--merge runs the cells, --merge-from reads them)", f.mergeFrom)
@@ -74,7 +75,10 @@ func newCells(cmd *cobra.Command, f realFlags) (realmode.AgreementFile, error) {
 	if err != nil {
 		return realmode.AgreementFile{}, err
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	if f.stale {
+		o.Only = notFresh(*base)
+	}
+	ctx, stop := interruptible(cmd.Context()) // a second signal ends locksim at once
 	defer stop()
 	cells, err := realmode.Agreement(ctx, o)
 	if err != nil {
@@ -84,6 +88,16 @@ func newCells(cmd *cobra.Command, f realFlags) (realmode.AgreementFile, error) {
 	src := realmode.Source{Command: "locksim " + strings.Join(os.Args[1:], " "), Build: buildinfo.String(),
 		Date: now.Format("2006-01-02 15:04 UTC"), ID: fmt.Sprintf("%d-%d", now.UnixNano(), os.Getpid())}
 	return realmode.AgreementFile{Format: realmode.AgreementFormat, Command: src.Command, Sources: []realmode.Source{src}, Cells: cells}, nil
+}
+
+// notFresh selects the cells of base that are stale (cellStaleness) and
+// those base lacks: the cells --stale reruns.
+func notFresh(base realmode.AgreementFile) func(subject, scenario string) bool {
+	fresh := map[[2]string]bool{}
+	for _, c := range base.Cells {
+		fresh[[2]string{c.Pattern, c.Scenario}] = cellStaleness(c) == ""
+	}
+	return func(subject, scenario string) bool { return !fresh[[2]string{subject, scenario}] }
 }
 
 // readAgreement reads an agreement file named by flag; a file from before
@@ -150,7 +164,8 @@ func made(s realmode.Source) string {
 
 // tableOptions resolves the table's subjects and scenarios.
 func tableOptions(f realFlags) (realmode.AgreeOptions, error) {
-	o := realmode.AgreeOptions{Runs: f.runs, SimSeeds: f.simSeeds, Parallel: f.parallel, Progress: os.Stderr}
+	o := realmode.AgreeOptions{Runs: f.runs, SimSeeds: f.simSeeds, Parallel: f.parallel, Progress: os.Stderr,
+		Commit: buildinfo.Commit(), Build: buildinfo.String()}
 	if f.runs < 1 || f.simSeeds < 1 || f.parallel < 1 {
 		return o, usagef("--runs %d, --sim-seeds %d, --parallel %d: want each at least 1", f.runs, f.simSeeds, f.parallel)
 	}

@@ -34,9 +34,20 @@ func loadAgreement(dir, out string) (*report.Agreement, error) {
 	}
 	for _, c := range f.Cells {
 		a.Cells = append(a.Cells, report.AgreeCell{Pattern: c.Pattern, Scenario: c.Scenario,
-			Sim: realTally(c.Sim), Real: realTally(c.Real), Refused: c.Refused})
+			Sim: realTally(c.Sim), Real: realTally(c.Real), Refused: c.Refused, Stale: cellStaleness(c), Commit: c.Commit})
 	}
 	return a, nil
+}
+
+// cellStaleness says why a cell of real mode's table was made by other
+// lock code, scenarios, claims or oracles than this binary's ("" when
+// fresh).
+func cellStaleness(c realmode.Cell) string {
+	fp, ok := realmode.CurrentFingerprint(c)
+	if !ok {
+		return "its scenario is no longer a built-in one"
+	}
+	return c.Staleness(fp)
 }
 
 func realTally(t realmode.Tally) report.RealTally {

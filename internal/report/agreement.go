@@ -26,6 +26,10 @@ type AgreeCell struct {
 	Sim, Real RealTally
 	// Refused says why real mode could not run the cell ("" if it ran).
 	Refused string
+	// Stale says why the cell was made by other code or inputs than the
+	// report's ("" when fresh): it is shown greyed with the reason and
+	// never counted as agreement. Commit is the commit that made it.
+	Stale, Commit string
 }
 
 // RealTally counts runs that broke a claim and runs whose clients failed.
@@ -75,16 +79,24 @@ func agreement(d *Document, opt Options) {
 }
 
 func agreementIntro(d *Document, a *Agreement) {
-	agree, total := 0, 0
+	agree, total, stale := 0, 0, 0
 	for _, c := range a.Cells {
-		if c.Refused == "" && !c.library() {
+		switch {
+		case c.Stale != "" && c.Refused == "":
+			stale++
+		case c.Stale != "":
+		case c.Refused == "" && !c.library():
 			total++
 			if c.Agree() {
 				agree++
 			}
 		}
 	}
-	s := []Span{text("Each pattern × scenario ran for real (redis-server processes, client processes, the faults done for real) beside the simulator's seeds of the same scenario; each rate is runs that broke a claim of any kind (safety, liveness or promptness: real mode's tally, and the simulator's beside it, do not yet count them apart) / runs with its 95%% Wilson interval. A cell agrees when both rates are zero or both non-zero: %d of %d cells agree. ", agree, total)}
+	s := []Span{text("Each pattern × scenario ran for real (redis-server processes, client processes, the faults done for real) beside the simulator's seeds of the same scenario; each rate is runs that broke a claim of any kind (safety, liveness or promptness: the table does not yet count them apart) / runs with its 95%% Wilson interval. A cell agrees when both rates are zero or both non-zero: %d of %d fresh cells agree. ", agree, total)}
+	if stale > 0 {
+		s = append(s, text("%d cell(s) are stale — made by other lock code, scenarios, claims or oracles than this report's — and shown greyed with the reason, counted neither as agreeing nor as disagreeing (rerun them: ", stale),
+			code("locksim real --table FILE --merge --stale"), text("). "))
+	}
 	if a.NotesLink != "" {
 		s = append(s, text("Every disagreement is explained in "), link("NOTES.md", a.NotesLink), text(". "))
 	}
@@ -98,6 +110,11 @@ func agreementTable(a *Agreement) Table {
 	t := Table{Header: []string{"pattern", "scenario", "simulator", "real", "agree"}}
 	for _, c := range a.Cells {
 		if c.Refused != "" || c.library() {
+			continue
+		}
+		if c.Stale != "" {
+			t.Rows = append(t.Rows, []TCell{plain("%s", c.Pattern), plain("%s", c.Scenario),
+				cell(Stale, text("%s", realRate(c.Sim))), cell(Stale, text("%s", realRate(c.Real))), cell(Stale, text("stale: %s", c.Stale))})
 			continue
 		}
 		verdict := cell(Good, text("yes"))
@@ -114,12 +131,14 @@ func agreementTable(a *Agreement) Table {
 func libraryTable(a *Agreement) Table {
 	var libs, scens []string
 	rate := map[[2]string]RealTally{}
+	stale := map[[2]string]string{}
 	for _, c := range a.Cells {
 		if c.Refused != "" || !c.library() {
 			continue
 		}
 		libs, scens = appendNew(libs, c.Pattern), appendNew(scens, c.Scenario)
 		rate[[2]string{c.Pattern, c.Scenario}] = c.Real
+		stale[[2]string{c.Pattern, c.Scenario}] = c.Stale
 	}
 	t := Table{Header: append([]string{"library"}, scens...)}
 	for _, l := range libs {
@@ -129,6 +148,8 @@ func libraryTable(a *Agreement) Table {
 			switch {
 			case !ok:
 				r = append(r, plain("not run"))
+			case stale[[2]string{l, s}] != "":
+				r = append(r, cell(Stale, text("%s (stale: %s)", realRate(tl), stale[[2]string{l, s}])))
 			case tl.Violated > 0:
 				r = append(r, cell(Bad, text("%s", realRate(tl))))
 			default:

@@ -31,7 +31,7 @@ func TestAgreementSection(t *testing.T) {
 	}}
 	md := agreementMarkdown(t, a)
 	for _, want := range []string{
-		"1 of 2 cells agree",
+		"1 of 2 fresh cells agree",
 		"[NOTES.md](real/NOTES.md)",
 		"`locksim real --table reports/real/README.md`",
 		"| pattern | scenario | simulator | real | agree |",
@@ -48,6 +48,29 @@ func TestAgreementSection(t *testing.T) {
 	}
 	if strings.Count(md, "| redsync-1 |") != 1 {
 		t.Errorf("a library has a row in the agreement table too:\n%s", md)
+	}
+}
+
+// TestStaleCellsNeverAgree: a stale cell is shown greyed with its reason,
+// and counted neither as agreeing nor as disagreeing; a stale library
+// cell says so too.
+func TestStaleCellsNeverAgree(t *testing.T) {
+	stale := "the lock code (its Go sources or scripts) changed since it was made (at commit abc1234)"
+	a := &Agreement{Cells: []AgreeCell{
+		{Pattern: "basic", Scenario: "gc-pause", Sim: RealTally{Runs: 20, Violated: 18}, Real: RealTally{Runs: 5, Violated: 3}},
+		{Pattern: "fenced", Scenario: "gc-pause", Sim: RealTally{Runs: 20}, Real: RealTally{Runs: 5}, Stale: stale},
+		{Pattern: "redsync-1", Scenario: "gc-pause", Real: RealTally{Runs: 5, Violated: 5}, Stale: stale},
+	}}
+	md := agreementMarkdown(t, a)
+	for _, want := range []string{
+		"1 of 1 fresh cells agree",
+		"2 cell(s) are stale",
+		"| fenced | gc-pause | _0/20 (0%, 0–16%)_ | _0/5 (0%, 0–43%)_ | _stale: " + stale + "_ |",
+		"| redsync-1 | _5/5 (100%, 57–100%) (stale: " + stale + ")_ |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("section lacks %q:\n%s", want, md)
+		}
 	}
 }
 

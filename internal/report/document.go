@@ -55,6 +55,7 @@ const (
 	Good       // nothing went wrong
 	Bad        // a claim was violated
 	Warn       // something worth a look that breaks no claim
+	Stale      // made by other code or inputs than the report's: greyed, never a verdict
 )
 
 // TCell is one table cell.

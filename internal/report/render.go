@@ -52,6 +52,9 @@ func mdTable(b *strings.Builder, t Table) {
 			if c.Tone == Bad && s != "" {
 				s = "**" + s + "**"
 			}
+			if c.Tone == Stale && s != "" {
+				s = "_" + s + "_"
+			}
 			cells = append(cells, s)
 		}
 		row(cells)
@@ -123,6 +126,7 @@ table.prose td, table.prose th { text-align: left; vertical-align: top; }
 td.good { background: #e3f4e3; }
 td.bad { background: #f6c9c9; font-weight: bold; }
 td.warn { background: #fff2c2; }
+td.stale { background: #eeeeee; color: #888888; }
 code { background: #f4f4f4; padding: 0 0.2rem; }
 img { max-width: 100%; }
 `
@@ -140,7 +144,7 @@ func htmlTable(b *strings.Builder, t Table) {
 	for _, r := range t.Rows {
 		b.WriteString("<tr>")
 		for _, c := range r {
-			class := map[Tone]string{Good: ` class="good"`, Bad: ` class="bad"`, Warn: ` class="warn"`}[c.Tone]
+			class := map[Tone]string{Good: ` class="good"`, Bad: ` class="bad"`, Warn: ` class="warn"`, Stale: ` class="stale"`}[c.Tone]
 			b.WriteString("<td" + class + ">" + htmlSpans(c.Spans) + "</td>")
 		}
 		b.WriteString("</tr>\n")

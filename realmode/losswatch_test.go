@@ -1,0 +1,64 @@
+package realmode
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim"
+)
+
+// TestLossSignalJudgedForReal: under slow-work (c1 slowed 3 TTLs at its
+// write, after its lease check) basic's lease closes Done as its
+// validity runs out, no later than the key expires on redis-server: the
+// loss is signalled within the bound. The same lock with leases that
+// never tell (test-no-signal) learns of it only from its Release's
+// refusal, TTLs later: a late signal, the claim broken. Before, real
+// mode measured nothing (every field 0) whatever the lock did.
+func TestLossSignalJudgedForReal(t *testing.T) {
+	needRedis(t)
+	for _, c := range []struct {
+		pattern string
+		late    bool
+	}{{"basic", false}, {"test-no-signal", true}} {
+		t.Run(c.pattern, func(t *testing.T) {
+			// slow-work with a 1s TTL (c1 slowed 3 TTLs at its write): a
+			// bound of 10ms, and a validity timer that fires 10ms or more
+			// before the key expires, room a loaded machine keeps.
+			sc := builtin(t, "slow-work", 1)
+			sc.TTL, sc.Duration, sc.Faults[0].For = time.Second, 5*time.Second, 3*time.Second
+			res := runReal(t, testConfig(t, c.pattern, sc, 1))
+			if err := res.Err(); err != nil {
+				t.Fatal(err)
+			}
+			ls := res.LossSignal
+			t.Logf("%s: %+v", c.pattern, ls)
+			if ls.Losses == 0 || ls.Bound != sim.LossSignalBound(res.claims(t), sc.TTL) {
+				t.Fatalf("%s: loss signal %+v: want c1's loss measured against the simulator's bound", c.pattern, ls)
+			}
+			broke := slices.Contains(res.Violated, sim.ClaimLossSignal)
+			if late := ls.Late > 0; late != c.late || broke != c.late {
+				t.Errorf("%s: %d late of %d losses (max %v), violated %v; want late %v", c.pattern, ls.Late, ls.Losses, ls.Max, res.Violated, c.late)
+			}
+			if c.late && ls.Max < sc.TTL {
+				t.Errorf("%s: the largest latency %v, want over a TTL (told only at its Release)", c.pattern, ls.Max)
+			}
+			if c.late && !slices.ContainsFunc(res.Violations, func(v sim.Violation) bool {
+				return v.Kind == "late-signal" && strings.Contains(v.Detail, "Release returned")
+			}) {
+				t.Errorf("%s: violations %+v, want a late signal told by Release", c.pattern, res.Violations)
+			}
+		})
+	}
+}
+
+func (r *Result) claims(t *testing.T) pattern.Claims {
+	t.Helper()
+	p, err := testLookup(r.Pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Claims
+}
