@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/locksim/locksim/internal/plotstyle"
+	"github.com/locksim/locksim/bench/plotstyle"
 	"github.com/locksim/locksim/internal/safefile"
 )
 

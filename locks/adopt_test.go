@@ -198,6 +198,7 @@ func TestHandOff(t *testing.T) {
 					t.Fatalf("holders after Adopt = %+v, want the handed-off token with its TTL set again (%v)", hs, ttl)
 				}
 				if strings.HasPrefix(k.name, "Watchdog") {
+					// real time: the renewals run on the wall clock against a real server (or miniredis on the wall clock)
 					time.Sleep(ttl * 5 / 2)
 					if err := got.Err(); err != nil {
 						t.Fatalf("adopted Watchdog lease %v later: Err() = %v, want renewed", ttl*5/2, err)

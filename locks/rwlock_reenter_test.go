@@ -344,6 +344,7 @@ func TestRWLockAndFairWatchdog(t *testing.T) {
 				if err != nil {
 					t.Fatalf("acquire = %v", err)
 				}
+				// real time: the renewals run on the wall clock against a real server (or miniredis on the wall clock)
 				time.Sleep(ttl * 5 / 2)
 				if err := l.Err(); err != nil {
 					t.Fatalf("Err() %v after the grant, TTL %v = %v, want held (renewed)", ttl*5/2, ttl, err)
@@ -358,6 +359,7 @@ func TestRWLockAndFairWatchdog(t *testing.T) {
 					t.Fatalf("release = %v", err)
 				}
 				after := ms.Snapshot().Renewals
+				// real time: the renewals run on the wall clock against a real server (or miniredis on the wall clock)
 				time.Sleep(ttl)
 				if got := ms.Snapshot().Renewals; got != after {
 					t.Errorf("renewals went on after the release: %d, then %d", after, got)

@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/locksim/locksim/internal/plotstyle"
+	"github.com/locksim/locksim/bench/plotstyle"
 	"github.com/locksim/locksim/internal/safefile"
 )
 
