@@ -31,13 +31,13 @@ func TestReportRealSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The committed cells were made before cells carried a fingerprint:
-	// every one is stale, shown greyed and counted as no agreement.
-	for _, want := range []string{"0 of 0 fresh cells agree",
-		"| basic | steady | _0/20 (0%, 0–16%)_ | _2/5 (40%, 12–77%)_ | _stale: made before cells carried a fingerprint_ |",
-		"| redlock | failover-async-replication | _4/20 (20%, 8.1–42%)_ | _0/5 (0%, 0–43%)_ | _stale: made before cells carried a fingerprint_ |",
+	// The committed cells were made by this code (their fingerprints
+	// match): fresh, counted, and disagreements shown as such.
+	for _, want := range []string{"137 of 154 fresh cells agree",
+		"| basic | steady | 0/20 (0%, 0–16%) | 3/5 (60%, 23–88%) | **no** |",
+		"| redlock | failover-async-replication | 7/20 (35%, 18–57%) | 1/5 (20%, 3.6–62%) | yes |",
 		"| library | delayed-reply | failover-async-replication |",
-		"| redsync-1 | _0/5 (0%, 0–43%) (stale: ",
+		"| redsync-1 | 0/5 (0%, 0–43%) | **5/5 (100%, 57–100%)** |",
 		"- `client-clock-drift` (redsync-1, ", "--real " + realDir,
 		"[NOTES.md](" + filepath.ToSlash(filepath.Join(relTo(t, out, realDir), "NOTES.md")) + ")"} {
 		if !strings.Contains(md, want) {
