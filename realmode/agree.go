@@ -218,5 +218,11 @@ func rateText(t Tally) string {
 	if t.Unfired > 0 {
 		s += fmt.Sprintf(", %d with a fault unfired", t.Unfired)
 	}
+	if t.NotJudged > 0 {
+		s += fmt.Sprintf(", %d with a claim not judged", t.NotJudged)
+	}
+	if t.Descheduled > 0 {
+		s += fmt.Sprintf(", %d descheduled", t.Descheduled)
+	}
 	return s
 }
