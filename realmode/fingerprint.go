@@ -14,8 +14,9 @@ import (
 // OracleVersion names the oracles that judge a cell, the simulator's and
 // real mode's: it changes whenever one of them judges differently, so
 // that every cell made before is shown stale. 2: progress and loss-signal
-// judged for real, a not-judged claim listed.
-const OracleVersion = "2"
+// judged for real, a not-judged claim listed. 3: a loss's lateness
+// judged at the end of the run, with every stop of its holder known.
+const OracleVersion = "3"
 
 // A cell's fingerprint is a digest of each input that decides its
 // verdicts, written "name:digest" and joined by spaces, so that a

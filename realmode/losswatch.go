@@ -87,9 +87,9 @@ type lossOracle struct {
 	bound  int64
 	open   []*realHolding
 	byID   map[int]*realHolding
+	told   []toldLoss // judged at the end of the run
 	lat    []int64
 	res    sim.LossSignal
-	how    []string // how each late loss was told, for its violation
 }
 
 func newLossOracle(c pattern.Claims, sc nodesTTL) *lossOracle {
@@ -174,18 +174,38 @@ func (c *coord) signalLoss(h *realHolding, at int64, how string) {
 	c.finishLoss(h, at, how)
 }
 
-// finishLoss records h's latency, judged against the bound.
+// finishLoss closes h, told at true time at. Its latency is judged at
+// the end of the run (judgeLosses), when every stop of the holder's
+// process is known: a heartbeat's gap is reported when the heartbeat
+// runs again, which may be after the loss was told.
 func (c *coord) finishLoss(h *realHolding, at int64, how string) {
-	d := max(at-h.lostAt-c.stoppedWithin(h.client, h.lostAt, at), 0)
-	c.loss.lat = append(c.loss.lat, d)
+	c.loss.told = append(c.loss.told, toldLoss{client: h.client, lostAt: h.lostAt, at: at, how: how})
 	c.closeHolding(h)
-	if c.loss.bound == 0 || d <= c.loss.bound {
-		return
+}
+
+// toldLoss is one loss and when (and how) its holder was told.
+type toldLoss struct {
+	client     int
+	lostAt, at int64
+	how        string
+}
+
+// judgeLosses measures every told loss, its holder's stopped time
+// aside, against the bound (the caller holds c.mu).
+func (c *coord) judgeLosses() {
+	for _, t := range c.loss.told {
+		d := max(t.at-t.lostAt-c.stoppedWithin(t.client, t.lostAt, t.at), 0)
+		c.loss.lat = append(c.loss.lat, d)
+		if c.loss.bound == 0 || d <= c.loss.bound {
+			continue
+		}
+		c.loss.res.Late++
+		name := c.state[t.client].name
+		c.lateSignals = append(c.lateSignals, sim.Violation{Kind: "late-signal", At: t.at, Clients: []string{name},
+			Detail: fmt.Sprintf("%s lost the lock on the server at t=%.6fs and learnt of it %v later, its pauses aside (%s), past its bound %v",
+				name, float64(t.lostAt)/1e9, time.Duration(d).Round(time.Microsecond), t.how, time.Duration(c.loss.bound))})
 	}
-	c.loss.res.Late++
-	c.lateSignals = append(c.lateSignals, sim.Violation{Kind: "late-signal", At: at, Clients: []string{c.state[h.client].name},
-		Detail: fmt.Sprintf("%s lost the lock on the server at t=%.6fs and learnt of it %v later, its pauses aside (%s), past its bound %v",
-			c.state[h.client].name, float64(h.lostAt)/1e9, time.Duration(d).Round(time.Microsecond), how, time.Duration(c.loss.bound))})
+	c.loss.told = nil
 }
 
 // stoppedWithin is how long, within [from, to], client i's process did
@@ -395,6 +415,7 @@ func (c *coord) lossResult() sim.LossSignal {
 			c.finishLoss(h, end, "not by the end of the run")
 		}
 	}
+	c.judgeLosses()
 	r := c.loss.res
 	if len(c.loss.lat) > 0 {
 		lat := slices.Clone(c.loss.lat)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
@@ -61,4 +62,32 @@ func (r *Result) claims(t *testing.T) pattern.Claims {
 		t.Fatal(err)
 	}
 	return p.Claims
+}
+
+// TestLossLatenessWaitsForLateStops: a holder's heartbeat gap is reported
+// when its heartbeat runs again, which can be after its loss was told.
+// The loss is judged at the end of the run, with that gap left out:
+// judged when it was told, the 300ms the machine did not run c1 were
+// charged to the lock and the loss read late (TestLossSignalJudgedForReal
+// failed so beside two CPU hogs).
+func TestLossLatenessWaitsForLateStops(t *testing.T) {
+	ms := int64(time.Millisecond)
+	c := &coord{cfg: Config{Pattern: pattern.Pattern{Name: "basic"}}, state: []*clientState{{name: "c1"}},
+		hist: &history.History{}, loss: &lossOracle{quorum: 1, bound: 10 * ms, byID: map[int]*realHolding{}}}
+	h := &realHolding{id: 0, client: 0, lost: true, lostAt: 1000 * ms, doneAt: -1, releaseAt: -1}
+	c.loss.open, c.loss.byID[0] = []*realHolding{h}, h
+	c.signalLoss(h, 1305*ms, "its lease's Done closed")
+	c.stalls = append(c.stalls, stall{client: 0, from: 998 * ms, to: 1300 * ms}) // told after the loss
+	ls := c.lossResult()
+	if ls.Late != 0 || ls.Max != 5*time.Millisecond || len(c.lateSignals) != 0 {
+		t.Errorf("loss signal %+v, violations %v: want one loss told 5ms late, its 300ms stop aside", ls, c.lateSignals)
+	}
+	// Without the stop, the same loss is late.
+	c = &coord{cfg: c.cfg, state: c.state, hist: c.hist, loss: &lossOracle{quorum: 1, bound: 10 * ms, byID: map[int]*realHolding{}}}
+	h = &realHolding{id: 0, client: 0, lost: true, lostAt: 1000 * ms, doneAt: -1, releaseAt: -1}
+	c.loss.open, c.loss.byID[0] = []*realHolding{h}, h
+	c.signalLoss(h, 1305*ms, "its lease's Done closed")
+	if ls := c.lossResult(); ls.Late != 1 || len(c.lateSignals) != 1 {
+		t.Errorf("loss signal %+v: want the 305ms latency late", ls)
+	}
 }
