@@ -36,7 +36,8 @@ scenario's faults, deterministically: the same pattern, scenario and seed
 always give the same trace, history and verdict.
 
 The scenario is a built-in name (see locksim list) or a scenario file
-(format: go doc github.com/locksim/locksim/sim/scenario). A built-in uses
+(format: docs/scenarios.md in the source tree, or go doc
+github.com/locksim/locksim/sim/scenario). A built-in uses
 the pattern's node count.
 
 It exits 1 when something the pattern claims was violated (the seed and a
