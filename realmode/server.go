@@ -62,6 +62,9 @@ type Server struct {
 	// cancel, closed, ends a wait for the server to become ready (the
 	// run it serves ended or was cancelled).
 	cancel <-chan struct{}
+	// picked: the port was picked here (pickServerPort), and is released
+	// when the server stops.
+	picked bool
 }
 
 // StartServer starts a redis-server as cfg says and waits until it
@@ -85,17 +88,22 @@ func startServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s (install redis-server, or put it on PATH): %w", ErrNoServer, cfg.Binary, err)
 	}
-	if cfg.Port == 0 {
-		if cfg.Port, err = redistest.FreePort(); err != nil {
+	picked := cfg.Port == 0
+	if picked {
+		if cfg.Port, err = pickServerPort(); err != nil {
 			return nil, fmt.Errorf("realmode: %w", err)
 		}
 	}
 	dir, err := os.MkdirTemp("", "locksim-real-")
 	if err != nil {
+		if picked {
+			releaseServerPort(cfg.Port)
+		}
 		return nil, fmt.Errorf("realmode: %s: data directory: %w", cfg.Name, err)
 	}
-	s := &Server{cfg: cfg, path: path, dir: dir, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)), cancel: ctx.Done()}
+	s := &Server{cfg: cfg, path: path, dir: dir, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)), cancel: ctx.Done(), picked: picked}
 	if err := s.start(); err != nil {
+		s.release()
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
@@ -248,6 +256,14 @@ func clearData(dir string) error {
 func (s *Server) Stop() {
 	s.kill()
 	_ = os.RemoveAll(s.dir)
+	s.release()
+}
+
+// release lets a port picked here be picked again.
+func (s *Server) release() {
+	if s.picked {
+		releaseServerPort(s.cfg.Port)
+	}
 }
 
 // Log returns the last lines of the server's log.
