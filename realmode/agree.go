@@ -34,6 +34,10 @@ type AgreeOptions struct {
 	// Only, if set, selects the cells to run (the others are left out):
 	// the stale ones of a table, say.
 	Only func(subject, scenario string) bool
+	// Done, if set, is called with the cells made so far each time one is
+	// made: a long table keeps what it did when a later cell fails or the
+	// process is killed. An error from Done ends the table.
+	Done func(sofar []Cell) error
 }
 
 // Cell is one pattern × scenario.
@@ -93,6 +97,11 @@ func Agreement(ctx context.Context, o AgreeOptions) ([]Cell, error) {
 						c.Sim.Violated, c.Sim.Runs, c.Real.Violated, c.Real.Runs, c.Real.Failed, c.Refused)
 				}
 				out = append(out, c)
+				if o.Done != nil {
+					if err := o.Done(out); err != nil {
+						return out, err
+					}
+				}
 			}
 		}
 	}

@@ -82,7 +82,10 @@ code's Go sources and scripts); locksim report --real shows a cell whose
 fingerprint this build does not give as stale, greyed with the reason,
 never as agreement. --merge --stale reruns only the stale cells of the
 selection (and those the file lacks). A merged table names every run its cells came from, and
-each row the run that made it.
+each row the run that made it. Both files are written again as each
+cell is made (the cells made so far merged into the table as it was), so
+a table that fails, is interrupted or is killed keeps every cell it
+finished, and --merge --stale with the same selection runs the rest.
 
 --client names the client program (default: this binary). A binary built
 in bench/refs (cmd/locksim-real-client) adds the lock libraries redsync,

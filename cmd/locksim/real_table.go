@@ -21,7 +21,11 @@ import (
 )
 
 // runRealTable runs the agreement table (or merges cells into it) and
-// writes it to f.table and its agreement.json.
+// writes it to f.table and its agreement.json. The files are written
+// again as each cell is made, the cells made so far merged into the table
+// as it was, so a run that fails, is interrupted or is killed loses no
+// cell it finished: --merge --stale then runs the rest. A run without
+// --merge that completes replaces the table with its cells alone.
 func runRealTable(cmd *cobra.Command, f realFlags) error {
 	data := filepath.Join(filepath.Dir(f.table), realmode.AgreementFileName)
 	var paths safefile.Paths
@@ -39,29 +43,47 @@ func runRealTable(cmd *cobra.Command, f realFlags) error {
 		}
 		base = &b
 	}
-	add, err := newCells(cmd, f, base)
+	// The table the cells made so far are merged into: the one given with
+	// --merge, or, without it, the one there is (a table that cannot be
+	// read is replaced, as at the end).
+	sofarBase := base
+	if base == nil {
+		if b, err := realmode.ReadAgreementFile(data); err == nil {
+			sofarBase = &b
+		}
+	}
+	write := func(out realmode.AgreementFile) error {
+		err := safefile.Write(f.table, func(w io.Writer) error {
+			writeTableHeader(w, out)
+			return realmode.WriteTable(w, out.Cells)
+		})
+		if err != nil {
+			return fmt.Errorf("write %s: %w", f.table, err)
+		}
+		if err := safefile.Write(data, func(w io.Writer) error { return realmode.WriteAgreementFile(w, out) }); err != nil {
+			return fmt.Errorf("write %s: %w", data, err)
+		}
+		return nil
+	}
+	merged := func(base *realmode.AgreementFile, add realmode.AgreementFile) realmode.AgreementFile {
+		if base == nil {
+			return add
+		}
+		return realmode.MergeAgreement(*base, add)
+	}
+	add, err := newCells(cmd, f, func(sofar realmode.AgreementFile) error { return write(merged(sofarBase, sofar)) })
 	if err != nil {
 		return err
 	}
-	out := add
-	if base != nil {
-		out = realmode.MergeAgreement(*base, add)
-	}
-	err = safefile.Write(f.table, func(w io.Writer) error {
-		writeTableHeader(w, out)
-		return realmode.WriteTable(w, out.Cells)
-	})
-	if err != nil {
-		return runtimef("real: write %s: %w", f.table, err)
-	}
-	if err := safefile.Write(data, func(w io.Writer) error { return realmode.WriteAgreementFile(w, out) }); err != nil {
-		return runtimef("real: write %s: %w", data, err)
+	if err := write(merged(base, add)); err != nil {
+		return runtimef("real: %w", err)
 	}
 	return nil
 }
 
-// newCells runs the cells selected, or reads them from --merge-from.
-func newCells(cmd *cobra.Command, f realFlags, base *realmode.AgreementFile) (realmode.AgreementFile, error) {
+// newCells runs the cells selected, or reads them from --merge-from;
+// progress is given the cells made so far each time one is made.
+func newCells(cmd *cobra.Command, f realFlags, progress func(realmode.AgreementFile) error) (realmode.AgreementFile, error) {
 	if f.stale && (!f.merge || f.mergeFrom != "") {
 		return realmode.AgreementFile{}, usagef("--stale reruns the stale cells of the table: give it with --merge (not --merge-from)")
 	}
@@ -76,18 +98,31 @@ func newCells(cmd *cobra.Command, f realFlags, base *realmode.AgreementFile) (re
 		return realmode.AgreementFile{}, err
 	}
 	if f.stale {
-		o.Only = notFresh(*base)
+		base, err := readAgreement("--table (the "+realmode.AgreementFileName+" to merge into)",
+			filepath.Join(filepath.Dir(f.table), realmode.AgreementFileName))
+		if err != nil {
+			return realmode.AgreementFile{}, err
+		}
+		o.Only = notFresh(base)
 	}
+	started := time.Now()
+	file := func(cells []realmode.Cell) realmode.AgreementFile {
+		now := time.Now().UTC()
+		src := realmode.Source{Command: "locksim " + strings.Join(os.Args[1:], " "), Build: buildinfo.String(),
+			Date: now.Format("2006-01-02 15:04 UTC"), ID: fmt.Sprintf("%d-%d", started.UnixNano(), os.Getpid())}
+		return realmode.AgreementFile{Format: realmode.AgreementFormat, Command: src.Command, Sources: []realmode.Source{src}, Cells: cells}
+	}
+	o.Done = func(sofar []realmode.Cell) error { return progress(file(sofar)) }
 	ctx, stop := interruptible(cmd.Context()) // a second signal ends locksim at once
 	defer stop()
 	cells, err := realmode.Agreement(ctx, o)
 	if err != nil {
+		if len(cells) > 0 {
+			err = fmt.Errorf("%w (the %d cell(s) made before are in %s: --merge --stale with the same selection runs the rest)", err, len(cells), f.table)
+		}
 		return realmode.AgreementFile{}, realError(err)
 	}
-	now := time.Now().UTC()
-	src := realmode.Source{Command: "locksim " + strings.Join(os.Args[1:], " "), Build: buildinfo.String(),
-		Date: now.Format("2006-01-02 15:04 UTC"), ID: fmt.Sprintf("%d-%d", now.UnixNano(), os.Getpid())}
-	return realmode.AgreementFile{Format: realmode.AgreementFormat, Command: src.Command, Sources: []realmode.Source{src}, Cells: cells}, nil
+	return file(cells), nil
 }
 
 // notFresh selects the cells of base that are stale (cellStaleness) and

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/locks/lockstest/redistest"
 	"github.com/locksim/locksim/realmode"
@@ -272,6 +275,56 @@ func TestRealTableStaleCells(t *testing.T) {
 			t.Errorf("fenced's stale cell after --stale: %+v, stale %q; want it rerun and fresh", c.Real, cellStaleness(c))
 		case c.Pattern == "basic" && (c.Source != before[i].Source || c.Fingerprint != before[i].Fingerprint):
 			t.Errorf("basic's fresh cell was rerun by --stale: source %d, was %d", c.Source, before[i].Source)
+		}
+	}
+}
+
+// TestRealTableKeepsFinishedCells: the table is written as each cell is
+// made, so a run interrupted (or killed) after its first cell keeps that
+// cell, names it in the error, and --merge --stale runs only the rest.
+func TestRealTableKeepsFinishedCells(t *testing.T) {
+	needRealRedis(t)
+	dir := t.TempDir()
+	table := filepath.Join(dir, "README.md")
+	data := filepath.Join(dir, realmode.AgreementFileName)
+	args := []string{"real", "--table", table, "--pattern", "basic,fenced", "--scenario", "gc-pause", "--runs", "1", "--sim-seeds", "2"}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { // interrupt the run once its first cell is on disk
+		for ctx.Err() == nil {
+			if f, err := realmode.ReadAgreementFile(data); err == nil && len(f.Cells) > 0 {
+				cancel()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	root := newRoot()
+	root.SetArgs(args)
+	var out, errb bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	err := root.ExecuteContext(ctx)
+	if exitCode(err) != exitInterrupt || !strings.Contains(err.Error(), "the 1 cell(s) made before are in "+table) {
+		t.Fatalf("interrupted table: exit %d, %v; want exit %d naming the cell kept", exitCode(err), err, exitInterrupt)
+	}
+	f, err := realmode.ReadAgreementFile(data)
+	if err != nil || len(f.Cells) != 1 || f.Cells[0].Pattern != "basic" || f.Cells[0].Real.Runs != 1 {
+		t.Fatalf("after the interrupt: %+v, %v; want basic's cell alone", f.Cells, err)
+	}
+	if md, err := os.ReadFile(table); err != nil || !strings.Contains(string(md), "| basic | gc-pause |") {
+		t.Errorf("the markdown after the interrupt lacks basic's row (%v):\n%s", err, md)
+	}
+	kept := f.Cells[0]
+	if _, _, err := runCLI(t, append(args, "--merge", "--stale")...); err != nil {
+		t.Fatalf("real --table --merge --stale: %v", err)
+	}
+	if f, err = realmode.ReadAgreementFile(data); err != nil || len(f.Cells) != 2 {
+		t.Fatalf("after --merge --stale: %+v, %v; want two cells", f.Cells, err)
+	}
+	for _, c := range f.Cells {
+		if c.Pattern == "basic" && c.Wall != kept.Wall {
+			t.Errorf("basic's kept cell was run again by --stale: wall %v, was %v", c.Wall, kept.Wall)
 		}
 	}
 }
