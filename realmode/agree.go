@@ -152,9 +152,7 @@ func simTally(p pattern.Pattern, sc scenario.Scenario, seeds int) (Tally, error)
 			return t, err
 		}
 		t.Runs++
-		if len(res.Violated) > 0 {
-			t.Violated++
-		}
+		t.addViolated(res.Violated)
 		if res.FaultsFired() < len(res.Faults) {
 			t.Unfired++
 		}

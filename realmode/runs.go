@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // RunMany runs cfg runs times, seeds cfg.Seed, cfg.Seed+1, …, each with a
@@ -72,6 +74,55 @@ type Tally struct {
 	// a claim could not be judged (Result.NotJudged).
 	Descheduled int `json:"descheduled,omitempty"`
 	NotJudged   int `json:"not_judged,omitempty"`
+	// Kinds counts, per kind of claim (sim.ClaimKind), the runs of
+	// Violated that broke a claim of that kind: a run can count in more
+	// than one. Zero in cells made before runs were counted by kind.
+	Kinds KindCounts `json:"kinds,omitzero"`
+}
+
+// KindCounts counts runs per kind of claim broken.
+type KindCounts struct {
+	Safety     int `json:"safety,omitempty"`
+	Liveness   int `json:"liveness,omitempty"`
+	Promptness int `json:"promptness,omitempty"`
+}
+
+// addViolated counts a run that broke the claims violated.
+func (t *Tally) addViolated(violated []string) {
+	if len(violated) == 0 {
+		return
+	}
+	t.Violated++
+	var k KindCounts
+	for _, c := range violated {
+		switch sim.ClaimKind(c) {
+		case sim.KindSafety:
+			k.Safety = 1
+		case sim.KindLiveness:
+			k.Liveness = 1
+		case sim.KindPromptness:
+			k.Promptness = 1
+		}
+	}
+	t.Kinds.Safety += k.Safety
+	t.Kinds.Liveness += k.Liveness
+	t.Kinds.Promptness += k.Promptness
+}
+
+// Kind is the runs that broke a claim of kind k (sim.ClaimKind's names),
+// and whether the tally counted kinds at all: false for a cell made
+// before it did in which some run broke a claim.
+func (t Tally) Kind(k string) (int, bool) {
+	if t.Violated > 0 && t.Kinds == (KindCounts{}) {
+		return 0, false
+	}
+	switch k {
+	case sim.KindSafety:
+		return t.Kinds.Safety, true
+	case sim.KindLiveness:
+		return t.Kinds.Liveness, true
+	}
+	return t.Kinds.Promptness, true
 }
 
 // Count tallies results.
@@ -93,8 +144,8 @@ func Count(rs []*Result) Tally {
 		}
 		if len(r.Failures) > 0 {
 			t.Failed++
-		} else if len(r.Violated) > 0 {
-			t.Violated++
+		} else {
+			t.addViolated(r.Violated)
 		}
 	}
 	return t

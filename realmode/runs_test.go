@@ -66,7 +66,7 @@ func TestCountUnfired(t *testing.T) {
 	broke := &Result{}
 	broke.Faults, broke.Violated = missed.Faults, []string{"mutex"}
 	got := Count([]*Result{fired, missed, broke})
-	if got != (Tally{Runs: 3, Violated: 1, Unfired: 2}) {
+	if got != (Tally{Runs: 3, Violated: 1, Unfired: 2, Kinds: KindCounts{Safety: 1}}) {
 		t.Fatalf("tally %+v, want 3 runs, 1 violated, 2 with a fault that did not fire", got)
 	}
 	text := rateText(got)
@@ -74,7 +74,31 @@ func TestCountUnfired(t *testing.T) {
 		t.Errorf("rate text %q does not say 2 runs missed a fault", text)
 	}
 	back, err := parseRate(text)
+	got.Kinds = KindCounts{} // the markdown of tables before agreement.json has no kinds
 	if err != nil || back != got {
 		t.Errorf("read back %+v (%v), want %+v", back, err, got)
+	}
+}
+
+// TestCountByKind: a run is counted under each kind of claim it broke, so
+// a late loss notice (promptness) never reads as a broken mutex; a cell
+// made before kinds were counted says so instead of reading clean.
+func TestCountByKind(t *testing.T) {
+	run := func(violated ...string) *Result { r := &Result{}; r.Violated = violated; return r }
+	got := Count([]*Result{run("loss-signal"), run("mutex", "safe-store", "loss-signal"), run("progress"), run()})
+	want := Tally{Runs: 4, Violated: 3, Kinds: KindCounts{Safety: 1, Liveness: 1, Promptness: 2}}
+	if got != want {
+		t.Fatalf("tally %+v, want %+v", got, want)
+	}
+	for k, n := range map[string]int{"safety": 1, "liveness": 1, "promptness": 2} {
+		if v, ok := got.Kind(k); v != n || !ok {
+			t.Errorf("Kind(%s) = %d, %v; want %d, true", k, v, ok, n)
+		}
+	}
+	if _, ok := (Tally{Runs: 5, Violated: 2}).Kind("safety"); ok {
+		t.Error("a tally made before kinds were counted, with violations, says it counted them")
+	}
+	if v, ok := (Tally{Runs: 5}).Kind("safety"); v != 0 || !ok {
+		t.Errorf("a clean tally: Kind = %d, %v; want 0, true", v, ok)
 	}
 }

@@ -33,6 +33,26 @@ type ClaimFinding struct {
 // ClaimLossSignal is the loss-signal claim's name in Result.Claims.
 const ClaimLossSignal = "loss-signal"
 
+// The kinds of claim, as ClaimKind names them: a verdict that counts one
+// kind never counts another's findings.
+const (
+	KindSafety     = "safety"     // mutex, safe-store, fencing, max-holders
+	KindLiveness   = "liveness"   // progress
+	KindPromptness = "promptness" // loss-signal
+)
+
+// ClaimKind is the kind of a claim as results name it: progress is
+// liveness, loss-signal promptness, every other claim safety.
+func ClaimKind(claim string) string {
+	switch claim {
+	case string(pattern.ClaimProgress):
+		return KindLiveness
+	case ClaimLossSignal:
+		return KindPromptness
+	}
+	return KindSafety
+}
+
 // ClaimFindings returns the findings of every claim the oracles judge, in
 // a fixed order, each marked claimed or not.
 func (r *Result) ClaimFindings() []ClaimFinding {

@@ -59,10 +59,10 @@ func (k ClaimKind) ClaimsText() string {
 // "loss-signal", ...): progress is liveness, loss-signal promptness, every
 // other claim safety.
 func KindOf(claim string) ClaimKind {
-	switch claim {
-	case string(pattern.ClaimProgress):
+	switch sim.ClaimKind(claim) {
+	case sim.KindLiveness:
 		return Liveness
-	case sim.ClaimLossSignal:
+	case sim.KindPromptness:
 		return Promptness
 	}
 	return Safety
