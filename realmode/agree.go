@@ -65,10 +65,21 @@ type Cell struct {
 	Fingerprint string         `json:"fingerprint,omitempty"`
 }
 
-// Agree reports whether both rates are zero or both non-zero (a library
-// cell, with no simulator side, never disagrees).
+// Agree reports whether the two sides agree on every kind of claim the
+// subject makes: both broke it in some run, or neither did (ByKind). A
+// cell made before runs were counted by kind agrees when both rates of
+// any claim are zero or both non-zero; a library cell, with no simulator
+// side, never disagrees.
 func (c Cell) Agree() bool {
 	if c.Sim.Runs == 0 {
+		return true
+	}
+	if ks, ok := c.ByKind(); ok {
+		for _, k := range ks {
+			if k.State == KindDisagree {
+				return false
+			}
+		}
 		return true
 	}
 	return (c.Sim.Violated == 0) == (c.Real.Violated == 0)
@@ -162,8 +173,10 @@ func simTally(p pattern.Pattern, sc scenario.Scenario, seeds int) (Tally, error)
 
 // WriteTable writes the cells as markdown: the agreement table of the
 // patterns, the libraries' rows, and the scenarios real mode refused.
-// When the cells come from more than one run of the table, each row names
-// its run (Source + 1) in a column of its own.
+// Each kind of claim has its own column (runs that broke a claim of it,
+// simulator · real), and a cell agrees kind by kind (Cell.ByKind). When
+// the cells come from more than one run of the table, each row names its
+// run (Source + 1) in a column of its own.
 func WriteTable(w io.Writer, cells []Cell) error {
 	runCol := slices.ContainsFunc(cells, func(c Cell) bool { return c.Source > 0 })
 	head, sep, run := "", "", func(Cell) string { return "" }
@@ -171,9 +184,13 @@ func WriteTable(w io.Writer, cells []Cell) error {
 		head, sep = " run |", "---|"
 		run = func(c Cell) string { return fmt.Sprintf(" %d |", c.Source+1) }
 	}
+	kindHead := ""
+	for _, k := range Kinds {
+		kindHead += " " + k + " |"
+	}
 	var b strings.Builder
-	b.WriteString("| pattern | scenario | simulator | real | agree |" + head + "\n|---|---|---|---|---|" + sep + "\n")
-	lib := "\n| library | scenario | real |" + head + "\n|---|---|---|" + sep + "\n"
+	b.WriteString("| pattern | scenario |" + kindHead + " agree | runs |" + head + "\n|---|---|---|---|---|---|---|" + sep + "\n")
+	lib := "\n| library | scenario |" + kindHead + " runs |" + head + "\n|---|---|---|---|---|---|" + sep + "\n"
 	hasLib := false
 	refused := map[string]string{} // scenario → reason (the last subject's)
 	who := map[string][]string{}   // scenario → subjects refused
@@ -190,18 +207,18 @@ func WriteTable(w io.Writer, cells []Cell) error {
 		}
 		if c.Sim.Runs == 0 {
 			hasLib = true
-			lib += fmt.Sprintf("| %s | %s | %s |%s\n", c.Pattern, c.Scenario, rateText(c.Real), run(c))
+			lib += fmt.Sprintf("| %s | %s |%s %s |%s\n", c.Pattern, c.Scenario, libraryKinds(c), runsText(c), run(c))
 			continue
 		}
 		total++
-		word := "**no**"
+		word := "**no** (" + strings.Join(c.Disagreeing(), ", ") + ")"
 		if c.Agree() {
 			agree++
 			word = "yes"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |%s\n", c.Pattern, c.Scenario, rateText(c.Sim), rateText(c.Real), word, run(c))
+		fmt.Fprintf(&b, "| %s | %s |%s %s | %s |%s\n", c.Pattern, c.Scenario, patternKinds(c), word, runsText(c), run(c))
 	}
-	fmt.Fprintf(&b, "\n%d of %d cells agree.\n", agree, total)
+	fmt.Fprintf(&b, "\n%d of %d cells agree on every kind of claim.\n", agree, total)
 	if hasLib {
 		b.WriteString(lib)
 	}
@@ -213,6 +230,56 @@ func WriteTable(w io.Writer, cells []Cell) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// patternKinds is a pattern row's kind columns: "—" for a kind the
+// pattern does not claim; for a cell made before runs were counted by
+// kind, its rates of any claim in the runs column instead.
+func patternKinds(c Cell) string {
+	ks, ok := c.ByKind()
+	out := ""
+	for _, k := range Kinds {
+		i := slices.IndexFunc(ks, func(a KindAgreement) bool { return a.Kind == k })
+		switch {
+		case !ok:
+			out += " not counted |"
+		case i < 0:
+			out += " — |"
+		default:
+			out += " " + kindText(c, ks[i]) + " |"
+		}
+	}
+	return out
+}
+
+// libraryKinds is a library row's kind columns: real runs that broke a
+// claim of each kind the library makes.
+func libraryKinds(c Cell) string {
+	ks, ok := c.ByKind()
+	out := ""
+	for _, k := range Kinds {
+		i := slices.IndexFunc(ks, func(a KindAgreement) bool { return a.Kind == k })
+		switch {
+		case !ok:
+			out += " not counted |"
+		case i < 0:
+			out += " — |"
+		default:
+			out += fmt.Sprintf(" %d/%d |", ks[i].Real, c.Real.Runs-c.Real.Failed)
+		}
+	}
+	return out
+}
+
+// runsText is a row's runs column: the runs on each side, with the rate
+// of any claim and what made a run count for less (client failures,
+// faults unfired, claims not judged, a descheduled client).
+func runsText(c Cell) string {
+	s := "real " + rateText(c.Real)
+	if c.Sim.Runs > 0 {
+		s = "sim " + rateText(c.Sim) + "; " + s
+	}
+	return s
 }
 
 // rateText is "k/n (p%, 95% lo–hi%)", with client failures noted.

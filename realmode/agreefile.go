@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/locksim/locksim/sim"
 )
 
 // AgreementFormat names the layout of the machine-readable agreement file.
@@ -84,6 +86,12 @@ func ReadAgreementFile(path string) (AgreementFile, error) {
 var (
 	// | basic | steady | 0/20 (0%, 0–16%) | 2/5 (40%, 12–77%) | **no** |
 	patternRow = regexp.MustCompile(`^\| (\S+) \| (\S+) \| ([^|]+) \| ([^|]+) \| (yes|\*\*no\*\*) \|(?: (\d+) \|)?$`)
+	// | basic | gc-pause | 3/20 · 1/5 | 20/20 · 5/5 | — | yes | sim 20/20 (…); real 5/5 (…) |
+	kindRow = regexp.MustCompile(`^\| (\S+) \| (\S+) \| ([^|]+) \| ([^|]+) \| ([^|]+) \| (yes|\*\*no\*\* \([^)|]*\)) \| sim ([^;|]+); real ([^|]+) \|(?: (\d+) \|)?$`)
+	// | redsync-1 | gc-pause | 5/5 | — | — | real 5/5 (…) |
+	kindLibraryRow = regexp.MustCompile(`^\| (\S+) \| (\S+) \| ([^|]+) \| ([^|]+) \| ([^|]+) \| real ([^|]+) \|(?: (\d+) \|)?$`)
+	// 3/20 · 1/5 (not judged), 5/5 (a library's), or — (not claimed)
+	kindCell = regexp.MustCompile(`^(?:(\d+)/\d+ · )?(\d+)/\d+(?: \(not judged\))?$`)
 	// | redsync-1 | gc-pause | 5/5 (100%, 57–100%) |
 	libraryRow = regexp.MustCompile(`^\| (\S+) \| (\S+) \| ([^|]+) \|(?: (\d+) \|)?$`)
 	// 2/5 (40%, 12–77%), 1 client failure(s), 1 with a fault unfired
@@ -146,6 +154,31 @@ func ParseTable(r io.Reader) (AgreementFile, error) {
 
 // parseRow reads one row of the pattern or library table.
 func parseRow(line string) (Cell, bool, error) {
+	if m := kindRow.FindStringSubmatch(line); m != nil {
+		c := Cell{Pattern: m[1], Scenario: m[2]}
+		var err1, err2, err3 error
+		c.Sim, err1 = parseRate(m[7])
+		c.Real, err2 = parseRate(m[8])
+		err3 = parseKinds(&c, m[3:6], true)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return c, false, err
+		}
+		if c.Agree() != (m[6] == "yes") {
+			return c, false, fmt.Errorf("%s under %s: says agree %s, the rates say %v", c.Pattern, c.Scenario, m[6], c.Agree())
+		}
+		c.Source = runColumn(m[9])
+		return c, true, nil
+	}
+	if m := kindLibraryRow.FindStringSubmatch(line); m != nil && rateRe.MatchString(strings.TrimSpace(m[6])) {
+		c := Cell{Pattern: m[1], Scenario: m[2]}
+		real, err := parseRate(m[6])
+		c.Real = real
+		if err == nil {
+			err = parseKinds(&c, m[3:6], false)
+		}
+		c.Source = runColumn(m[7])
+		return c, err == nil, err
+	}
 	if m := patternRow.FindStringSubmatch(line); m != nil {
 		c := Cell{Pattern: m[1], Scenario: m[2]}
 		var err1, err2 error
@@ -166,6 +199,43 @@ func parseRow(line string) (Cell, bool, error) {
 	}
 	return Cell{}, false, nil
 }
+
+// parseKinds reads a row's kind columns (in Kinds order) into the cell's
+// tallies: "sim · real" for a pattern, "real" for a library, "—" for a
+// kind not claimed, "not counted" for a tally made before kinds were.
+func parseKinds(c *Cell, cols []string, pattern bool) error {
+	var sk, rk []int
+	var claimed []string // a claim of each kind the row shows claimed
+	for i, col := range cols {
+		col = strings.TrimSpace(col)
+		switch col {
+		case "—":
+			sk, rk = append(sk, 0), append(rk, 0)
+			continue
+		case "not counted":
+			return nil // a cell made before kinds were counted: any claim
+		}
+		claimed = append(claimed, kindClaim[Kinds[i]])
+		m := kindCell.FindStringSubmatch(col)
+		if m == nil || (m[1] != "") != pattern {
+			return fmt.Errorf("kind column %q: want %s", col, map[bool]string{true: "k/n · k/n", false: "k/n"}[pattern])
+		}
+		s, _ := strconv.Atoi(m[1])
+		r, _ := strconv.Atoi(m[2])
+		sk, rk = append(sk, s), append(rk, r)
+	}
+	set := func(t *Tally, k []int) {
+		t.Kinds = KindCounts{Safety: k[0], Liveness: k[1], Promptness: k[2]}
+	}
+	set(&c.Sim, sk)
+	set(&c.Real, rk)
+	c.Claims = strings.Join(claimed, ",")
+	return nil
+}
+
+// kindClaim names a claim of each kind, for the cells read back from a
+// table, which shows kinds, not claims.
+var kindClaim = map[string]string{sim.KindSafety: "mutex", sim.KindLiveness: "progress", sim.KindPromptness: sim.ClaimLossSignal}
 
 // runColumn is the Source of a row's run column (runs are numbered from
 // 1 there), 0 when the table has none.

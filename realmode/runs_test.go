@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -26,15 +27,21 @@ func TestWilson(t *testing.T) {
 	}
 }
 
-// TestWriteTableNamesRefusedSubjects: the table counts agreement over the
-// cells both sides ran, keeps library rows apart, and says for which
-// subjects a scenario was refused.
+// TestWriteTableNamesRefusedSubjects: the table counts agreement kind by
+// kind over the cells both sides ran, keeps library rows apart, says for
+// which subjects a scenario was refused, and reads back as it was
+// written.
 func TestWriteTableNamesRefusedSubjects(t *testing.T) {
+	mutex := pattern.Claims{Mutex: true, Progress: 3, LossSignal: 2}
 	cells := []Cell{
-		{Pattern: "basic", Scenario: "gc-pause", Sim: Tally{Runs: 20, Violated: 18}, Real: Tally{Runs: 5, Violated: 4}},
-		{Pattern: "basic", Scenario: "steady", Sim: Tally{Runs: 20}, Real: Tally{Runs: 5, Violated: 2}},
+		{Pattern: "basic", Scenario: "gc-pause", ClaimSet: mutex,
+			Sim:  Tally{Runs: 20, Violated: 18, Kinds: KindCounts{Safety: 18}},
+			Real: Tally{Runs: 5, Violated: 4, Kinds: KindCounts{Safety: 4, Promptness: 1}}},
+		{Pattern: "fenced", Scenario: "steady", ClaimSet: mutex,
+			Sim: Tally{Runs: 20}, Real: Tally{Runs: 5, Violated: 2, Kinds: KindCounts{Liveness: 2}}},
 		{Pattern: "basic", Scenario: "failover", Refused: "no replica"},
-		{Pattern: "redsync-1", Scenario: "gc-pause", Real: Tally{Runs: 5, Violated: 5}},
+		{Pattern: "redsync-1", Scenario: "gc-pause", ClaimSet: pattern.Claims{Mutex: true},
+			Real: Tally{Runs: 5, Violated: 5, Kinds: KindCounts{Safety: 5}}},
 		{Pattern: "redsync-1", Scenario: "failover", Refused: "no replica"},
 	}
 	var b strings.Builder
@@ -43,15 +50,34 @@ func TestWriteTableNamesRefusedSubjects(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"| basic | gc-pause | 18/20 (90%, 70–97%) | 4/5 (80%, 38–96%) | yes |",
-		"| basic | steady | 0/20 (0%, 0–16%) | 2/5 (40%, 12–77%) | **no** |",
-		"1 of 2 cells agree.",
-		"| redsync-1 | gc-pause | 5/5 (100%, 57–100%) |",
+		"| basic | gc-pause | 18/20 · 4/5 | 0/20 · 0/5 | 0/20 · 1/5 | **no** (promptness) | sim 18/20 (90%, 70–97%); real 4/5 (80%, 38–96%) |",
+		"| fenced | steady | 0/20 · 0/5 | 0/20 · 2/5 | 0/20 · 0/5 | **no** (liveness) |",
+		"0 of 2 cells agree on every kind of claim.",
+		"| redsync-1 | gc-pause | 5/5 | — | — | real 5/5 (100%, 57–100%) |",
 		"- `failover` (basic, redsync-1): no replica",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
+	}
+	back, err := ParseTable(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range back.Cells[:3] {
+		w := cells[[]int{0, 1, 3}[i]]
+		if c.Sim != w.Sim || c.Real != w.Real {
+			t.Errorf("row %d read back as %+v / %+v, want %+v / %+v", i, c.Sim, c.Real, w.Sim, w.Real)
+		}
+	}
+	// A cell made before kinds were counted agrees over any claim, and says so.
+	old := Cell{Pattern: "basic", Scenario: "steady", Sim: Tally{Runs: 20}, Real: Tally{Runs: 5, Violated: 2}}
+	b.Reset()
+	if err := WriteTable(&b, []Cell{old}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| basic | steady | not counted | not counted | not counted | **no** (any claim) |") {
+		t.Errorf("a cell without kinds:\n%s", b.String())
 	}
 }
 

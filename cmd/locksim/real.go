@@ -66,9 +66,10 @@ interval.
 --table FILE runs the agreement table instead: for every pattern (or
 those --pattern lists, comma-separated) × built-in scenario (or those
 --scenario lists) that real mode can run,
---runs real runs beside --sim-seeds simulated seeds, with both violation
-rates and their 95% intervals; a cell agrees when both are zero or both
-non-zero. --libraries adds rows for library subjects of --lib-client.
+--runs real runs beside --sim-seeds simulated seeds, with the runs that
+broke a claim of each kind (safety, liveness, promptness) on each side
+and the rate over any claim with its 95% interval; a cell agrees when,
+kind by kind, both sides broke it or neither did. --libraries adds rows for library subjects of --lib-client.
 The same cells go, machine-readable, into agreement.json beside FILE
 (format locksim-agreement/1), which locksim report --real reads.
 --merge fills a table cell by cell: it runs only the cells selected and

@@ -160,9 +160,12 @@ func readAgreement(flag, path string) (realmode.AgreementFile, error) {
 // it, and when.
 func writeTableHeader(out io.Writer, f realmode.AgreementFile) {
 	fmt.Fprintf(out, "# Real mode: the simulator's verdicts on real redis-server\n\n")
-	const what = "Each cell: runs that broke a claim of the pattern / runs, " +
-		"the rate and its 95% Wilson interval; real runs on this machine beside the simulator's seeds of the same " +
-		"scenario. A cell agrees when both rates are zero or both non-zero. See NOTES.md for every disagreement.\n\n"
+	const what = "Real runs on this machine beside the simulator's seeds of the same scenario. Each kind of claim " +
+		"has its own column — safety (mutex, safe-store, fencing, max-holders), liveness (progress), promptness " +
+		"(loss-signal) — giving the runs that broke a claim of that kind, simulator · real (— where the pattern makes " +
+		"no claim of the kind). A cell agrees when, kind by kind, both sides broke it or neither did. The runs column " +
+		"gives the rate over any claim with its 95% Wilson interval, and what made a run count for less. " +
+		"See NOTES.md for every disagreement.\n\n"
 	if len(f.Sources) <= 1 {
 		s := realmode.Source{Command: f.Command}
 		if len(f.Sources) == 1 {

@@ -34,7 +34,8 @@ func loadAgreement(dir, out string) (*report.Agreement, error) {
 	}
 	for _, c := range f.Cells {
 		a.Cells = append(a.Cells, report.AgreeCell{Pattern: c.Pattern, Scenario: c.Scenario,
-			Sim: realTally(c.Sim), Real: realTally(c.Real), Refused: c.Refused, Stale: cellStaleness(c), Commit: c.Commit})
+			Sim: realTally(c.Sim), Real: realTally(c.Real), Refused: c.Refused, Stale: cellStaleness(c), Commit: c.Commit,
+			Kinds: agreeKinds(c)})
 	}
 	return a, nil
 }
@@ -48,6 +49,20 @@ func cellStaleness(c realmode.Cell) string {
 		return "its scenario is no longer a built-in one"
 	}
 	return c.Staleness(fp)
+}
+
+// agreeKinds is the cell's verdict per kind of claim, nil for a cell made
+// before runs were counted by kind.
+func agreeKinds(c realmode.Cell) []report.AgreeKind {
+	ks, ok := c.ByKind()
+	if !ok {
+		return nil
+	}
+	out := []report.AgreeKind{}
+	for _, k := range ks {
+		out = append(out, report.AgreeKind{Kind: report.KindNamed(k.Kind), Sim: k.Sim, Real: k.Real, State: string(k.State)})
+	}
+	return out
 }
 
 func realTally(t realmode.Tally) report.RealTally {

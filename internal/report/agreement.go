@@ -30,17 +30,63 @@ type AgreeCell struct {
 	// report's ("" when fresh): it is shown greyed with the reason and
 	// never counted as agreement. Commit is the commit that made it.
 	Stale, Commit string
+	// Kinds are the cell's verdicts per kind of claim its subject makes,
+	// in Kinds order (a library's with its real counts alone); nil for a
+	// cell made before runs were counted by kind, whose tallies are then
+	// of any claim.
+	Kinds []AgreeKind
 }
 
-// RealTally counts runs that broke a claim and runs whose clients failed.
+// AgreeKind is one kind of claim in a cell: the runs that broke a claim
+// of it on each side, and whether they agree.
+type AgreeKind struct {
+	Kind      ClaimKind
+	Sim, Real int
+	// State is "agree", "disagree" or "not judged" (real mode judged the
+	// kind in no run); "" for a library.
+	State string
+}
+
+// RealTally counts runs that broke a claim (of any kind) and runs whose
+// clients failed.
 type RealTally struct{ Runs, Violated, Failed int }
 
 // library reports whether the cell has no simulator side.
 func (c AgreeCell) library() bool { return c.Sim.Runs == 0 }
 
-// Agree reports whether both rates are zero or both non-zero.
+// Agree reports whether the two sides agree on every kind of claim: both
+// broke it in some run or neither did (over any claim, for a cell without
+// Kinds).
 func (c AgreeCell) Agree() bool {
-	return c.library() || (c.Sim.Violated == 0) == (c.Real.Violated == 0)
+	if c.library() {
+		return true
+	}
+	if c.Kinds != nil {
+		return len(c.disagreeing()) == 0
+	}
+	return (c.Sim.Violated == 0) == (c.Real.Violated == 0)
+}
+
+// disagreeing names the kinds the two sides disagree on.
+func (c AgreeCell) disagreeing() []string {
+	var out []string
+	for _, k := range c.Kinds {
+		if k.State == "disagree" {
+			out = append(out, k.Kind.String())
+		}
+	}
+	return out
+}
+
+// kind is the cell's verdict on k, false when its subject makes no claim
+// of k.
+func (c AgreeCell) kind(k ClaimKind) (AgreeKind, bool) {
+	for _, a := range c.Kinds {
+		if a.Kind == k {
+			return a, true
+		}
+	}
+	return AgreeKind{}, false
 }
 
 // realRate is the rate over the runs whose clients did not fail.
@@ -69,7 +115,7 @@ func agreement(d *Document, opt Options) {
 	agreementIntro(d, a)
 	d.add(agreementTable(a))
 	if libs := libraryTable(a); len(libs.Rows) > 0 {
-		d.para(text("The lock libraries teams use, under the same faults, on real redis-servers only (they read the wall clock and start their own goroutines, so the simulator cannot run them): each cell is runs that broke a claim of any kind / runs (real mode's tally does not yet count safety, liveness and promptness apart)."))
+		d.para(text("The lock libraries teams use, under the same faults, on real redis-servers only (they read the wall clock and start their own goroutines, so the simulator cannot run them): each cell is, per kind of claim the library makes, the runs that broke a claim of that kind / runs, coloured by the first (safety, for a lock)."))
 		d.add(libs)
 	}
 	if items := refusedItems(a); len(items) > 0 {
@@ -92,7 +138,7 @@ func agreementIntro(d *Document, a *Agreement) {
 			}
 		}
 	}
-	s := []Span{text("Each pattern × scenario ran for real (redis-server processes, client processes, the faults done for real) beside the simulator's seeds of the same scenario; each rate is runs that broke a claim of any kind (safety, liveness or promptness: the table does not yet count them apart) / runs with its 95%% Wilson interval. A cell agrees when both rates are zero or both non-zero: %d of %d fresh cells agree. ", agree, total)}
+	s := []Span{text("Each pattern × scenario ran for real (redis-server processes, client processes, the faults done for real) beside the simulator's seeds of the same scenario; each kind of claim has its own column — safety (mutex, safe-store, fencing, max-holders), liveness (progress), promptness (loss-signal) — giving the runs that broke a claim of that kind, simulator seeds · real runs, and — where the pattern makes no claim of the kind. A cell agrees when, kind by kind, both sides broke it or neither did: %d of %d fresh cells agree on every kind. ", agree, total)}
 	if stale > 0 {
 		s = append(s, text("%d cell(s) are stale — made by other lock code, scenarios, claims or oracles than this report's — and shown greyed with the reason, counted neither as agreeing nor as disagreeing (rerun them: ", stale),
 			code("locksim real --table FILE --merge --stale"), text("). "))
@@ -107,58 +153,149 @@ func agreementIntro(d *Document, a *Agreement) {
 }
 
 func agreementTable(a *Agreement) Table {
-	t := Table{Header: []string{"pattern", "scenario", "simulator", "real", "agree"}}
+	t := Table{Header: []string{"pattern", "scenario"}}
+	for _, k := range Kinds {
+		t.Header = append(t.Header, k.String())
+	}
+	t.Header = append(t.Header, "agree", "runs")
 	for _, c := range a.Cells {
 		if c.Refused != "" || c.library() {
 			continue
 		}
-		if c.Stale != "" {
-			t.Rows = append(t.Rows, []TCell{plain("%s", c.Pattern), plain("%s", c.Scenario),
-				cell(Stale, text("%s", realRate(c.Sim))), cell(Stale, text("%s", realRate(c.Real))), cell(Stale, text("stale: %s", c.Stale))})
-			continue
+		r := []TCell{plain("%s", c.Pattern), plain("%s", c.Scenario)}
+		for _, k := range Kinds {
+			r = append(r, agreeKindCell(c, k, false))
 		}
-		verdict := cell(Good, text("yes"))
-		if !c.Agree() {
-			verdict = cell(Bad, text("no"))
+		switch {
+		case c.Stale != "":
+			r = append(r, cell(Stale, text("stale: %s", c.Stale)))
+		case c.Agree():
+			r = append(r, cell(Good, text("yes")))
+		case c.Kinds == nil:
+			r = append(r, cell(Bad, text("no (over any claim)")))
+		default:
+			r = append(r, cell(Bad, text("no (%s)", strings.Join(c.disagreeing(), ", "))))
 		}
-		t.Rows = append(t.Rows, []TCell{plain("%s", c.Pattern), plain("%s", c.Scenario),
-			plain("%s", realRate(c.Sim)), plain("%s", realRate(c.Real)), verdict})
+		r = append(r, runsCell(c))
+		t.Rows = append(t.Rows, r)
 	}
 	return t
 }
 
-// libraryTable is a row per library, a column per scenario it ran.
+// agreeKindCell is one kind's column of a cell: "sim · real" runs that broke
+// a claim of it (real alone for a library), toned by that kind alone.
+func agreeKindCell(c AgreeCell, k ClaimKind, library bool) TCell {
+	tone := func(t Tone) Tone {
+		if c.Stale != "" {
+			return Stale
+		}
+		return t
+	}
+	if c.Kinds == nil {
+		return cell(tone(Plain), text("not counted by kind"))
+	}
+	a, ok := c.kind(k)
+	if !ok {
+		return cell(tone(Plain), text("—"))
+	}
+	real := fmt.Sprintf("%d/%d", a.Real, c.Real.Runs-c.Real.Failed)
+	if library {
+		if a.Real > 0 {
+			return cell(tone(Bad), text("%s %s", k, real))
+		}
+		return cell(tone(Good), text("%s %s", k, real))
+	}
+	s := fmt.Sprintf("%d/%d · %s", a.Sim, c.Sim.Runs, real)
+	switch a.State {
+	case "disagree":
+		return cell(tone(Bad), text("%s", s))
+	case "not judged":
+		return cell(tone(Warn), text("%s (not judged)", s))
+	}
+	return cell(tone(Plain), text("%s", s))
+}
+
+// runsCell is a cell's runs: the simulator's seeds and real mode's runs,
+// with what made a real run count for less; over any claim too, for a
+// cell not counted by kind.
+func runsCell(c AgreeCell) TCell {
+	tone := Plain
+	if c.Stale != "" {
+		tone = Stale
+	}
+	real := fmt.Sprintf("%d real runs", c.Real.Runs)
+	if c.Real.Failed > 0 {
+		real += fmt.Sprintf(", %d client failure(s)", c.Real.Failed)
+	}
+	if c.Kinds == nil {
+		return cell(tone, text("over any claim: simulator %s, real %s", realRate(c.Sim), realRate(c.Real)))
+	}
+	return cell(tone, text("%d seeds · %s", c.Sim.Runs, real))
+}
+
+// libraryTable is a row per library, a column per scenario it ran: each
+// cell the real runs that broke a claim of each kind the library makes,
+// toned by its safety claim.
 func libraryTable(a *Agreement) Table {
 	var libs, scens []string
-	rate := map[[2]string]RealTally{}
-	stale := map[[2]string]string{}
+	at := map[[2]string]AgreeCell{}
 	for _, c := range a.Cells {
 		if c.Refused != "" || !c.library() {
 			continue
 		}
 		libs, scens = appendNew(libs, c.Pattern), appendNew(scens, c.Scenario)
-		rate[[2]string{c.Pattern, c.Scenario}] = c.Real
-		stale[[2]string{c.Pattern, c.Scenario}] = c.Stale
+		at[[2]string{c.Pattern, c.Scenario}] = c
 	}
 	t := Table{Header: append([]string{"library"}, scens...)}
 	for _, l := range libs {
 		r := []TCell{plain("%s", l)}
 		for _, s := range scens {
-			tl, ok := rate[[2]string{l, s}]
+			c, ok := at[[2]string{l, s}]
 			switch {
 			case !ok:
 				r = append(r, plain("not run"))
-			case stale[[2]string{l, s}] != "":
-				r = append(r, cell(Stale, text("%s (stale: %s)", realRate(tl), stale[[2]string{l, s}])))
-			case tl.Violated > 0:
-				r = append(r, cell(Bad, text("%s", realRate(tl))))
+			case c.Kinds == nil:
+				r = append(r, libraryLegacy(c))
 			default:
-				r = append(r, cell(Good, text("%s", realRate(tl))))
+				r = append(r, libraryCell(c))
 			}
 		}
 		t.Rows = append(t.Rows, r)
 	}
 	return t
+}
+
+// libraryCell lists each kind the library claims with its real runs
+// broken; its tone is the first kind's (safety, for a lock).
+func libraryCell(c AgreeCell) TCell {
+	var parts []string
+	var tc TCell
+	for i, a := range c.Kinds {
+		k := agreeKindCell(c, a.Kind, true)
+		if i == 0 {
+			tc = k
+		}
+		parts = append(parts, fmt.Sprintf("%s %d/%d", a.Kind, a.Real, c.Real.Runs-c.Real.Failed))
+	}
+	s := strings.Join(parts, ", ")
+	if c.Real.Failed > 0 {
+		s += fmt.Sprintf(", %d client failure(s)", c.Real.Failed)
+	}
+	if c.Stale != "" {
+		s += " (stale: " + c.Stale + ")"
+	}
+	return cell(tc.Tone, text("%s", s))
+}
+
+// libraryLegacy is a library cell made before runs were counted by kind.
+func libraryLegacy(c AgreeCell) TCell {
+	switch {
+	case c.Stale != "":
+		return cell(Stale, text("%s over any claim (stale: %s)", realRate(c.Real), c.Stale))
+	case c.Real.Violated > 0:
+		return cell(Bad, text("%s over any claim", realRate(c.Real)))
+	}
+	return cell(Good, text("%s", realRate(c.Real)))
 }
 
 // refusedItems lists each refused scenario with its subjects and reasons.

@@ -16,30 +16,34 @@ func agreementMarkdown(t *testing.T, a *Agreement) string {
 	return md.String()
 }
 
-// TestAgreementSection: the pattern cells with both rates and the verdict
-// (a disagreement in bold), the libraries as a grid, the refused
-// scenarios with their subjects, and the link to the notes.
+// TestAgreementSection: the pattern cells kind by kind with the verdict
+// (a disagreement in bold, naming its kind), the libraries as a grid, the
+// refused scenarios with their subjects, and the link to the notes.
 func TestAgreementSection(t *testing.T) {
 	a := &Agreement{Command: "locksim real --table reports/real/README.md", NotesLink: "real/NOTES.md", Cells: []AgreeCell{
-		{Pattern: "basic", Scenario: "gc-pause", Sim: RealTally{Runs: 20, Violated: 18}, Real: RealTally{Runs: 5, Violated: 3}},
+		{Pattern: "basic", Scenario: "gc-pause", Sim: RealTally{Runs: 20, Violated: 18}, Real: RealTally{Runs: 5, Violated: 3},
+			Kinds: []AgreeKind{{Kind: Safety, Sim: 18, Real: 3, State: "agree"}, {Kind: Promptness, Sim: 2, Real: 0, State: "disagree"}}},
+		{Pattern: "fenced", Scenario: "gc-pause", Sim: RealTally{Runs: 20, Violated: 19}, Real: RealTally{Runs: 5, Violated: 4},
+			Kinds: []AgreeKind{{Kind: Safety, State: "agree"}, {Kind: Promptness, Sim: 19, Real: 4, State: "agree"}}},
 		{Pattern: "basic", Scenario: "steady", Sim: RealTally{Runs: 20}, Real: RealTally{Runs: 6, Violated: 2, Failed: 1}},
-		{Pattern: "redsync-1", Scenario: "gc-pause", Real: RealTally{Runs: 5, Violated: 5}},
-		{Pattern: "redsync-1", Scenario: "steady", Real: RealTally{Runs: 5}},
+		{Pattern: "redsync-1", Scenario: "gc-pause", Real: RealTally{Runs: 5, Violated: 5}, Kinds: []AgreeKind{{Kind: Safety, Real: 5}}},
+		{Pattern: "redsync-1", Scenario: "steady", Real: RealTally{Runs: 5}, Kinds: []AgreeKind{{Kind: Safety}}},
 		{Pattern: "rueidislock", Scenario: "gc-pause", Real: RealTally{Runs: 5, Violated: 4}},
 		{Pattern: "basic", Scenario: "failover-async-replication", Refused: "failover not built"},
 		{Pattern: "redsync-1", Scenario: "failover-async-replication", Refused: "failover not built"},
 	}}
 	md := agreementMarkdown(t, a)
 	for _, want := range []string{
-		"1 of 2 fresh cells agree",
+		"1 of 3 fresh cells agree on every kind",
 		"[NOTES.md](real/NOTES.md)",
 		"`locksim real --table reports/real/README.md`",
-		"| pattern | scenario | simulator | real | agree |",
-		"| basic | gc-pause | 18/20 (90%, 70–97%) | 3/5 (60%, 23–88%) | yes |",
-		"| basic | steady | 0/20 (0%, 0–16%) | 2/5 (40%, 12–77%), 1 client failure(s) | **no** |",
+		"| pattern | scenario | safety | liveness | promptness | agree | runs |",
+		"| basic | gc-pause | 18/20 · 3/5 | — | **2/20 · 0/5** | **no (promptness)** | 20 seeds · 5 real runs |",
+		"| fenced | gc-pause | 0/20 · 0/5 | — | 19/20 · 4/5 | yes | 20 seeds · 5 real runs |",
+		"| basic | steady | not counted by kind | not counted by kind | not counted by kind | **no (over any claim)** | over any claim: simulator 0/20 (0%, 0–16%), real 2/5 (40%, 12–77%), 1 client failure(s) |",
 		"| library | gc-pause | steady |",
-		"| redsync-1 | **5/5 (100%, 57–100%)** | 0/5 (0%, 0–43%) |",
-		"| rueidislock | **4/5 (80%, 38–96%)** | not run |",
+		"| redsync-1 | **safety 5/5** | safety 0/5 |",
+		"| rueidislock | **4/5 (80%, 38–96%) over any claim** | not run |",
 		"- `failover-async-replication` (basic, redsync-1): failover not built",
 	} {
 		if !strings.Contains(md, want) {
@@ -65,8 +69,8 @@ func TestStaleCellsNeverAgree(t *testing.T) {
 	for _, want := range []string{
 		"1 of 1 fresh cells agree",
 		"2 cell(s) are stale",
-		"| fenced | gc-pause | _0/20 (0%, 0–16%)_ | _0/5 (0%, 0–43%)_ | _stale: " + stale + "_ |",
-		"| redsync-1 | _5/5 (100%, 57–100%) (stale: " + stale + ")_ |",
+		"| fenced | gc-pause | _not counted by kind_ | _not counted by kind_ | _not counted by kind_ | _stale: " + stale + "_ |",
+		"| redsync-1 | _5/5 (100%, 57–100%) over any claim (stale: " + stale + ")_ |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("section lacks %q:\n%s", want, md)

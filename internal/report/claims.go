@@ -58,8 +58,11 @@ func (k ClaimKind) ClaimsText() string {
 // KindOf is the kind of a claim as results name it ("mutex",
 // "loss-signal", ...): progress is liveness, loss-signal promptness, every
 // other claim safety.
-func KindOf(claim string) ClaimKind {
-	switch sim.ClaimKind(claim) {
+func KindOf(claim string) ClaimKind { return KindNamed(sim.ClaimKind(claim)) }
+
+// KindNamed is the kind sim.ClaimKind names.
+func KindNamed(name string) ClaimKind {
+	switch name {
 	case sim.KindLiveness:
 		return Liveness
 	case sim.KindPromptness:
