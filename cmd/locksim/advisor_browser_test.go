@@ -64,7 +64,7 @@ func TestAdvisorFormIsAdvise(t *testing.T) {
 	ctx := browser(t)
 	out := t.TempDir()
 	if _, _, err := runCLI(t, "report", "--seeds", "2", "--baseline-seeds", "1", "--sweep-seeds", "0", "--production-seeds", "1",
-		"--bench", t.TempDir(), "--out", out, "--commit=false"); err != nil {
+		"--bench", t.TempDir(), "--out", out, "--commit=false", "--real", filepath.Join("..", "..", "reports", "real")); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute) // generous: a loaded machine
@@ -94,6 +94,7 @@ func TestAdvisorFormIsAdvise(t *testing.T) {
 				use: [...document.querySelectorAll("#advisor-use li")].map(li => li.dataset.pattern),
 				noneSafe: document.getElementById("advisor-none-safe") !== null,
 				runnerUp: (document.getElementById("advisor-runner-up") || {textContent: ""}).textContent,
+				real: [...document.querySelectorAll("#advisor-real li")].map(li => li.textContent),
 				command: document.getElementById("advisor-command").textContent}; })()`, jsonText(values), jsonText(flags))
 		page, err := chromedp.Run(ctx, chromedp.Evaluate[pageAnswer](pick))
 		if err != nil {
@@ -123,10 +124,20 @@ func TestAdvisorFormIsAdvise(t *testing.T) {
 			RunnerUp *struct {
 				Pattern string `json:"pattern"`
 			} `json:"runner_up"`
+			Real []struct {
+				Text string `json:"text"`
+			} `json:"real"`
 		}
 		_ = json.Unmarshal([]byte(stdout), &a)
 		if fmt.Sprint(page.Use) != fmt.Sprint(a.Use) || page.NoneSafe != a.NoneSafe {
 			t.Fatalf("%s: the page shows use %v, none safe %v; advise says %v, %v", key, page.Use, page.NoneSafe, a.Use, a.NoneSafe)
+		}
+		var real []string
+		for _, rc := range a.Real {
+			real = append(real, rc.Text)
+		}
+		if (len(real) == 0 && len(a.Use) > 0) || fmt.Sprint(page.Real) != fmt.Sprint(real) {
+			t.Fatalf("%s: the page shows on real Redis %q; advise says %q (the committed agreement table was read)", key, page.Real, real)
 		}
 		if a.RunnerUp != nil && !strings.Contains(page.RunnerUp, a.RunnerUp.Pattern) {
 			t.Fatalf("%s: the page's runner-up %q, advise's %s", key, page.RunnerUp, a.RunnerUp.Pattern)
@@ -143,6 +154,7 @@ type pageAnswer struct {
 	Use      []string `json:"use"`
 	NoneSafe bool     `json:"noneSafe"`
 	RunnerUp string   `json:"runnerUp"`
+	Real     []string `json:"real"`
 	Command  string   `json:"command"`
 }
 

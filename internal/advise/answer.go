@@ -27,6 +27,10 @@ type Answer struct {
 	NotProtected []string `json:"not_protected"`
 	// NotJudged says what the situation asks that no measurement judged.
 	NotJudged []string `json:"not_judged"`
+	// Real is, per pattern of Use (or LeastBad), what real mode's
+	// agreement table says of its scenarios; empty when the evidence
+	// holds no table (NotJudged then says so).
+	Real []RealCheck `json:"real"`
 	// RunnerUp is the best candidate not used and why it lost; nil when
 	// there was no other.
 	RunnerUp *RunnerUp `json:"runner_up"`

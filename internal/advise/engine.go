@@ -58,7 +58,7 @@ func advise(s Situation, ix *index, mitigate bool) Answer {
 	k := kind(s)
 	scs, notJudged := scenarios(s)
 	a := Answer{Format: FormatAnswer, Situation: s, Use: []string{}, Settings: map[string]Settings{}, Mitigations: []Mitigation{},
-		Counts: k.What, Residual: []Residual{}, NotProtected: []string{}, NotJudged: notJudged, Evidence: []Judged{},
+		Counts: k.What, Residual: []Residual{}, NotProtected: []string{}, NotJudged: notJudged, Real: []RealCheck{}, Evidence: []Judged{},
 		Source: Source{Commit: ix.e.Commit, Seeds: ix.e.Seeds, ProductionSeeds: ix.e.ProductionSeeds}}
 	opts := options(s, ix, k, scs)
 	if len(opts) == 0 {
@@ -89,7 +89,7 @@ func advise(s Situation, ix *index, mitigate bool) Answer {
 	a.NotJudged = append(a.NotJudged, unmeasured(chosen)...)
 	a.NotJudged = append(a.NotJudged, withoutTwin(chosen)...)
 	a.NotJudged = append(a.NotJudged, unfired(chosen)...)
-	a.NotJudged = append(a.NotJudged, "confirmation on real Redis: the advisor reads the simulator's measurements only; the report's agreement table has real mode's")
+	realChecks(&a, chosen, ix.e)
 	if a.NoneSafe && mitigate {
 		a.Mitigations = mitigations(s, ix)
 	}

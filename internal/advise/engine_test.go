@@ -299,6 +299,9 @@ func TestReadEvidenceRefuses(t *testing.T) {
 		{`{"format": "locksim-evidence/1", "patterns": [{"name": "basic"}], "cells": [{"pattern": "x", "scenario": "s"}]}`, "no such pattern"},
 		{`{"format": "locksim-evidence/1", "patterns": [{"name": "basic"}], "cells": [{"pattern": "basic", "scenario": "s", "seeds": 2, "overlap": {"runs": 3}}]}`, "3 runs of 2"},
 		{`{"format": "locksim-evidence/1", "bogus": 1}`, "unknown field"},
+		{`{"format": "locksim-evidence/1", "patterns": [{"name": "basic"}], "real_source": "x", "real": [{"pattern": "x", "scenario": "s", "runs": 5}]}`, "real cell x under s: no such pattern"},
+		{`{"format": "locksim-evidence/1", "patterns": [{"name": "basic"}], "real_source": "x", "real": [{"pattern": "basic", "scenario": "s", "runs": 0}]}`, "0 runs"},
+		{`{"format": "locksim-evidence/1", "patterns": [{"name": "basic"}], "real": [{"pattern": "basic", "scenario": "s", "runs": 5}]}`, "without real_source"},
 	} {
 		if _, err := ReadEvidence(strings.NewReader(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ReadEvidence(%s) = %v, want an error with %q", c.text, err, c.want)
@@ -306,18 +309,19 @@ func TestReadEvidenceRefuses(t *testing.T) {
 	}
 	var b bytes.Buffer
 	e := synth(nil)
+	e.RealSource, e.Real = "locksim real", []RealCell{{Pattern: "fenced", Scenario: "gc-pause", Runs: 5, Agree: true, Commit: "abc123"}}
 	if err := e.Write(&b); err != nil {
 		t.Fatal(err)
 	}
 	text := b.String()
-	if strings.Count(text, `"cells"`) != 1 || strings.Count(text, `"patterns"`) != 1 || strings.Count(text, "\n") != len(e.Patterns)+len(e.Cells)+5 {
+	if strings.Count(text, `"cells"`) != 1 || strings.Count(text, `"patterns"`) != 1 || strings.Count(text, "\n") != len(e.Patterns)+len(e.Cells)+len(e.Real)+7 {
 		t.Errorf("Write: want each key once and one pattern or cell a line:\n%.600s", text)
 	}
 	back, err := ReadEvidence(&b)
 	if err != nil {
 		t.Fatalf("evidence written by Write does not read back: %v", err)
 	}
-	if len(back.Cells) != len(e.Cells) || back.Cells[7] != e.Cells[7] || back.Patterns[3].Name != e.Patterns[3].Name {
+	if len(back.Cells) != len(e.Cells) || back.Cells[7] != e.Cells[7] || back.Patterns[3].Name != e.Patterns[3].Name || len(back.Real) != 1 || back.Real[0].Scenario != "gc-pause" {
 		t.Errorf("evidence read back differs: %d cells, want %d", len(back.Cells), len(e.Cells))
 	}
 }

@@ -32,9 +32,15 @@ type Evidence struct {
 	HotKey []Throughput `json:"hot_key,omitempty"`
 	// HotKeySource says what the benchmark measured (redis-server...).
 	HotKeySource string `json:"hot_key_source,omitempty"`
-	// Patterns and Cells come last, one a line (Write).
-	Patterns []Pattern `json:"patterns,omitempty"`
-	Cells    []Cell    `json:"cells,omitempty"`
+	// RealSource is the command that made real mode's agreement table
+	// the report read ("" when it read none); Real its cells of the
+	// patterns measured here, judged fresh or stale against the report's
+	// own code when it was made.
+	RealSource string `json:"real_source,omitempty"`
+	// Patterns, Cells and Real come last, one a line (Write).
+	Patterns []Pattern  `json:"patterns,omitempty"`
+	Cells    []Cell     `json:"cells,omitempty"`
+	Real     []RealCell `json:"real,omitempty"`
 }
 
 // Pattern is what the rules need of a measured pattern.
@@ -134,6 +140,17 @@ func (e *Evidence) Check() error {
 			}
 		}
 	}
+	for _, c := range e.Real {
+		if e.pattern(c.Pattern) == nil {
+			return fmt.Errorf("evidence: real cell %s under %s: no such pattern", c.Pattern, c.Scenario)
+		}
+		if c.Runs <= 0 {
+			return fmt.Errorf("evidence: real cell %s under %s: %d runs", c.Pattern, c.Scenario, c.Runs)
+		}
+	}
+	if len(e.Real) > 0 && e.RealSource == "" {
+		return errors.New("evidence: real cells without real_source")
+	}
 	return nil
 }
 
@@ -141,7 +158,7 @@ func (e *Evidence) Check() error {
 // that two reports' evidence compare line by line.
 func (e *Evidence) Write(w io.Writer) error {
 	head := *e
-	head.Patterns, head.Cells = nil, nil // omitted: written below, one a line
+	head.Patterns, head.Cells, head.Real = nil, nil, nil // omitted: written below, one a line
 	b, err := json.Marshal(head)
 	if err != nil {
 		return err
@@ -159,6 +176,11 @@ func (e *Evidence) Write(w io.Writer) error {
 		}},
 		{"cells", func(f func(any)) {
 			for _, c := range e.Cells {
+				f(c)
+			}
+		}},
+		{"real", func(f func(any)) {
+			for _, c := range e.Real {
 				f(c)
 			}
 		}},

@@ -83,6 +83,7 @@ func (a Answer) WriteText(w io.Writer) error {
 	}
 	list(&b, "not protected", a.NotProtected, func(s string) string { return s })
 	list(&b, "not judged", a.NotJudged, func(s string) string { return s })
+	list(&b, "on real Redis", a.Real, func(rc RealCheck) string { return rc.Text })
 	if a.RunnerUp != nil {
 		fmt.Fprintf(&b, "runner-up: %s: %s\n", a.RunnerUp.Pattern, a.RunnerUp.Why)
 	}

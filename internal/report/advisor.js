@@ -103,6 +103,7 @@
     list(out, "advisor-residual", "Residual risk", a.residual.map(residualText));
     list(out, "advisor-not-protected", "Not protected against", a.not_protected);
     list(out, "advisor-not-judged", "Not judged", a.not_judged);
+    list(out, "advisor-real", "On real Redis", (a.real || []).map(function (r) { return r.text; }));
     list(out, "advisor-mitigations", "What would make it safe", (a.mitigations || []).map(function (m) {
       return m.change + " (" + m.flags + "): use " + m.use.join(", ") + "; " + residualText(m.residual);
     }));

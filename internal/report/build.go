@@ -41,7 +41,7 @@ type Options struct {
 // counterexamples; called alone, the document links none.
 func Build(m *Measurements, b *Bench, opt Options) *Document {
 	d := &Document{Title: "locksim report: which Redis lock pattern to trust, under which faults"}
-	m.production, m.bench = opt.Production, b // Decide's evidence, as the decision table's
+	m.production, m.bench, m.agreement = opt.Production, b, opt.Agreement // Decide's evidence, as the decision table's
 	intro(d, m, opt)
 	advisorSection(d, Evidence(m, opt.Production, b, opt))
 	decisions(d, m, opt)

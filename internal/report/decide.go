@@ -66,7 +66,9 @@ type Decision struct {
 // Decide answers every row from the measurements and what Build was
 // given beside them (the production grid, the benchmark), as the
 // decision table does.
-func Decide(m *Measurements) []Decision { return decide(Evidence(m, m.production, m.bench, Options{})) }
+func Decide(m *Measurements) []Decision {
+	return decide(Evidence(m, m.production, m.bench, Options{Agreement: m.agreement}))
+}
 
 // decide answers every row from e.
 func decide(e *advise.Evidence) []Decision {
@@ -120,6 +122,9 @@ func decisionTable(ds []Decision) Table {
 		for _, n := range a.NotJudged {
 			open = append(open, "not judged: "+n)
 		}
+		for _, rc := range a.Real {
+			open = append(open, rc.Text)
+		}
 		ru := "none"
 		if a.RunnerUp != nil {
 			ru = a.RunnerUp.Pattern + ": " + a.RunnerUp.Why
@@ -136,6 +141,7 @@ func decisions(d *Document, m *Measurements, opt Options) {
 	d.para(text("Each row is the answer of the rule engine behind "), code("locksim advise"), text(" to the situation its flags describe, from this report's measurements (written beside it as "), code(FileEvidence),
 		text("). Per situation one finding counts — with a harmless double run the lock staying free past the progress bound; with a store that checks tokens a lost update; otherwise two clients relying on the lock at once (with slots, one holder too many) — and each candidate is judged scenario by scenario over the scenarios that model the situation, ranked by its worst one, never pooled. "),
 		text("A pattern is used only when no seed of any of those scenarios had the finding; otherwise the row says none is safe, names the least bad and the changes under which one is. No answer covers faults outside its scenarios: a clean cell is that many clean seeds, not a proof. "),
+		text("Each row also says whether real mode confirms its pattern: confirmed only when real redis-server runs were made under some of its scenarios by this report's code, and every such cell agrees with the simulator on every kind of claim (a stale cell confirms nothing; the agreement section has the cells). "),
 		text("%s", intervalNote()))
 	d.add(decisionTable(ds))
 }

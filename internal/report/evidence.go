@@ -42,7 +42,31 @@ func Evidence(m, prod *Measurements, b *Bench, opt Options) *advise.Evidence {
 	if b != nil {
 		e.HotKey, e.HotKeySource = hotKey(b), b.Target
 	}
+	realEvidence(e, opt.Agreement)
 	return e
+}
+
+// realEvidence adds real mode's cells of the measured patterns (a
+// library's and a refused scenario's left out: they confirm no pattern).
+func realEvidence(e *advise.Evidence, a *Agreement) {
+	if a == nil || a.Missing != "" {
+		return
+	}
+	e.RealSource = a.Command
+	if e.RealSource == "" {
+		e.RealSource = "locksim real"
+	}
+	for _, c := range a.Cells {
+		if c.library() || c.Refused != "" || c.Real.Runs == 0 || !slices.ContainsFunc(e.Patterns, func(p advise.Pattern) bool { return p.Name == c.Pattern }) {
+			continue
+		}
+		rc := advise.RealCell{Pattern: c.Pattern, Scenario: c.Scenario, Runs: c.Real.Runs,
+			Agree: c.Agree(), Disagree: c.disagreeing(), Stale: c.Stale, Commit: c.Commit}
+		if !rc.Agree && len(rc.Disagree) == 0 {
+			rc.Disagree = []string{"any claim"} // a cell made before runs were counted by kind
+		}
+		e.Real = append(e.Real, rc)
+	}
 }
 
 // partOf names the patterns the registry measures as one side of

@@ -123,6 +123,7 @@ type Measurements struct {
 	// every decision of the report (Decide) judges the same evidence.
 	production *Measurements
 	bench      *Bench
+	agreement  *Agreement
 }
 
 // Cell returns the cell of pattern under scen, or nil.
