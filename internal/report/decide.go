@@ -92,7 +92,7 @@ func decide(e *advise.Evidence) []Decision {
 // case), its residual risk, what the answer leaves open and what it did
 // not judge, and the runner-up. locksim advise gives the rest.
 func decisionTable(ds []Decision) Table {
-	t := Table{Header: []string{"your situation", "use", "residual risk", "not protected; not judged", "runner-up"}, Prose: true}
+	t := Table{Header: []string{"your situation", "use", "residual risk", "on real Redis", "not protected; not judged", "runner-up"}, Prose: true}
 	for _, d := range ds {
 		a := d.Answer
 		use := cell(Good, bold("%s", a.UseText()))
@@ -122,15 +122,23 @@ func decisionTable(ds []Decision) Table {
 		for _, n := range a.NotJudged {
 			open = append(open, "not judged: "+n)
 		}
+		var real []string
 		for _, rc := range a.Real {
-			open = append(open, rc.Text)
+			real = append(real, rc.Text)
+		}
+		onReal := cell(Plain, text("%s", strings.Join(real, "; ")))
+		switch {
+		case len(a.Real) == 0:
+			onReal = cell(Plain, text("not judged: no agreement table was read"))
+		case a.Real[0].Confirmed:
+			onReal.Tone = Good
 		}
 		ru := "none"
 		if a.RunnerUp != nil {
 			ru = a.RunnerUp.Pattern + ": " + a.RunnerUp.Why
 		}
 		sit := cell(Plain, text("%s ", d.Situation), code("locksim advise "+d.Flags))
-		t.Rows = append(t.Rows, []TCell{sit, use, plain("%s", res), plain("%s", strings.Join(open, "; ")), plain("%s", ru)})
+		t.Rows = append(t.Rows, []TCell{sit, use, plain("%s", res), onReal, plain("%s", strings.Join(open, "; ")), plain("%s", ru)})
 	}
 	return t
 }
