@@ -18,6 +18,10 @@ import "github.com/locksim/locksim/locks"
 // SemaphorePermits is the N the registry's "semaphore" is built with.
 const SemaphorePermits = 2
 
+// ReadsPerWrite is rwlock-read-mostly's load: each client reads this many
+// times per write.
+const ReadsPerWrite = 9
+
 func init() {
 	Register(Pattern{Name: "fair", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer}, FIFO: true,
 		Summary: "FIFO queue by server-issued ticket; enqueue atomic with the waiter's expiry; vanished waiters pruned",
@@ -33,6 +37,15 @@ func init() {
 				return nil, err
 			}
 			return Alternating(rw.Writer(), rw.Reader()), nil
+		}))})
+	Register(Pattern{Name: "rwlock-read-mostly", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer}, Shared: true, Holding: rwHolding,
+		Summary: "the read-write lock under a read-mostly load: each client writes once in ten acquisitions and reads the other nine",
+		New: NoRenewal(Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
+			rw, err := locks.NewRWLock(r, k, o)
+			if err != nil {
+				return nil, err
+			}
+			return ReadMostly(rw.Writer(), rw.Reader(), ReadsPerWrite), nil
 		}))})
 	Register(Pattern{Name: "rwlock-write", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "the read-write lock's write side only: writers exclude each other",

@@ -16,22 +16,34 @@ func ReadLease(l *locks.Lease) bool { return locks.IsReadLease(l) }
 // acquisitions (1st, 3rd, ...) and read on the even-numbered ones, and
 // releases each lease through the side that issued it.
 func Alternating(write, read locks.Locker) locks.Locker {
-	return &alternating{write: write, read: read}
+	return ReadMostly(write, read, 1)
+}
+
+// ReadMostly returns a Locker that takes write on the first of each
+// reads+1 acquisitions of a client (1st, reads+2nd, ...) and read on the
+// reads others, and releases each lease through the side that issued it:
+// reads reads per write (Alternating is reads 1). reads must be at least 1.
+func ReadMostly(write, read locks.Locker, reads int) locks.Locker {
+	if reads < 1 {
+		panic("pattern: ReadMostly needs at least one read per write")
+	}
+	return &alternating{write: write, read: read, every: reads + 1}
 }
 
 type alternating struct {
 	write, read locks.Locker
+	every       int // a write every this many acquisitions
 	mu          sync.Mutex
 	n           int
 }
 
 func (a *alternating) Acquire(ctx context.Context) (*locks.Lease, error) {
 	a.mu.Lock()
-	a.n++
 	side := a.write
-	if a.n%2 == 0 {
+	if a.n%a.every != 0 {
 		side = a.read
 	}
+	a.n++
 	a.mu.Unlock()
 	return side.Acquire(ctx)
 }

@@ -89,11 +89,26 @@ func advise(s Situation, ix *index, mitigate bool) Answer {
 	a.NotJudged = append(a.NotJudged, unmeasured(chosen)...)
 	a.NotJudged = append(a.NotJudged, withoutTwin(chosen)...)
 	a.NotJudged = append(a.NotJudged, unfired(chosen)...)
+	if s.Access == AccessReadMostly {
+		a.NotJudged = append(a.NotJudged, readRatio(chosen[0].p))
+	}
 	realChecks(&a, chosen, ix.e)
 	if a.NoneSafe && mitigate {
 		a.Mitigations = mitigations(s, ix)
 	}
 	return a
+}
+
+// readRatio says at what load the answer's pattern was measured for a
+// read-mostly situation: no other reader:writer ratio was.
+func readRatio(p *Pattern) string {
+	switch {
+	case p.Shared && p.Reads > 1:
+		return fmt.Sprintf("a read-mostly load at another ratio: %s was measured with %d reads per write", p.Name, p.Reads)
+	case p.Shared:
+		return fmt.Sprintf("a read-mostly load: %s was measured with its clients alternating reads and writes 1:1, not at a higher reader:writer ratio", p.Name)
+	}
+	return fmt.Sprintf("a read-mostly load: %s is a mutex, its readers excluding each other; no measured pattern whose readers share served the situation", p.Name)
 }
 
 // options are the candidates that fit s, judged and ranked: safe first,

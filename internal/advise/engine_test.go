@@ -33,7 +33,8 @@ var synthPatterns = []Pattern{
 	{Name: "watchdog-fenced", Nodes: 1, Tokens: true, Renews: true},
 	{Name: "redlock", Nodes: 5},
 	{Name: "redlock-watchdog", Nodes: 5, Renews: true},
-	{Name: "rwlock", Nodes: 1, Shared: true},
+	{Name: "rwlock", Nodes: 1, Shared: true, Reads: 1},
+	{Name: "rwlock-read-mostly", Nodes: 1, Shared: true, Reads: 9},
 	{Name: "rwlock-write", Nodes: 1, PartOf: "rwlock"},
 	{Name: "semaphore", Nodes: 1, MaxHolders: 2},
 	{Name: "fair", Nodes: 1, FIFO: true},
@@ -157,8 +158,14 @@ func TestTheFourSituations(t *testing.T) {
 		t.Errorf("five nodes: settings %+v, want quorum 3", five.Settings)
 	}
 	read := answer(t, e, "--double-run harmful --topology single-fsync-always --pauses none --work bounded --clocks stable --access read-mostly")
-	if !slices.Equal(read.Use, []string{"rwlock"}) || read.RunnerUp == nil || read.RunnerUp.Pattern != "basic" {
-		t.Errorf("read-heavy config reload: use %q runner-up %+v; want rwlock, then basic", read.Use, read.RunnerUp)
+	if !slices.Equal(read.Use, []string{"rwlock-read-mostly"}) || read.RunnerUp == nil || read.RunnerUp.Pattern != "rwlock" ||
+		!slices.ContainsFunc(read.NotJudged, func(s string) bool { return strings.Contains(s, "measured with 9 reads per write") }) {
+		t.Errorf("read-heavy config reload: use %q runner-up %+v, not judged %q; want the read-write lock measured read-mostly, then at 1:1, and the ratio said", read.Use, read.RunnerUp, read.NotJudged)
+	}
+	e.Patterns = slices.DeleteFunc(slices.Clone(e.Patterns), func(p Pattern) bool { return p.Name == "rwlock-read-mostly" })
+	if read := answer(t, e, "--double-run harmful --topology single-fsync-always --pauses none --work bounded --clocks stable --access read-mostly"); !slices.Equal(read.Use, []string{"rwlock"}) ||
+		!slices.ContainsFunc(read.NotJudged, func(s string) bool { return strings.Contains(s, "alternating reads and writes 1:1") }) {
+		t.Errorf("read-mostly without its measurement: use %q, not judged %q; want rwlock and the 1:1 ratio said", read.Use, read.NotJudged)
 	}
 }
 

@@ -56,6 +56,9 @@ type Pattern struct {
 	Shared     bool `json:"shared"`
 	FIFO       bool `json:"fifo"`
 	MaxHolders int  `json:"max_holders"`
+	// Reads: with Shared, the reads per write each client made (1: they
+	// alternate).
+	Reads int `json:"reads,omitempty"`
 	// PartOf names the pattern this one is a side of, measured alone
 	// (rwlock-write of rwlock): never a candidate by itself.
 	PartOf string   `json:"part_of,omitempty"`

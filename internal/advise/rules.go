@@ -96,8 +96,6 @@ func scenarios(s Situation) (out []scen, notJudged []string) {
 		notJudged = append(notJudged, "clock drift and jumps: you said the clocks are stable, so client-clock-drift, client-clock-jump and node-clock-jump are left out")
 	}
 	switch s.Access {
-	case AccessReadMostly:
-		notJudged = append(notJudged, "a read-mostly load: the simulated workload alternates reads and writes 1:1, so the readers' share of rwlock is not measured at a higher reader:writer ratio")
 	case AccessSlots:
 		if s.Slots != 2 {
 			notJudged = append(notJudged, fmt.Sprintf("%d slots: the semaphore was measured with 2 permits", s.Slots))
@@ -107,8 +105,9 @@ func scenarios(s Situation) (out []scen, notJudged []string) {
 }
 
 // fit ranks how well p serves s's topology and access: 0 made for it, 1
-// serves it less well (a mutex for readers, a lock without order for
-// FIFO), -1 cannot serve it.
+// or 2 serves it less well (for readers: a read-write lock measured at
+// one read per write, then a mutex; a lock without order for FIFO), -1
+// cannot serve it.
 func fit(s Situation, p *Pattern) int {
 	if p.Broken || p.PartOf != "" {
 		return -1
@@ -120,11 +119,13 @@ func fit(s Situation, p *Pattern) int {
 	exclusive := !p.Shared && p.MaxHolders == 0
 	switch s.Access {
 	case AccessReadMostly:
-		if p.Shared {
-			return 0
-		}
-		if exclusive {
-			return 1
+		switch {
+		case p.Shared && p.Reads > 1:
+			return 0 // measured under a read-mostly load
+		case p.Shared:
+			return 1 // readers share, measured at one read per write
+		case exclusive:
+			return 2
 		}
 	case AccessSlots:
 		if p.MaxHolders > 0 {

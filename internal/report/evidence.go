@@ -24,7 +24,7 @@ func Evidence(m, prod *Measurements, b *Bench, opt Options) *advise.Evidence {
 		reg, _ := pattern.Lookup(p.Name) // readers share: the registry's Shared, not SharedHolders (a semaphore counts)
 		e.Patterns = append(e.Patterns, advise.Pattern{Name: p.Name, Nodes: p.Nodes, Broken: p.Broken, Tokens: p.Tokens,
 			Renews: p.Claims.LossSignal == pattern.LossSignalRenewal, Shared: reg.Shared, FIFO: slices.Contains(fifo, p.Name),
-			MaxHolders: p.Claims.MaxHolders, PartOf: partOf[p.Name], Claims: p.Claims.Names()})
+			MaxHolders: p.Claims.MaxHolders, PartOf: partOf[p.Name], Reads: readsPerWrite[p.Name], Claims: p.Claims.Names()})
 	}
 	for _, g := range []*Measurements{m, prod} {
 		if g == nil {
@@ -72,6 +72,10 @@ func realEvidence(e *advise.Evidence, a *Agreement) {
 // partOf names the patterns the registry measures as one side of
 // another, to judge that side alone: not a lock to pick by itself.
 var partOf = map[string]string{"rwlock-write": "rwlock"}
+
+// readsPerWrite is the load of the patterns whose readers share: the reads
+// per write of each client (pattern.Alternating, pattern.ReadMostly).
+var readsPerWrite = map[string]int{"rwlock": 1, "rwlock-read-mostly": pattern.ReadsPerWrite}
 
 func evidenceCell(c *Cell) advise.Cell {
 	count := func(runs int, f string) advise.Count { return advise.Count{Runs: runs, First: c.FirstOf[f]} }

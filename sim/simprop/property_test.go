@@ -19,7 +19,7 @@ import (
 var checksPer = map[string]int{
 	"basic": 200, "reentrant": 200, "watchdog": 200, "service": 200, "fenced": 200, "redlock": 120, "redlock-watchdog": 120,
 	"watchdog-fenced": 100, "service-fenced": 25,
-	"fair": 25, "fair-fenced": 25, "rwlock": 25, "rwlock-write": 25, "semaphore": 25,
+	"fair": 25, "fair-fenced": 25, "rwlock": 25, "rwlock-read-mostly": 25, "rwlock-write": 25, "semaphore": 25,
 }
 
 // failuresDir keeps the counterexample of a property that fails, beside
