@@ -65,3 +65,33 @@ func TestServerPortsOutsideTheEphemeralRange(t *testing.T) {
 		t.Errorf("port %d still held after its server stopped", pn)
 	}
 }
+
+// TestPickedPortTakenIsPickedAgain: a picked port found taken when the
+// server binds it (something outside this process took it meanwhile) is
+// picked again, not the run's failure.
+func TestPickedPortTakenIsPickedAgain(t *testing.T) {
+	needRedis(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	taken := l.Addr().(*net.TCPAddr).Port
+	first := true
+	pickPort = func() (int, error) {
+		if first {
+			first = false
+			return taken, nil
+		}
+		return pickServerPort()
+	}
+	defer func() { pickPort = pickServerPort }()
+	s, err := StartServer(ServerConfig{Name: "n1"})
+	if err != nil {
+		t.Fatalf("a taken port was not picked again: %v", err)
+	}
+	defer s.Stop()
+	if s.Port() == taken || first {
+		t.Errorf("server on port %d; the taken one was %d (picked: %v)", s.Port(), taken, !first)
+	}
+}
