@@ -66,6 +66,11 @@ func ReadAgreement(r io.Reader) (AgreementFile, error) {
 			return f, fmt.Errorf("%w: cell %d (%s under %s): source %d, the file names %d run(s)", ErrAgreementFile, i, c.Pattern, c.Scenario, c.Source, len(f.sources()))
 		}
 	}
+	if len(f.Sources) > 0 {
+		// The command is its runs' commands: a file written before
+		// repeats were dropped reads as one written after.
+		f.Command = joinCommands(f.Sources)
+	}
 	return f, nil
 }
 
@@ -138,11 +143,7 @@ func ParseTable(r io.Reader) (AgreementFile, error) {
 		return f, fmt.Errorf("%w: no table rows", ErrAgreementFile)
 	}
 	if len(f.Sources) > 0 {
-		var cmds []string
-		for _, s := range f.Sources {
-			cmds = append(cmds, s.Command)
-		}
-		f.Command = strings.Join(cmds, "; ")
+		f.Command = joinCommands(f.Sources)
 	}
 	for _, rf := range refused {
 		for _, s := range refusedSubjects(f.Cells, rf.scenario, rf.who) {

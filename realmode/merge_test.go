@@ -145,3 +145,21 @@ func TestMergeAgreementTellsRunsApartByID(t *testing.T) {
 		t.Errorf("merged %+v: want two runs", got)
 	}
 }
+
+// TestMergeAgreementNamesACommandOnce: one command that made the table in
+// several runs (a regeneration resumed after an interruption) is named
+// once in the table's command, the runs kept apart in its sources.
+func TestMergeAgreementNamesACommandOnce(t *testing.T) {
+	a := Source{Command: "locksim real --table t --stale", Build: "b1", Date: "d", ID: "1"}
+	b := a
+	b.ID, b.Build = "2", "b2"
+	base := AgreementFile{Format: AgreementFormat, Sources: []Source{a}, Cells: []Cell{{Pattern: "basic", Scenario: "gc-pause"}}}
+	add := AgreementFile{Format: AgreementFormat, Sources: []Source{b}, Cells: []Cell{{Pattern: "basic", Scenario: "steady"}}}
+	got := MergeAgreement(base, add)
+	if len(got.Sources) != 2 {
+		t.Fatalf("sources %+v: want both runs", got.Sources)
+	}
+	if got.Command != a.Command {
+		t.Errorf("command %q, want %q once", got.Command, a.Command)
+	}
+}
