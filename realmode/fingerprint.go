@@ -16,7 +16,10 @@ import (
 // that every cell made before is shown stale. 2: progress and loss-signal
 // judged for real, a not-judged claim listed. 3: a loss's lateness
 // judged at the end of the run, with every stop of its holder known.
-const OracleVersion = "3"
+// 4: a last look at a holding as its Release begins (a node back empty
+// since the last poll is a loss, not a clean release), and a restarted
+// node answering within a millisecond of its start.
+const OracleVersion = "4"
 
 // A cell's fingerprint is a digest of each input that decides its
 // verdicts, written "name:digest" and joined by spaces, so that a

@@ -39,8 +39,10 @@ import (
 // held at the last look, its keys expiring on time.
 const nodeUnknown = -3
 
-// lossPoll is how often the coordinator looks at every open holding.
-const lossPoll = 5 * time.Millisecond
+// lossPoll is how often the coordinator looks at every open holding (a
+// variable only so that a test can leave the looks to grants and
+// releases).
+var lossPoll = 5 * time.Millisecond
 
 // markScript returns the earliest PEXPIRETIME among the marks (KEYS[i]
 // naming ARGV[i]; an empty ARGV[i]: the key exists), -1 when none
@@ -149,8 +151,15 @@ func (c *coord) lossReleasing(id int) {
 	if h == nil || h.over {
 		return
 	}
-	h.releaseAt = c.now()
 	if !h.lost {
+		// A last look before the Release is sent (the client waits for
+		// this message's reply): a loss since the last poll, such as a
+		// node that came back empty a moment ago, is not missed because
+		// the holder released before the next poll.
+		c.judgeLook(h, c.lookMarks(h, c.addrs(), c.grantClients), c.now())
+	}
+	h.releaseAt = c.now()
+	if !h.lost && !h.over {
 		c.closeHolding(h)
 	}
 }

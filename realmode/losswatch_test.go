@@ -91,3 +91,38 @@ func TestLossLatenessWaitsForLateStops(t *testing.T) {
 		t.Errorf("loss signal %+v: want the 305ms latency late", ls)
 	}
 }
+
+// TestRestartLossSeenAtRelease: a node that comes back empty between two
+// polls and a holder that releases before the next one. The last look,
+// made as the holder begins its Release, finds the holding gone since
+// the restart: a loss, told only by the Release's refusal (basic's lease
+// does not watch its key), so late. Before, the holding was closed as
+// released unlost and the run measured no loss at all: real mode read
+// 0/5 under node-restart-without-persistence where the simulator reads
+// 19/20. The polls are turned off here (lossPoll an hour) so that only
+// the look at the Release can see it.
+func TestRestartLossSeenAtRelease(t *testing.T) {
+	needRedis(t)
+	defer func(p time.Duration) { lossPoll = p }(lossPoll)
+	lossPoll = time.Hour
+	sc := builtin(t, "node-restart-without-persistence", 1)
+	// c1 works 300ms inside a 1s TTL: its Release comes long after n1 is
+	// back (5ms plus its start), and its lease check passes on its own
+	// clock.
+	sc.TTL, sc.Duration = time.Second, 2*time.Second
+	sc.Workload.Work, sc.Workload.Jitter = 300*time.Millisecond, 0
+	res := runReal(t, testConfig(t, "basic", sc, 1))
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	ls := res.LossSignal
+	t.Logf("loss signal %+v, violated %v", ls, res.Violated)
+	if ls.Losses == 0 || ls.Late == 0 || !slices.Contains(res.Violated, sim.ClaimLossSignal) {
+		t.Fatalf("loss signal %+v, violated %v: want c1's loss at the restart, told late by its Release", ls, res.Violated)
+	}
+	if !slices.ContainsFunc(res.Violations, func(v sim.Violation) bool {
+		return v.Kind == "late-signal" && strings.Contains(v.Detail, "Release returned")
+	}) {
+		t.Errorf("violations %+v, want a late signal told by Release", res.Violations)
+	}
+}
