@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -152,4 +153,27 @@ func WriteReport(dir string, res *Result) error {
 // writeFile writes path atomically: a failed write leaves the old file.
 func writeFile(path string, write func(io.Writer) error) error {
 	return safefile.Write(path, write)
+}
+
+// ReadJSON reads what WriteJSON wrote, all but its samples (written as
+// counts and percentiles, they do not read back into histograms): what
+// WritePlots draws from.
+func ReadJSON(r io.Reader) (*Result, error) {
+	var f struct {
+		Format string `json:"format"`
+		Result
+		Samples json.RawMessage `json:"samples"`
+	}
+	if err := json.NewDecoder(r).Decode(&f); err != nil {
+		return nil, fmt.Errorf("bench results: %w", err)
+	}
+	if f.Format != FormatJSON {
+		return nil, fmt.Errorf("bench results: format %q, want %q", f.Format, FormatJSON)
+	}
+	if len(f.Rows) == 0 {
+		return nil, fmt.Errorf("bench results: no rows")
+	}
+	res := f.Result
+	res.Samples = nil
+	return &res, nil
 }

@@ -151,3 +151,41 @@ func TestSummaryMentionsDemoAndTables(t *testing.T) {
 		}
 	}
 }
+
+// TestReadJSONRedrawsThePlots: results.json reads back with its rows and
+// settings, and the plots drawn from it are the plots drawn from the run
+// itself, byte for byte; a file of another format or with no rows is
+// refused.
+func TestReadJSONRedrawsThePlots(t *testing.T) {
+	res := fakeResult(0.9)
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Target != res.Target || !back.Started.Equal(res.Started) || len(back.Rows) != len(res.Rows) || len(back.Config.Keys) != 2 {
+		t.Fatalf("read %+v, want the run's target, start, rows and settings", back)
+	}
+	a, b := t.TempDir(), t.TempDir()
+	if err := WritePlots(a, res); err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePlots(b, back); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"throughput-distinct.svg", "throughput-hot.png", "latency-hot.svg", "redlock-nodes.png", "contention.svg"} {
+		x, err1 := os.ReadFile(filepath.Join(a, name))
+		y, err2 := os.ReadFile(filepath.Join(b, name))
+		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s: redrawn from results.json differs from the run's (%v, %v)", name, err1, err2)
+		}
+	}
+	for _, bad := range []string{`{"format":"other","rows":[{}]}`, `{"format":"` + FormatJSON + `"}`, `not json`} {
+		if _, err := ReadJSON(strings.NewReader(bad)); err == nil {
+			t.Errorf("ReadJSON(%s) = nil error, want refused", bad)
+		}
+	}
+}

@@ -23,7 +23,8 @@ import (
 // each median with its confidence interval as whiskers),
 // latency-<keys> (p50/p99/p99.9 of the cycle per subject at the highest
 // client count), redlock-nodes (Redlock latency against node count) and
-// contention (the hot key's p99 acquire wait against clients). Each
+// contention (small multiples of the hot key's p99 acquire wait against
+// clients). Each
 // legend is drawn in a column right of its plot, never over the data.
 func WritePlots(dir string, res *Result) error {
 	var errs []error
@@ -45,8 +46,11 @@ func WritePlots(dir string, res *Result) error {
 	p, err := redlockPlot(res)
 	save("redlock-nodes", p, err)
 	if slices.Contains(res.Config.Keys, Hot) {
-		p, err = contentionPlot(res)
-		save("contention", p, err)
+		ps, err := contentionPanels(res)
+		if err == nil && ps != nil {
+			err = savePanelsPlot(ps, dir, "contention")
+		}
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
@@ -237,25 +241,46 @@ func addThroughput(p *plot.Plot, i int, rows []Row, name string, dashed bool, sh
 	return addInterval(p, i, rows, name, shift)
 }
 
-func contentionPlot(res *Result) (*plot.Plot, error) {
+// contentionPanels are small multiples of the hot key's p99 acquire
+// wait against clients: panelSubjects subjects a panel beside the floor
+// (black, dashed), on one log scale for all (fifteen lines in one plot
+// cross at every client count).
+func contentionPanels(res *Result) ([]*plot.Plot, error) {
 	rows := selectRows(res.Rows, Single, 1, Hot)
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	p := newPlot(fmt.Sprintf("One hot key: p99 acquire wait (%s)", res.Target), "clients", "p99 acquire wait (ms)")
+	wait := func(r Row) float64 { return r.AcquireP99 / 1e3 }
+	var subjects []string
 	var ys []float64
-	for i, name := range rowSubjects(rows) {
-		xys := series(rows, name, func(r Row) float64 { return r.AcquireP99 / 1e3 })
-		if err := addLine(p, i, name, xys, false); err != nil {
-			return nil, err
+	for _, name := range rowSubjects(rows) {
+		if name != "floor" {
+			subjects = append(subjects, name)
 		}
-		for _, xy := range xys {
+		for _, xy := range series(rows, name, wait) {
 			ys = append(ys, xy.Y)
 		}
 	}
-	logY(p, ys)
-	clientAxis(p, res.Config.Clients)
-	return p, nil
+	var out []*plot.Plot
+	for k := 0; k < len(subjects) || k == 0; k += panelSubjects {
+		title := ""
+		if k == 0 {
+			title = fmt.Sprintf("One hot key (%s): p99 acquire wait, over every repetition's acquisitions", res.Target)
+		}
+		p := newPlot(title, "clients", "p99 acquire wait (ms)")
+		if err := addLine(p, floorIndex, "floor", series(rows, "floor", wait), true); err != nil {
+			return nil, err
+		}
+		for i, name := range subjects[k:min(k+panelSubjects, len(subjects))] {
+			if err := addLine(p, i, name, series(rows, name, wait), false); err != nil {
+				return nil, err
+			}
+		}
+		logY(p, ys)
+		clientAxis(p, res.Config.Clients)
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // latencyPlot is a grouped bar chart: per subject, p50, p99 and p99.9 of the

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -43,6 +44,7 @@ type flags struct {
 	duration, warmup, ttl, timeout        time.Duration
 	out, cpuProfile, blockProfile         string
 	asJSON, quiet                         bool
+	replot                                string
 	nodesSet                              bool // --nodes given, not its default
 }
 
@@ -79,12 +81,18 @@ writes CSV, JSON, PNG and SVG plots and a Markdown summary (README.md),
 replacing those files of an earlier run and nothing else. An --out that
 cannot be written (a file, a missing parent, no permission), that holds a
 README.md bench did not write, or a directory under one of those names is
-refused (exit 2) before any server starts.`,
+refused (exit 2) before any server starts. --replot DIR measures nothing: it
+redraws DIR's plots from its results.json (exit 2 if that file is missing or
+not a bench result).`,
 		Example: `  locksim bench --duration 200ms --reps 1            # quick demo on miniredis
   locksim bench --spawn 5 --out reports/bench          # real redis-servers, full report
-  locksim bench --redis 127.0.0.1:6379 --nodes 1 --subjects basic,fenced --clients 1,8`,
+  locksim bench --redis 127.0.0.1:6379 --nodes 1 --subjects basic,fenced --clients 1,8
+  locksim bench --replot reports/bench                 # redraw a sweep's plots from its results.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.replot != "" {
+				return replot(f.replot, cmd.OutOrStdout())
+			}
 			if len(extra) == 0 && libNote != "" && !f.quiet {
 				fmt.Fprintln(cmd.ErrOrStderr(), libNote)
 			}
@@ -112,6 +120,7 @@ refused (exit 2) before any server starts.`,
 	fl.StringVar(&f.blockProfile, "blockprofile", "", "write a profile of where goroutines wait (every blocking event) to this file")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON instead of a table")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fl.StringVar(&f.replot, "replot", "", "measure nothing: redraw the plots of DIR from its results.json (a sweep drawn again by this build's plotting)")
 	return cmd
 }
 
@@ -468,4 +477,23 @@ func ExitCode(err error) int {
 		return ExitInterrupt
 	}
 	return ExitRuntime
+}
+
+// replot redraws the plots of dir from its results.json.
+func replot(dir string, stdout io.Writer) error {
+	path := filepath.Join(dir, bench.FileJSON)
+	fh, err := os.Open(path)
+	if err != nil {
+		return usagef("--replot %s: %w", dir, err)
+	}
+	defer fh.Close()
+	res, err := bench.ReadJSON(fh)
+	if err != nil {
+		return usagef("--replot %s: %w", path, err)
+	}
+	if err := bench.WritePlots(dir, res); err != nil {
+		return fmt.Errorf("--replot %s: %w", dir, err)
+	}
+	fmt.Fprintf(stdout, "bench: redrew the plots of %s from %s (%d rows, sweep of %s)\n", dir, bench.FileJSON, len(res.Rows), res.Started.UTC().Format("2006-01-02 15:04 UTC"))
+	return nil
 }

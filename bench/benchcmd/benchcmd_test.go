@@ -2,6 +2,8 @@ package benchcmd
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,5 +128,49 @@ func TestOutRefusedBeforeMeasuring(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(theirs); len(entries) != 1 {
 		t.Errorf("a refused bench wrote into %s: %d entries", theirs, len(entries))
+	}
+}
+
+// TestReplotRedrawsFromResults: --replot redraws a sweep's plots from its
+// results.json and measures nothing; a directory without one, or with a
+// file that is not a bench result, is bad usage naming it.
+func TestReplotRedrawsFromResults(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "report")
+	cmd := New(nil, "")
+	cmd.SetArgs([]string{"--clients", "1", "--keys", "distinct", "--families", "single", "--subjects", "basic",
+		"--duration", "40ms", "--warmup", "10ms", "--reps", "1", "--quiet", "--out", dir})
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	png := filepath.Join(dir, "throughput-distinct.png")
+	if err := os.Remove(png); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd = New(nil, "")
+	cmd.SetArgs([]string{"--replot", dir})
+	cmd.SetOut(&out)
+	cmd.SetErr(io.Discard)
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("--replot: %v", err)
+	}
+	if _, err := os.Stat(png); err != nil || !strings.Contains(out.String(), "redrew the plots") {
+		t.Errorf("--replot: %s, %q; want the plot drawn again", err, out.String())
+	}
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "results.json"), []byte(`{"format":"x"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{t.TempDir(), bad} {
+		cmd = New(nil, "")
+		cmd.SetArgs([]string{"--replot", d})
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		var ue UsageError
+		if err := cmd.Execute(); !errors.As(err, &ue) || !strings.Contains(err.Error(), d) {
+			t.Errorf("--replot %s: %v, want a usage error naming it", d, err)
+		}
 	}
 }
