@@ -8,6 +8,9 @@ import (
 // Pattern is the lock as locksim selects it: its claims are a fenced
 // lock's (a store that checks tokens loses no update; tokens strictly
 // increase), not a mutex's — a paused holder still believes it holds.
+// Neither it nor Broken registers itself: sim.Run and locksimtest take
+// the values, and cli.Main(Pattern, Broken) registers both beside
+// locksim's own patterns for every command (cmd/fencedwatch-locksim).
 var Pattern = pattern.Pattern{
 	Name:    "fencedwatch",
 	Summary: "fenced SET NX PX + INCR in one script, renewed by a watchdog loop on the Clock",
@@ -30,11 +33,4 @@ var Broken = pattern.Pattern{
 	New: pattern.Single(func(r locks.Redis, key string, o locks.Options) (locks.Locker, error) {
 		return NewClockFenced(r, key, o)
 	}),
-}
-
-// Both register themselves, so that anything that selects patterns by
-// name (pattern.Lookup) finds them once this package is imported.
-func init() {
-	pattern.Register(Pattern)
-	pattern.Register(Broken)
 }

@@ -95,16 +95,28 @@ func (c CellResult) ReplayCommand(seed uint64) string {
 	return ReplayCommand(c.Pattern, c.ScenarioArg, seed)
 }
 
+// command is the name replay and explore commands start with: locksim,
+// or the name of a user's own build of the command tree (SetCommand).
+var command = "locksim"
+
+// SetCommand makes every replay and explore command start with name: a
+// binary built with the user's patterns (cli.Main) names itself, since
+// locksim does not know those patterns. Set once, before any command runs.
+func SetCommand(name string) { command = name }
+
+// Command is the name replay and explore commands start with.
+func Command() string { return command }
+
 // ReplayCommand is the one-line command that reruns pattern under the
 // scenario (a built-in's name or a file's path) with seed.
 func ReplayCommand(pattern, scenarioArg string, seed uint64) string {
-	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d", ShellQuote(pattern), ShellQuote(scenarioArg), seed)
+	return fmt.Sprintf(command+" run --pattern %s --scenario %s --seed %d", ShellQuote(pattern), ShellQuote(scenarioArg), seed)
 }
 
 // ExploreCommand is the one-line command that explores pattern under the
 // scenario over seeds: the rate that one run of one seed cannot give.
 func ExploreCommand(pattern, scenarioArg string, seeds Seeds) string {
-	cmd := fmt.Sprintf("locksim explore --pattern %s --scenario %s --seeds %d", ShellQuote(pattern), ShellQuote(scenarioArg), seeds.Count)
+	cmd := fmt.Sprintf(command+" explore --pattern %s --scenario %s --seeds %d", ShellQuote(pattern), ShellQuote(scenarioArg), seeds.Count)
 	if seeds.Start != 1 {
 		cmd += fmt.Sprintf(" --seed-start %d", seeds.Start)
 	}

@@ -43,7 +43,7 @@ func (o Outcome) Replay() string {
 	if o.FirstSeed != nil {
 		return explore.ReplayCommand(o.Pattern, o.Arg, *o.FirstSeed)
 	}
-	return fmt.Sprintf("locksim explore --pattern %s --scenario %s --seeds %d --seed-start %d",
+	return fmt.Sprintf("%s explore --pattern %s --scenario %s --seeds %d --seed-start %d", explore.Command(),
 		explore.ShellQuote(o.Pattern), explore.ShellQuote(o.Arg), o.Seeds.Count, o.Seeds.Start)
 }
 

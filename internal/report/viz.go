@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/history"
+	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/linearizability"
 )
 
@@ -184,5 +185,5 @@ func replay(c *Cell) string { return replayOf(c, c.FirstSeed) }
 
 // replayOf is the command that re-runs seed of c's pattern and scenario.
 func replayOf(c *Cell, seed uint64) string {
-	return fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d", c.Pattern, c.Scenario, seed)
+	return fmt.Sprintf("%s run --pattern %s --scenario %s --seed %d", explore.Command(), c.Pattern, c.Scenario, seed)
 }

@@ -125,7 +125,7 @@ func FuzzParseBounds(f *testing.F) {
 // TestLimitsDocumented: the package doc and the README give the limits
 // the code holds a file and a run to.
 func TestLimitsDocumented(t *testing.T) {
-	for _, file := range []string{"doc.go", "../../README.md", "../../cmd/locksim/main.go"} {
+	for _, file := range []string{"doc.go", "../../README.md", "../../cli/main.go"} {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

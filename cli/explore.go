@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/locksim/locksim/internal/explore"
+	"github.com/locksim/locksim/internal/safefile"
+	"github.com/locksim/locksim/pattern"
+)
+
+// defaultExploreSeeds is explore's seeds per cell, and the count run's
+// explore line suggests.
+const defaultExploreSeeds = 100
+
+type exploreFlags struct {
+	pattern, scenario string
+	seeds             int
+	seedStart         uint64
+	parallel          int
+	shard             string
+	asJSON, progress  bool
+	out               string
+}
+
+func newExploreCmd() *cobra.Command {
+	var f exploreFlags
+	cmd := &cobra.Command{
+		Use:   "explore --pattern P|all --scenario S|FILE|all",
+		Short: "Run many seeds of patterns × scenarios on every core and aggregate each cell",
+		Long: `Runs every seed of every cell (pattern × scenario) in the simulator, on
+--parallel cores, and prints per cell: runs, violating runs, the claims
+broken, the lowest violating seed, lost updates, overlaps, fence
+violations, acquisitions per run, mean wait, stuck clients, the
+violations of the pattern's claims per simulated hour and per million
+acquisitions (counted as run and the report count them), a replay
+command for every cell that violated a claim, a "not claimed" line for
+every cell whose oracles found breaks of a claim its pattern does not make
+(counted in no rate), a "one seed" line for every cell of one run (a
+verdict of one seed is no rate), and a FAULT NOT FIRED line
+for every fault of a scenario that did not fire in some run (with how
+many, and why in the lowest such seed). The result is the same for
+the same arguments whatever --parallel is.
+
+--shard i/n runs, of every cell's seeds, those with seed % n == i (seeds
+are absolute: --seed-start 10 --seeds 4 --shard 0/2 runs seeds 10 and 12).
+Run the n shards anywhere with --json and combine them with
+'locksim merge': the result is the report of one unsharded run.
+
+explore reports; it is not a gate: it exits 0 whatever it finds. On SIGINT
+or SIGTERM it stops, prints the runs that finished as a result marked
+partial (text and JSON; merge refuses it) and exits 130. Every path is
+checked before anything runs: --out must be writable and no scenario file.
+Progress goes to stderr: a bar on a terminal (or with --progress), plain
+lines otherwise.`,
+		Example: `  locksim explore --pattern basic --scenario gc-pause --seeds 200
+  locksim explore --pattern all --scenario all --seeds 50 --parallel 2
+  locksim explore --pattern redlock --scenario my-faults.txt --seeds 1000 --json --out redlock.json
+  locksim explore --pattern all --scenario all --seeds 10000 --shard 3/8 --json --out shard3.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runExplore(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.pattern, "pattern", "", "pattern name, comma-separated names, or all (see locksim list)")
+	fl.StringVar(&f.scenario, "scenario", "", "built-in scenario or scenario file (comma-separated for several), or all")
+	fl.IntVar(&f.seeds, "seeds", defaultExploreSeeds, "seeds per cell")
+	fl.Uint64Var(&f.seedStart, "seed-start", 1, "first seed")
+	fl.IntVar(&f.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
+	fl.StringVar(&f.shard, "shard", "", "run shard i of n: the seeds with seed % n == i")
+	fl.BoolVar(&f.asJSON, "json", false, "print JSON (what locksim merge reads)")
+	fl.BoolVar(&f.progress, "progress", false, "draw a progress bar even when stderr is not a terminal")
+	fl.StringVar(&f.out, "out", "", "write the result to this file instead of stdout")
+	return cmd
+}
+
+func runExplore(cmd *cobra.Command, f exploreFlags) error {
+	cells, opt, err := explorePlan(f)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible(cmd.Context())
+	defer stop()
+	opt.Progress = progressReporter(cmd.ErrOrStderr(), f.progress, "explore")
+	rep, runErr := explore.Run(ctx, cells, opt)
+	if rep == nil {
+		return runtimeError{runErr}
+	}
+	err = writeOutput(cmd.OutOrStdout(), "--out", f.out, func(w io.Writer) error {
+		if f.asJSON {
+			return rep.WriteJSON(w)
+		}
+		return rep.WriteText(w)
+	})
+	if err != nil {
+		return err
+	}
+	if rep.Partial != nil {
+		return interruptError{fmt.Errorf("interrupted: the result above is partial (%d of %d runs)", rep.Partial.Done, rep.Partial.Total)}
+	}
+	if runErr != nil {
+		return runtimeError{runErr}
+	}
+	return nil
+}
+
+// explorePlan checks the flags and paths and builds the cells and
+// options, before anything runs.
+func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
+	var opt explore.Options
+	switch {
+	case f.pattern == "":
+		return nil, opt, usagef("--pattern is required (a name, comma-separated names, or all)")
+	case f.scenario == "":
+		return nil, opt, usagef("--scenario is required (a built-in name, a file, or all)")
+	}
+	if err := errors.Join(checkCount("--seeds", f.seeds, maxSeeds), checkCount("--parallel", f.parallel, maxParallel)); err != nil {
+		return nil, opt, err
+	}
+	seeds := explore.Seeds{Start: f.seedStart, Count: f.seeds}
+	if err := seeds.Validate(); err != nil {
+		return nil, opt, usagef("--%v", err)
+	}
+	if f.shard != "" {
+		sh, err := explore.ParseShard(f.shard)
+		if err != nil {
+			return nil, opt, usagef("--shard: %v", err)
+		}
+		opt.Shard = sh
+	}
+	patterns, err := explore.ResolvePatterns(f.pattern)
+	if err != nil {
+		return nil, opt, usagef("--pattern: %v", err)
+	}
+	if err := onceEach(patterns); err != nil {
+		return nil, opt, err
+	}
+	if err := checkExplorePaths(f); err != nil {
+		return nil, opt, err
+	}
+	scenarios, err := explore.ResolveScenarios(f.scenario)
+	if err != nil {
+		return nil, opt, usagef("--scenario: %v", err)
+	}
+	if err := scenariosOnce(scenarios); err != nil {
+		return nil, opt, err
+	}
+	cells, err := explore.Grid(patterns, scenarios, seeds)
+	if err != nil {
+		return nil, opt, usagef("--scenario: %v", err)
+	}
+	if err := refusedCells(cells); err != nil {
+		return nil, opt, err
+	}
+	opt.Parallel = f.parallel
+	return cells, opt, nil
+}
+
+// checkExplorePaths refuses a missing scenario file, and an --out that is
+// a scenario file or cannot be written.
+func checkExplorePaths(f exploreFlags) error {
+	var paths safefile.Paths
+	if f.scenario != "all" {
+		for _, arg := range strings.Split(f.scenario, ",") {
+			arg = strings.TrimSpace(arg)
+			isFile, err := scenarioFile("--scenario", arg)
+			if err != nil {
+				return err
+			}
+			if isFile {
+				paths.Input("--scenario", arg)
+			}
+		}
+	}
+	paths.Output("--out", f.out)
+	return checkPaths(&paths)
+}
+
+// progressReporter shows progress on stderr: a bar when stderr is a
+// terminal or bar is set, otherwise a plain line every 10s and at the end.
+func progressReporter(stderr io.Writer, bar bool, what string) func(done, total int) {
+	start := time.Now()
+	if bar || isTerminal(stderr) {
+		var pb *progressbar.ProgressBar
+		return func(done, total int) {
+			if pb == nil {
+				pb = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(what),
+					progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond))
+			}
+			_ = pb.Set(done)
+			if done == total {
+				_ = pb.Finish()
+				fmt.Fprintln(stderr)
+			}
+		}
+	}
+	last := start
+	return func(done, total int) {
+		if now := time.Now(); done == total || now.Sub(last) >= 10*time.Second {
+			last = now
+			fmt.Fprintf(stderr, "%s: %d/%d runs (%d%%) in %v\n", what, done, total, done*100/total, now.Sub(start).Round(time.Second))
+		}
+	}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// onceEach refuses a pattern listed twice: its cells would run, and be
+// reported, twice.
+func onceEach(patterns []pattern.Pattern) error {
+	seen := map[string]bool{}
+	for _, p := range patterns {
+		if seen[p.Name] {
+			return usagef("--pattern: %s given twice", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	return nil
+}
+
+// scenariosOnce refuses a scenario listed twice, and two scenarios of one
+// name (a file's scenario line naming a built-in, or two files): results,
+// and merge, tell cells apart by the scenario's name.
+func scenariosOnce(scenarios []explore.Scenario) error {
+	by := map[string]string{}
+	for _, sc := range scenarios {
+		prev, dup := by[sc.Name]
+		switch {
+		case dup && prev == sc.Arg:
+			return usagef("--scenario: %s given twice", sc.Arg)
+		case dup:
+			return usagef("--scenario: %s and %s are both named %s (rename one in its scenario line)", prev, sc.Arg, sc.Name)
+		}
+		by[sc.Name] = sc.Arg
+	}
+	return nil
+}
