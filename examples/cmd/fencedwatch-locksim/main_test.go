@@ -93,3 +93,41 @@ func exitCode(t *testing.T, err error) int {
 	t.Fatal(err)
 	return -1
 }
+
+// TestReportAndRealRun: the same binary puts fencedwatch in a report
+// beside a built-in (its rows in the tables and the advice's evidence)
+// and runs it on real redis-servers, each client process this binary
+// again, its pattern registered there too.
+func TestReportAndRealRun(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "fencedwatch-locksim")
+	if out, err := childproc.CombinedOutput(exec.Command("go", "build", "-o", bin, ".")); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, bench := t.TempDir(), t.TempDir()
+	msg, err := childproc.CombinedOutput(exec.Command(bin, "report", "--patterns", "fencedwatch,fenced", "--seeds", "5",
+		"--bench", bench, "--out", out, "--commit=false"))
+	if err != nil {
+		t.Fatalf("report: %v\n%s", err, msg)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "claims.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := os.ReadFile(filepath.Join(out, "evidence.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "| fencedwatch | safe-store, fencing |") || !strings.Contains(string(ev), `"pattern":"fencedwatch"`) {
+		t.Errorf("the report does not show fencedwatch beside fenced:\n%s", md)
+	}
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("redis-server is not installed; CI installs it")
+		}
+		t.Skip("redis-server not installed")
+	}
+	msg, err = childproc.CombinedOutput(exec.Command(bin, "real", "--pattern", "fencedwatch", "--scenario", "gc-pause", "--runs", "2"))
+	if code := exitCode(t, err); code != 0 || !strings.Contains(string(msg), "real: fencedwatch under gc-pause, seed 2:") {
+		t.Errorf("real: exit %d, want 0 with both runs' verdicts:\n%s", code, msg)
+	}
+}
