@@ -13,6 +13,7 @@ import (
 
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/internal/buildinfo"
+	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/safefile"
 	"github.com/locksim/locksim/pattern"
@@ -306,7 +307,7 @@ func builtin(name string) (scenario.Builtin, error) {
 // commandLine is the command that regenerates the report, flags that change
 // its content only.
 func commandLine(f reportFlags) string {
-	s := fmt.Sprintf("locksim report --seeds %d --baseline-seeds %d --sweep-seeds %d --production-seeds %d --bench %s", f.seeds, f.baselineSeeds, f.sweepSeeds, f.productionSeeds, f.bench)
+	s := fmt.Sprintf("%s report --seeds %d --baseline-seeds %d --sweep-seeds %d --production-seeds %d --bench %s", explore.Command(), f.seeds, f.baselineSeeds, f.sweepSeeds, f.productionSeeds, f.bench)
 	if f.real != "" {
 		s += " --real " + f.real
 	}

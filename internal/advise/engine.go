@@ -54,6 +54,15 @@ func newIndex(e *Evidence) *index {
 	return ix
 }
 
+// binary is the command a replay starts with: the one that made the
+// evidence (a user's own binary built with cli.Main), else locksim.
+func (ix *index) binary() string {
+	if f := strings.Fields(ix.e.Command); len(f) > 0 {
+		return f[0]
+	}
+	return "locksim"
+}
+
 func advise(s Situation, ix *index, mitigate bool) Answer {
 	k := kind(s)
 	scs, notJudged := scenarios(s)
@@ -165,7 +174,7 @@ func judge(p *Pattern, wait bool, f int, ix *index, k Kind, scs []scen) *option 
 			j.Measured, j.Runs, j.Seeds, j.Unfired = true, n.Runs, c.Seeds, c.Unfired
 			j.Lo, j.Hi = wilson(n.Runs, c.Seeds)
 			if n.Runs > 0 {
-				j.Replay = fmt.Sprintf("locksim run --pattern %s --scenario %s --seed %d", p.Name, name, n.First)
+				j.Replay = fmt.Sprintf("%s run --pattern %s --scenario %s --seed %d", ix.binary(), p.Name, name, n.First)
 			}
 			twins += btoi(j.Wait)
 			o.total += n.Runs

@@ -345,3 +345,28 @@ func TestRatesAsTheReportWritesThem(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayNamesTheEvidenceBinary: a residual's replay starts with the
+// command that made the evidence (a user's binary built with cli.Main
+// replays their patterns; locksim would not know them), and with locksim
+// when the evidence does not say.
+func TestReplayNamesTheEvidenceBinary(t *testing.T) {
+	for _, tc := range []struct{ command, want string }{
+		{"mylock-locksim report --seeds 20 --patterns mine,fenced", "mylock-locksim run --pattern "},
+		{"", "locksim run --pattern "},
+	} {
+		e := synth(func(c *Cell) {
+			if c.Scenario == "client-clock-drift" {
+				fails(&c.Overlap, 4)
+			}
+		})
+		e.Command = tc.command
+		a := answer(t, e, "--double-run harmful --topology single-fsync-always --pauses none --work bounded --clocks may-jump --access exclusive")
+		if len(a.Residual) == 0 {
+			t.Fatalf("command %q: no residual risk; want one under client-clock-drift", tc.command)
+		}
+		if r := a.Residual[0].Replay; !strings.HasPrefix(r, tc.want) {
+			t.Errorf("command %q: replay %q; want it to start %q", tc.command, r, tc.want)
+		}
+	}
+}
