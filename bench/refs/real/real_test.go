@@ -57,10 +57,15 @@ func need(t *testing.T) {
 const maxRuns = 8
 
 // TestLibrariesRunAndBreakUnderPause: every adapter runs the workload on
-// real servers (its clients acquire, write and release), and a real
-// SIGSTOP of the holder for 1.5 TTL between its check and its write makes
-// each library lock admit a second holder in at least one of maxRuns runs (a run breaks when the second client takes the lock inside the pause; about half of them do):
-// none of them fences.
+// real servers (its clients acquire, write and release in at least one
+// run), and a real SIGSTOP of the holder for 1.5 TTL between its check
+// and its write makes each library lock admit a second holder in at least
+// one of maxRuns runs (a run breaks when the second client takes the lock
+// inside the pause; about half of them do): none of them fences. A run
+// with no acquisition is not the adapter's failure on its own: on a loaded
+// machine a library that measures its acquire against its own local
+// deadline (redsync over five nodes) may refuse every attempt of a short
+// run; the test waits for a run that works, up to maxRuns.
 func TestLibrariesRunAndBreakUnderPause(t *testing.T) {
 	need(t)
 	for _, s := range Subjects() {
@@ -69,16 +74,19 @@ func TestLibrariesRunAndBreakUnderPause(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			broke := 0
-			for seed := uint64(1); seed <= maxRuns && broke == 0; seed++ {
+			broke, worked := 0, 0
+			for seed := uint64(1); seed <= maxRuns && (broke == 0 || worked == 0); seed++ {
 				res := run(t, s, gc, seed)
 				t.Log(res.Summary())
-				if res.Liveness.Acquisitions < 3 || res.Safety.Accepted < 2 {
-					t.Fatalf("%s: %d acquisitions, %d writes accepted: the adapter does not work", s.Name, res.Liveness.Acquisitions, res.Safety.Accepted)
+				if res.Liveness.Acquisitions >= 3 && res.Safety.Accepted >= 2 {
+					worked++
 				}
 				if len(res.Violated) > 0 {
 					broke++
 				}
+			}
+			if worked == 0 {
+				t.Fatalf("%s: no run of %d made 3 acquisitions and 2 accepted writes: the adapter does not work", s.Name, maxRuns)
 			}
 			if broke == 0 {
 				t.Errorf("%s under a real pause past its TTL: no run of %d broke mutual exclusion", s.Name, maxRuns)
