@@ -105,6 +105,11 @@ type Pattern struct {
 	// Shared marks a pattern some of whose leases are shared (read)
 	// holdings (see ReadLease): several clients may hold it at once.
 	Shared bool
+	// Reentrant marks a pattern whose holder may acquire again while it
+	// holds, counting its holdings (the reentrant lock, the service). It
+	// is no claim: the advisor counts the hold count as a mechanism a
+	// situation that never re-enters does not need.
+	Reentrant bool
 	// Holding says where a lease's holding lives on a node, given the
 	// lock key the Locker was built over, for the loss-signal oracle (see
 	// Mark); nil: at the lease's Key, which names its Token. A pattern
@@ -223,13 +228,13 @@ func init() {
 	Register(Pattern{Name: "basic", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "SET NX PX + owner-checked Lua release; safe while the holder finishes within its validity",
 		New:     NoRenewal(Single(locks.NewBasic))})
-	Register(Pattern{Name: "reentrant", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
+	Register(Pattern{Name: "reentrant", Nodes: 1, Reentrant: true, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
 		Summary: "hash {owner: count}; the owner re-enters; TTL refreshed on re-entry and partial release",
 		New:     NoRenewal(Single(locks.NewReentrant))})
 	Register(Pattern{Name: "watchdog", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "SET NX PX renewed every TTL/3 while held; the holder learns of loss",
 		New:     Single(locks.NewWatchdog)})
-	Register(Pattern{Name: "service", Nodes: 1, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
+	Register(Pattern{Name: "service", Nodes: 1, Reentrant: true, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "reentrant + watchdog + retry with backoff + context + metrics",
 		New:     Single(locks.NewService)})
 	Register(Pattern{Name: "fenced", Nodes: 1, Claims: Claims{SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},
@@ -238,7 +243,7 @@ func init() {
 	Register(Pattern{Name: "watchdog-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "watchdog + a fencing token from a never-expiring counter, issued in the grant's script",
 		New:     Single(fencing(locks.NewWatchdog))})
-	Register(Pattern{Name: "service-fenced", Nodes: 1, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
+	Register(Pattern{Name: "service-fenced", Nodes: 1, Reentrant: true, Claims: Claims{Mutex: true, SafeStore: true, Fencing: true, Progress: ProgressTTLs, LossSignal: LossSignalRenewal},
 		Summary: "service + a fencing token per holding (a re-entry keeps it), issued in the grant's script",
 		New:     Single(fencing(locks.NewService))})
 	Register(Pattern{Name: "redlock", Nodes: 5, Claims: Claims{Mutex: true, Progress: ProgressTTLs, LossSignal: LossSignalTimer},

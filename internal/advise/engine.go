@@ -18,9 +18,6 @@ type option struct {
 	worst int
 	total int // failing seeds over the measured scenarios
 	safe  bool
-	// noTwin names, with wait, the failover scenarios measured without
-	// WAIT only: not judged for this option.
-	noTwin []string
 }
 
 func (o *option) rate() float64 {
@@ -96,7 +93,6 @@ func advise(s Situation, ix *index, mitigate bool) Answer {
 	hotKey(&a, s, ix.e, opts, chosen)
 	a.NotProtected = notProtected(s, chosen[0], k, ix, scs)
 	a.NotJudged = append(a.NotJudged, unmeasured(chosen)...)
-	a.NotJudged = append(a.NotJudged, withoutTwin(chosen)...)
 	a.NotJudged = append(a.NotJudged, unfired(chosen)...)
 	if s.Access == AccessReadMostly {
 		a.NotJudged = append(a.NotJudged, readRatio(chosen[0].p))
@@ -156,10 +152,6 @@ func judge(p *Pattern, wait bool, f int, ix *index, k Kind, scs []scen) *option 
 	o := &option{p: p, wait: wait, fit: f, worst: -1}
 	twins := 0
 	for _, sc := range scs {
-		if wait && sc.replicated && sc.wait == "" {
-			o.noTwin = append(o.noTwin, sc.name) // measured without WAIT only: not this configuration
-			continue
-		}
 		name := sc.name
 		if wait && sc.wait != "" {
 			name = sc.wait
@@ -275,18 +267,6 @@ func unfired(chosen []*option) []string {
 			if j.Unfired > 0 {
 				out = append(out, fmt.Sprintf("%s under %s: a fault did not fire in %d of %d seeds, which judge nothing of it", j.Pattern, j.Scenario, j.Unfired, j.Seeds))
 			}
-		}
-	}
-	return out
-}
-
-// withoutTwin names, for a chosen option with WAIT, the failover
-// scenarios no twin of which was measured with WAIT: not judged for it.
-func withoutTwin(chosen []*option) []string {
-	var out []string
-	for _, o := range chosen {
-		if len(o.noTwin) > 0 {
-			out = append(out, fmt.Sprintf("%s with WAIT under %s: no twin of these failovers was measured with WAIT, so they judge nothing of it", o.p.Name, strings.Join(o.noTwin, ", ")))
 		}
 	}
 	return out

@@ -268,10 +268,15 @@ func TestWaitReplicasIsASetting(t *testing.T) {
 			t.Errorf("%s: settings %+v, want wait_replicas 1", name, st)
 		}
 	}
-	if !slices.ContainsFunc(a.NotJudged, func(s string) bool {
-		return strings.Contains(s, "service with WAIT under failover-async-replication, failover-twice, failover-lag-exp: no twin")
-	}) {
-		t.Errorf("not judged %q; want the failovers without a WAIT twin named", a.NotJudged)
+	// Every failover has its WAIT twin: service with WAIT is judged under
+	// each twin, none left unjudged.
+	for _, twin := range []string{"failover-async-replication-wait", "failover-twice-wait", "failover-lag-exp-wait", "failover-mid-grant-wait"} {
+		if !slices.ContainsFunc(a.Evidence, func(j Judged) bool { return j.Pattern == "service" && j.Scenario == twin && j.Wait && j.Measured }) {
+			t.Errorf("evidence: service with WAIT not judged under %s", twin)
+		}
+	}
+	if slices.ContainsFunc(a.NotJudged, func(s string) bool { return strings.Contains(s, "WAIT") }) {
+		t.Errorf("not judged %q: every failover has a WAIT twin", a.NotJudged)
 	}
 	for _, j := range a.Evidence {
 		if j.Pattern == "service" && j.Scenario == "failover-twice" {
@@ -368,5 +373,57 @@ func TestReplayNamesTheEvidenceBinary(t *testing.T) {
 		if r := a.Residual[0].Replay; !strings.HasPrefix(r, tc.want) {
 			t.Errorf("command %q: replay %q; want it to start %q", tc.command, r, tc.want)
 		}
+	}
+}
+
+// TestReentryIsAMechanism: basic and reentrant are equally clean; the
+// hold count that re-entry needs is a mechanism no situation of the model
+// asks for, so basic is used and reentrant, its runner-up, loses for it.
+// Without Pattern.Reentrant both were used: the evidence told them apart
+// by nothing.
+func TestReentryIsAMechanism(t *testing.T) {
+	flags := "--double-run harmful --topology single --pauses none --work bounded --clocks stable --access exclusive"
+	for _, reentrant := range []bool{true, false} {
+		e := &Evidence{Format: FormatEvidence, Commit: "abc123", Seeds: 20, ProductionSeeds: 20,
+			Patterns: []Pattern{{Name: "basic", Nodes: 1}, {Name: "reentrant", Nodes: 1, Reentrant: reentrant}}}
+		for _, p := range e.Patterns {
+			for _, s := range allScenarios() {
+				e.Cells = append(e.Cells, Cell{Pattern: p.Name, Scenario: s, Seeds: 20})
+			}
+		}
+		a := answer(t, e, flags)
+		if !reentrant {
+			if !slices.Equal(a.Use, []string{"basic", "reentrant"}) {
+				t.Errorf("without the mark: use %q, want both (nothing tells them apart)", a.Use)
+			}
+			continue
+		}
+		if !slices.Equal(a.Use, []string{"basic"}) {
+			t.Fatalf("use %q, want [basic]: reentrant adds a hold count", a.Use)
+		}
+		if a.RunnerUp == nil || a.RunnerUp.Pattern != "reentrant" || !strings.Contains(a.RunnerUp.Why, "a hold count for re-entry") {
+			t.Errorf("runner-up %+v, want reentrant, losing for its hold count", a.RunnerUp)
+		}
+	}
+}
+
+// TestPausesBelowTheTTLAreJudged: a situation whose pauses stay below the
+// TTL is judged under gc-storm-below-ttl (before, it said "not judged"),
+// and a pattern that breaks there is not used.
+func TestPausesBelowTheTTLAreJudged(t *testing.T) {
+	e := synth(func(c *Cell) {
+		if c.Scenario == "gc-storm-below-ttl" && c.Pattern == "basic" {
+			fails(&c.Overlap, 6)
+		}
+	})
+	a := answer(t, e, "--double-run harmful --topology single --pauses below-ttl --work bounded --clocks stable --access exclusive")
+	if !slices.ContainsFunc(a.Evidence, func(j Judged) bool { return j.Scenario == "gc-storm-below-ttl" && j.Measured }) {
+		t.Errorf("evidence: gc-storm-below-ttl not judged")
+	}
+	if slices.ContainsFunc(a.NotJudged, func(s string) bool { return strings.Contains(s, "below the TTL") }) {
+		t.Errorf("not judged %q: pauses below the TTL are measured", a.NotJudged)
+	}
+	if slices.Contains(a.Use, "basic") || len(a.Use) == 0 {
+		t.Errorf("use %q: want a pattern, not basic (it breaks under pauses below the TTL)", a.Use)
 	}
 }

@@ -50,12 +50,14 @@ type Pattern struct {
 	Broken bool   `json:"broken"`
 	// Tokens: it issues fencing tokens; Renews: it renews its lease (a
 	// watchdog); Shared: readers share it; FIFO: it grants in arrival
-	// order; MaxHolders: its holder limit when it is not a mutex.
+	// order; MaxHolders: its holder limit when it is not a mutex;
+	// Reentrant: its holder may acquire again, counting its holdings.
 	Tokens     bool `json:"tokens"`
 	Renews     bool `json:"renews"`
 	Shared     bool `json:"shared"`
 	FIFO       bool `json:"fifo"`
 	MaxHolders int  `json:"max_holders"`
+	Reentrant  bool `json:"reentrant,omitempty"`
 	// Reads: with Shared, the reads per write each client made (1: they
 	// alternate).
 	Reads int `json:"reads,omitempty"`

@@ -71,6 +71,7 @@ func mechanisms(p, q *Pattern) []string {
 		{func(p *Pattern) bool { return p.FIFO }, "a queue"},
 		{func(p *Pattern) bool { return p.Shared }, "shared holdings"},
 		{func(p *Pattern) bool { return p.MaxHolders > 0 }, "counted holdings"},
+		{func(p *Pattern) bool { return p.Reentrant }, "a hold count for re-entry"},
 	} {
 		if m.has(p) && !m.has(q) {
 			out = append(out, m.name)

@@ -45,10 +45,9 @@ func kind(s Situation) Kind {
 type scen struct {
 	name, why string
 	// wait is the twin measured with WAIT 1 after every grant and
-	// renewal, "" if none; replicated marks a failover's scenario, which
-	// without such a twin says nothing of a lock that waits for replicas.
-	wait       string
-	replicated bool
+	// renewal, "" if none: every failover's scenario has one, so that a
+	// lock that waits for replicas is judged under each.
+	wait string
 }
 
 // scenarios are those that model s: the network's faults always, then
@@ -67,11 +66,8 @@ func scenarios(s Situation) (out []scen, notJudged []string) {
 	case TopoFsyncAlways:
 		add("one node restarts with every write it acknowledged", "fsync-always")
 	case TopoReplicas:
-		for _, n := range []string{"failover-async-replication", "failover-twice", "failover-lag-exp"} {
-			out = append(out, scen{name: n, why: "a failover to an asynchronous replica", replicated: true})
-		}
-		for _, n := range []string{"failover-lag-slow", "failover-mid-grant", "failover-mid-retry", "split-brain"} {
-			out = append(out, scen{name: n, why: "a failover to an asynchronous replica", wait: n + "-wait", replicated: true})
+		for _, n := range []string{"failover-async-replication", "failover-twice", "failover-lag-exp", "failover-lag-slow", "failover-mid-grant", "failover-mid-retry", "split-brain"} {
+			out = append(out, scen{name: n, why: "a failover to an asynchronous replica", wait: n + "-wait"})
 		}
 	case TopoIndependent:
 		add("any one node restarts empty or fails over", "node-restart-without-persistence", "failover-async-replication")
@@ -82,9 +78,10 @@ func scenarios(s Situation) (out []scen, notJudged []string) {
 	}
 	switch s.Pauses {
 	case PausesAbove:
+		add("a client pauses, sometimes for less than the TTL", "gc-storm-below-ttl")
 		add("a client pauses longer than the TTL", "gc-pause", "gc-storm", "retry-pause", "paused-grant")
 	case PausesBelow:
-		notJudged = append(notJudged, "pauses below the TTL: no measured scenario pauses only below it (gc-storm's pauses sometimes outlast it); a pause that ends before the lease does is judged as no pause")
+		add("a client pauses, always for less than the TTL: a pause late in a holding still outlasts the lease", "gc-storm-below-ttl")
 	}
 	if s.Work == WorkUnbounded {
 		add("the work outlasts the TTL", "slow-work", "long-work-extended")
@@ -144,14 +141,15 @@ func fit(s Situation, p *Pattern) int {
 }
 
 // complexity counts the mechanisms a pattern adds to one SET NX PX: more
-// nodes, renewal, tokens, a queue, shared or counted holdings. Among
+// nodes, renewal, tokens, a queue, shared or counted holdings, a hold
+// count for re-entry. Among
 // candidates the evidence does not tell apart, the simplest is used.
 func complexity(p *Pattern) int {
 	n := 0
 	if p.Nodes > 1 {
 		n += 4
 	}
-	for _, b := range []bool{p.Renews, p.Tokens, p.FIFO, p.Shared, p.MaxHolders > 0} {
+	for _, b := range []bool{p.Renews, p.Tokens, p.FIFO, p.Shared, p.MaxHolders > 0, p.Reentrant} {
 		if b {
 			n++
 		}

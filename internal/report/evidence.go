@@ -24,7 +24,7 @@ func Evidence(m, prod *Measurements, b *Bench, opt Options) *advise.Evidence {
 		reg, _ := pattern.Lookup(p.Name) // readers share: the registry's Shared, not SharedHolders (a semaphore counts)
 		e.Patterns = append(e.Patterns, advise.Pattern{Name: p.Name, Nodes: p.Nodes, Broken: p.Broken, Tokens: p.Tokens,
 			Renews: p.Claims.LossSignal == pattern.LossSignalRenewal, Shared: reg.Shared, FIFO: slices.Contains(fifo, p.Name),
-			MaxHolders: p.Claims.MaxHolders, PartOf: partOf[p.Name], Reads: readsPerWrite[p.Name], Claims: p.Claims.Names()})
+			MaxHolders: p.Claims.MaxHolders, Reentrant: reg.Reentrant, PartOf: partOf[p.Name], Reads: readsPerWrite[p.Name], Claims: p.Claims.Names()})
 	}
 	for _, g := range []*Measurements{m, prod} {
 		if g == nil {
