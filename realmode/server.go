@@ -62,6 +62,8 @@ type Server struct {
 	// cancel, closed, ends a wait for the server to become ready (the
 	// run it serves ended or was cancelled).
 	cancel <-chan struct{}
+	// cancelled says why cancel closed (the context's Err).
+	cancelled func() error
 	// picked: the port was picked here (pickServerPort), and is released
 	// when the server stops.
 	picked bool
@@ -124,7 +126,7 @@ func startOn(ctx context.Context, cfg ServerConfig, path string, picked bool) (*
 		}
 		return nil, fmt.Errorf("realmode: %s: data directory: %w", cfg.Name, err)
 	}
-	s := &Server{cfg: cfg, path: path, dir: dir, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)), cancel: ctx.Done(), picked: picked}
+	s := &Server{cfg: cfg, path: path, dir: dir, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)), cancel: ctx.Done(), cancelled: ctx.Err, picked: picked}
 	if err := s.start(); err != nil {
 		s.release()
 		_ = os.RemoveAll(dir)
@@ -188,7 +190,9 @@ func (s *Server) waitReady() error {
 		case <-s.done:
 			return errors.New("exited before it answered PING")
 		case <-s.cancel:
-			return errors.New("the run ended before it answered PING")
+			// The cause is kept, so that a run interrupted while a node
+			// starts ends as interrupted, not as a failed node.
+			return fmt.Errorf("the run ended before it answered PING: %w", s.cancelled())
 		default:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)

@@ -122,3 +122,23 @@ func TestServerBadEnvironment(t *testing.T) {
 		t.Errorf("the server that never answered (pid %d, %v) was left running", pid, rerr)
 	}
 }
+
+// TestServerStartCancelledIsCancelled: a server whose run is cancelled
+// before it answers PING fails with the cancellation, so that `real`
+// ends as interrupted (exit 130), not as a failed node (exit 3): an
+// interrupt during a cell's server start read "the run ended before it
+// answered PING" with no cause, and TestRealTableKeepsFinishedCells
+// failed with exit 3 on a loaded machine.
+func TestServerStartCancelledIsCancelled(t *testing.T) {
+	needRedis(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s, err := startServer(ctx, ServerConfig{Name: "n1"})
+	if err == nil {
+		s.Stop()
+		t.Fatal("a server started under a cancelled run: want the cancellation (the wait sees it before its first PING)")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("start under a cancelled run: %v; want it to wrap context.Canceled", err)
+	}
+}
