@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/sim"
-	"github.com/locksim/locksim/sim/network"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -37,7 +37,7 @@ func (c *coord) startReplicas(ctx context.Context) error {
 			return err
 		}
 		c.replLinks = append(c.replLinks, l)
-		l.Slow(network.Reply, c.sc.Replicas)
+		l.Slow(fault.Reply, c.sc.Replicas)
 		host, port, _ := strings.Cut(l.Addr(), ":")
 		r, err := startServer(ctx, ServerConfig{Name: s.Name() + "-replica", Binary: c.cfg.Server, Args: []string{"--replicaof", host, port}})
 		if err != nil {

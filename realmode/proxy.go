@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/locksim/locksim/sim/network"
+	"github.com/locksim/locksim/sim/fault"
 )
 
 // Link is a TCP proxy on one client–node link, driven by the
@@ -159,10 +159,10 @@ func (l *Link) Partition(on bool) {
 }
 
 // Slow adds by (negative: removes) extra latency in dir.
-func (l *Link) Slow(dir network.Dir, by time.Duration) {
+func (l *Link) Slow(dir fault.Dir, by time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for i, bit := range []network.Dir{network.Request, network.Reply} {
+	for i, bit := range []fault.Dir{fault.Request, fault.Reply} {
 		if dir&bit != 0 {
 			l.delay[i] = max(l.delay[i]+by, 0)
 		}

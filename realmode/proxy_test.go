@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/sim/network"
+	"github.com/locksim/locksim/sim/fault"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -47,11 +47,11 @@ func TestLinkPartitionAndSlow(t *testing.T) {
 	if !ok {
 		t.Fatal("after the heal, PING still fails")
 	}
-	l.Slow(network.Reply, 150*time.Millisecond)
+	l.Slow(fault.Reply, 150*time.Millisecond)
 	if d, err := ping(2 * time.Second); err != nil || d < 150*time.Millisecond {
 		t.Fatalf("slow replies: %v after %v, want at least 150ms", err, d)
 	}
-	l.Slow(network.Reply, -150*time.Millisecond)
+	l.Slow(fault.Reply, -150*time.Millisecond)
 }
 
 // TestLinkRepoint: after Repoint, the client's open connection breaks and

@@ -40,6 +40,8 @@ var rules = []rule{
 	{"model", []string{"locks", "sim", "bench", "linearizability", "cmd", "cli"}, "models sit below the checkers that use them"},
 	{"sim", []string{"bench", "cmd", "cli"}, "the simulator does not depend on what measures or drives it"},
 	{"linearizability", []string{"bench", "cmd", "cli"}, "the checkers do not depend on what measures or drives them"},
+	{"sim/fault", []string{"github.com/redis/go-redis", "github.com/alicebob/miniredis", "github.com/yuin/gopher-lua", "sim/network", "sim/node", "sim/sched", "locks"},
+		"faults are data: they name a direction (fault.Dir), they need no Redis client and no simulator machinery"},
 }
 
 // wirers are the public packages that, like a command, exist to wire:
@@ -126,6 +128,8 @@ func TestRulesCatchAWrongImport(t *testing.T) {
 		{"locks imports sim", pkg{ImportPath: module + "/locks", Name: "locks", Deps: []string{module + "/sim/sched"}}, "locks depends on " + module + "/sim/sched"},
 		{"model imports go-redis", pkg{ImportPath: module + "/model", Name: "model", Deps: []string{"github.com/redis/go-redis/v9"}}, "model depends on github.com/redis/go-redis/v9"},
 		{"sim imports bench", pkg{ImportPath: module + "/sim/node", Name: "node", Deps: []string{module + "/bench"}}, "sim/node depends on " + module + "/bench"},
+		{"sim/fault imports the network", pkg{ImportPath: module + "/sim/fault", Name: "fault", Deps: []string{module + "/sim/network"}}, "sim/fault depends on " + module + "/sim/network"},
+		{"sim/fault imports go-redis", pkg{ImportPath: module + "/sim/fault", Name: "fault", Deps: []string{"github.com/redis/go-redis/v9"}}, "sim/fault depends on github.com/redis/go-redis/v9"},
 		{"sim imports cli", pkg{ImportPath: module + "/sim", Name: "sim", Deps: []string{module + "/cli"}}, "sim depends on " + module + "/cli"},
 		{"a package under cli imports internal", pkg{ImportPath: module + "/cli/sub", Name: "sub", Imports: []string{module + "/internal/gate"}}, "cli/sub imports " + module + "/internal/gate"},
 		{"public imports internal", pkg{ImportPath: module + "/pattern", Name: "pattern", Imports: []string{module + "/internal/broken"}}, "pattern imports " + module + "/internal/broken"},

@@ -4,8 +4,18 @@ import (
 	"fmt"
 	"strings"
 	"time"
+)
 
-	"github.com/locksim/locksim/sim/network"
+// Dir is a message's direction on a link: faults name it as data, so
+// that faults and scenarios depend on no simulator machinery (the
+// network simulates it, real mode's proxies perform it).
+type Dir uint8
+
+// Directions.
+const (
+	Request Dir = 1 << iota // client to endpoint
+	Reply                   // endpoint to client
+	Both    = Request | Reply
 )
 
 // Kind is what a fault does.
@@ -75,7 +85,7 @@ type Fault struct {
 	By      time.Duration // Jump: the step; SlowLink: the extra latency
 	PPM     int64         // Drift: rate; Loss: loss rate (parts per million)
 	Persist bool          // Crash: the node keeps its data over the restart
-	Dir     network.Dir   // SlowLink: which direction (default both)
+	Dir     Dir           // SlowLink: which direction (default both)
 	// EverySec (Crash, with Persist): the node's AOF is fsynced once a
 	// second (appendfsync everysec), so the restart loses the writes
 	// acknowledged after the last fsync point; without it every write is

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/locksim/locksim/sim/fault"
 )
 
 // Latency is a one-way delay distribution: Base, plus a uniform draw in
@@ -35,14 +37,14 @@ func (l Latency) Validate() error {
 	return nil
 }
 
-// Dir is a message's direction on a link.
-type Dir uint8
+// Dir is a message's direction on a link (fault.Dir: faults name it).
+type Dir = fault.Dir
 
 // Directions.
 const (
-	Request Dir = 1 << iota // client to endpoint
-	Reply                   // endpoint to client
-	Both    = Request | Reply
+	Request = fault.Request // client to endpoint
+	Reply   = fault.Reply   // endpoint to client
+	Both    = fault.Both
 )
 
 // Link is the path between one client and one endpoint.

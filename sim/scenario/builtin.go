@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/sim/fault"
-	"github.com/locksim/locksim/sim/network"
 )
 
 // Builtin is a named scenario. Make builds it for a pattern that uses
@@ -155,7 +154,7 @@ func partition(nodes int) Scenario {
 
 func delayedReply(nodes int) Scenario {
 	s := base(nodes)
-	s.Faults = []fault.Fault{{Kind: fault.SlowLink, A: []string{"c1"}, B: nodeNames(0, nodes), For: 20 * ms, By: 150 * ms, Dir: network.Reply}}
+	s.Faults = []fault.Fault{{Kind: fault.SlowLink, A: []string{"c1"}, B: nodeNames(0, nodes), For: 20 * ms, By: 150 * ms, Dir: fault.Reply}}
 	return s
 }
 

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/sim/fault"
-	"github.com/locksim/locksim/sim/network"
 )
 
 // faultFields lists the fields each kind takes besides at, on, n and
@@ -47,7 +46,7 @@ func parseFault(kind fault.Kind, args []string) (fault.Fault, error) {
 		return f, err
 	}
 	if kind == fault.SlowLink && f.Dir == 0 {
-		f.Dir = network.Both
+		f.Dir = fault.Both
 	}
 	if err := setWhen(&f, at, on, n); err != nil {
 		return f, err
@@ -167,7 +166,7 @@ func faultSetter(f *fault.Fault, name string) setter {
 		return func(v string) error { f.A = splitNames(v); return nil }
 	}
 	return func(v string) error {
-		d, ok := map[string]network.Dir{"request": network.Request, "reply": network.Reply, "both": network.Both}[v]
+		d, ok := map[string]fault.Dir{"request": fault.Request, "reply": fault.Reply, "both": fault.Both}[v]
 		if !ok {
 			return fmt.Errorf("field dir: %q, want request, reply or both", v)
 		}
@@ -232,8 +231,8 @@ func formatField(f fault.Fault, name string) string {
 		}
 		return " persist=" + fmtBool(f.Persist)
 	}
-	if f.Dir == network.Both {
+	if f.Dir == fault.Both {
 		return ""
 	}
-	return " dir=" + map[network.Dir]string{network.Request: "request", network.Reply: "reply"}[f.Dir]
+	return " dir=" + map[fault.Dir]string{fault.Request: "request", fault.Reply: "reply"}[f.Dir]
 }

@@ -12,7 +12,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/locksim/locksim/sim/fault"
-	"github.com/locksim/locksim/sim/network"
 )
 
 var ignoreLines = cmpopts.IgnoreUnexported(Scenario{})
@@ -63,7 +62,7 @@ drift c2 at=0s rate=+2.5%
 		{Kind: fault.Failover, Target: "n1", When: fault.When{Client: "c2", Point: fault.Acquired, N: 1}},
 		{Kind: fault.Slow, Target: "c2", When: fault.When{Client: "c2", Point: fault.Acquired, N: 1, After: 30 * time.Millisecond}, For: 5 * time.Millisecond},
 		{Kind: fault.SlowLink, A: []string{"c1", "c2"}, B: []string{"n1"}, When: fault.When{At: 10 * time.Millisecond},
-			For: 20 * time.Millisecond, By: 150 * time.Millisecond, Dir: network.Reply},
+			For: 20 * time.Millisecond, By: 150 * time.Millisecond, Dir: fault.Reply},
 		{Kind: fault.Jump, Target: "n1", When: fault.When{At: time.Second}, By: -2 * time.Second},
 		{Kind: fault.Drift, Target: "c2", PPM: 25_000},
 	}
@@ -230,7 +229,7 @@ func genFault(t *rapid.T, s Scenario) fault.Fault {
 		f.A, f.B, f.For = []string{client("a")}, []string{node("b"), "db"}, genDur(t, "for", 0, time.Minute)
 		switch f.Kind {
 		case fault.SlowLink:
-			f.By, f.Dir = genDur(t, "by", 1, time.Second), rapid.SampledFrom([]network.Dir{network.Request, network.Reply, network.Both}).Draw(t, "dir")
+			f.By, f.Dir = genDur(t, "by", 1, time.Second), rapid.SampledFrom([]fault.Dir{fault.Request, fault.Reply, fault.Both}).Draw(t, "dir")
 		case fault.Loss:
 			f.PPM = rapid.Int64Range(1, 1_000_000).Draw(t, "rate")
 		}

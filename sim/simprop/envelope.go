@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/sim/fault"
-	"github.com/locksim/locksim/sim/network"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -201,7 +200,7 @@ func (l Links) admit(f fault.Fault) error {
 		return fmt.Errorf("a slow link to the store is outside the envelope")
 	case f.Kind == fault.SlowLink && f.By > l.Slow:
 		return fmt.Errorf("adds %v, at most %v", f.By, l.Slow)
-	case f.Kind == fault.SlowLink && f.Dir != network.Request && f.Dir != network.Reply && f.Dir != network.Both:
+	case f.Kind == fault.SlowLink && f.Dir != fault.Request && f.Dir != fault.Reply && f.Dir != fault.Both:
 		return fmt.Errorf("direction %d", f.Dir)
 	}
 	return nil

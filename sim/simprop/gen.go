@@ -8,7 +8,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/locksim/locksim/sim/fault"
-	"github.com/locksim/locksim/sim/network"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -182,7 +181,7 @@ func (g gens) link(kind fault.Kind) faultGen {
 			f.PPM = rapid.Int64Range(1, 100).Draw(t, "percent") * 10_000
 		case fault.SlowLink:
 			f.By = millis(t, "by", time.Millisecond, l.Slow)
-			f.Dir = rapid.SampledFrom([]network.Dir{network.Both, network.Request, network.Reply}).Draw(t, "dir")
+			f.Dir = rapid.SampledFrom([]fault.Dir{fault.Both, fault.Request, fault.Reply}).Draw(t, "dir")
 		}
 		return f
 	})

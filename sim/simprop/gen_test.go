@@ -12,7 +12,6 @@ import (
 
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
-	"github.com/locksim/locksim/sim/network"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -116,8 +115,8 @@ func TestAdmitsNamesWhatIsOutside(t *testing.T) {
 		{MutexEnvelope(), fault.Fault{Kind: fault.Slow, Target: "c1", For: 150 * ms}, "must be triggered"},
 		{MutexEnvelope(), fault.Fault{Kind: fault.Jump, Target: "n1", By: 2 * ms}, "only backward"},
 		{MutexEnvelope(), fault.Fault{Kind: fault.Drift, Target: "c1", PPM: 20_000}, "at most ±5000ppm"},
-		{MutexEnvelope(), fault.Fault{Kind: fault.SlowLink, A: []string{"c1"}, B: []string{"db"}, By: ms, Dir: network.Both}, "slow link to the store"},
-		{MutexEnvelope(), fault.Fault{Kind: fault.SlowLink, A: []string{"c1"}, B: []string{"n1"}, By: 200 * ms, Dir: network.Both}, "at most 150ms"},
+		{MutexEnvelope(), fault.Fault{Kind: fault.SlowLink, A: []string{"c1"}, B: []string{"db"}, By: ms, Dir: fault.Both}, "slow link to the store"},
+		{MutexEnvelope(), fault.Fault{Kind: fault.SlowLink, A: []string{"c1"}, B: []string{"n1"}, By: 200 * ms, Dir: fault.Both}, "at most 150ms"},
 		{MutexEnvelope(), fault.Fault{Kind: fault.Crash, Target: "n1", For: 150 * ms}, "want a delayed restart"},
 		{MutexEnvelope(), fault.Fault{Kind: fault.Failover, Target: "n1"}, "failover is outside"},
 		{RenewalEnvelope(), fault.Fault{Kind: fault.Pause, Target: "c1", For: ms}, "pause is outside"},
