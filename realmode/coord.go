@@ -107,7 +107,7 @@ func (c *coord) startServers(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		s.cancel = c.early // a restart's wait ends with the run
+		s.EndWaitsWith(c.early, nil) // a restart's wait ends with the run
 		c.servers = append(c.servers, s)
 	}
 	return c.startReplicas(ctx)

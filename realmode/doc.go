@@ -5,7 +5,7 @@
 // clock and start their own goroutines can be judged at all.
 //
 // One coordinator (Run) starts redis-server processes on free loopback
-// ports (Server), starts every client as its own OS process (a binary that
+// ports (package redisserver), starts every client as its own OS process (a binary that
 // calls ClientMain), and keeps the protected store and the oracles
 // (sim.Judge) and the history in one true time: the coordinator's
 // monotonic clock. A client announces each operation before it makes it

@@ -43,7 +43,7 @@ func (c *coord) startReplicas(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		r.cancel = c.early // a promoted replica's restart ends with the run
+		r.EndWaitsWith(c.early, nil) // a promoted replica's restart ends with the run
 		c.replicas = append(c.replicas, r)
 		if err := waitSynced(ctx, r); err != nil {
 			return fmt.Errorf("realmode: replica of %s on %s: %w (log: %s)", s.Name(), r.Addr(), err, r.Log())

@@ -23,7 +23,7 @@ import (
 
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/internal/safefile"
-	"github.com/locksim/locksim/locks/lockstest/redistest"
+	"github.com/locksim/locksim/redisserver"
 )
 
 // UsageError marks bad flags or values (the CLI exits 2 on it).
@@ -299,12 +299,12 @@ func (f flags) target(quorum int) (*bench.Target, func(), error) {
 		t.Timeout = f.timeout
 		return t, func() {}, nil
 	case f.spawn > 0:
-		ss, err := redistest.Start(f.spawn)
+		ss, err := redisserver.StartMany(context.Background(), f.spawn)
 		if err != nil {
 			return nil, nil, err
 		}
-		stop := func() { redistest.Stop(ss) }
-		t, err := bench.Remote(redistest.Addrs(ss))
+		stop := func() { redisserver.StopAll(ss) }
+		t, err := bench.Remote(redisserver.Addrs(ss))
 		if err != nil {
 			stop()
 			return nil, nil, err

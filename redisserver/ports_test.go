@@ -1,6 +1,7 @@
-package realmode
+package redisserver
 
 import (
+	"context"
 	"net"
 	"os"
 	"strconv"
@@ -48,7 +49,7 @@ func TestServerPortsOutsideTheEphemeralRange(t *testing.T) {
 	}
 
 	needRedis(t)
-	s, err := StartServer(ServerConfig{Name: "n1"})
+	s, err := Start(context.Background(), Config{Name: "n1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestPickedPortTakenIsPickedAgain(t *testing.T) {
 		return pickServerPort()
 	}
 	defer func() { pickPort = pickServerPort }()
-	s, err := StartServer(ServerConfig{Name: "n1"})
+	s, err := Start(context.Background(), Config{Name: "n1"})
 	if err != nil {
 		t.Fatalf("a taken port was not picked again: %v", err)
 	}
