@@ -22,17 +22,20 @@ type coord struct {
 	cfg Config
 	sc  scenario.Scenario
 
-	mu     sync.Mutex // guards everything below it, and the judge
-	start  time.Time
-	wall   time.Duration
-	judge  *sim.Judge
-	hist   *history.History
-	state  []*clientState
-	down   []bool  // a node down on purpose (crashed, not yet restarted)
-	upAt   []int64 // per node: the true time its last restart answered (0: none)
-	loss   *lossOracle
-	pr     *progress
-	grants int // leases granted
+	mu    sync.Mutex // guards everything below it, and the judge
+	start time.Time
+	wall  time.Duration
+	judge *sim.Judge
+	hist  *history.History
+	state []*clientState
+	down  []bool // a node down on purpose (crashed, not yet restarted)
+	// crashes counts each node's crashes so far: a restart cut short by a
+	// later crash of its node is that crash's doing, not a failed restart.
+	crashes []int
+	upAt    []int64 // per node: the true time its last restart answered (0: none)
+	loss    *lossOracle
+	pr      *progress
+	grants  int // leases granted
 	// lateSignals are the loss-signal oracle's violations.
 	lateSignals []sim.Violation
 	stalls      []stall // the clients' heartbeat gaps
@@ -78,7 +81,7 @@ type clientState struct {
 }
 
 func newCoord(cfg Config, sc scenario.Scenario) *coord {
-	c := &coord{cfg: cfg, sc: sc, trig: map[trigKey][]int{}, down: make([]bool, sc.Nodes),
+	c := &coord{cfg: cfg, sc: sc, trig: map[trigKey][]int{}, down: make([]bool, sc.Nodes), crashes: make([]int, sc.Nodes),
 		fired: make([]sim.FaultFiring, len(sc.Faults)), started: make(chan struct{}), early: make(chan struct{}),
 		ended: make(chan struct{}), grantClients: map[string]*redis.Client{}, upAt: make([]int64, sc.Nodes), loss: newLossOracle(cfg.Pattern.Claims, nodesTTL{sc.Nodes, sc.TTL})}
 	names := make([]string, sc.Clients)

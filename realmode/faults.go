@@ -205,6 +205,8 @@ func (c *coord) crash(i int, f fault.Fault) string {
 	s := c.servers[i]
 	pid := s.PID()
 	c.down[i] = true
+	c.crashes[i]++
+	gen := c.crashes[i]
 	s.Crash()
 	if f.For == 0 {
 		return fmt.Sprintf("SIGKILL pid %d; down for good", pid)
@@ -224,15 +226,27 @@ func (c *coord) crash(i int, f fault.Fault) string {
 		err := s.Restart(f.Persist)
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if err != nil {
+		// again: the node crashed again meanwhile, killing this restart if
+		// it had not answered yet; that crash's own restart brings it back.
+		again := c.crashes[i] != gen
+		switch {
+		case err != nil && (again || c.stopping):
+			return // cut short by that crash, or by the end of the run
+		case err != nil:
 			c.event(history.Event{At: c.now(), Kind: "restart", Target: s.Name(), Detail: "failed: " + err.Error()})
 			c.abort(fmt.Errorf("realmode: redis-server %s on %s did not restart after its crash: %w", s.Name(), s.Addr(), err))
 			return
 		}
-		c.down[i] = false
 		c.upAt[i] = c.now()
 		data := map[bool]string{true: "its data kept (AOF, appendfsync always)", false: "its data lost"}[f.Persist]
 		c.event(history.Event{At: at, End: c.now(), Kind: "restart", Target: s.Name(), Detail: data})
+		if again {
+			if s.Alive() { // the later crash came before this process started: it must be down
+				s.Crash()
+			}
+			return
+		}
+		c.down[i] = false
 	}()
 	return fmt.Sprintf("SIGKILL pid %d", pid)
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -209,5 +210,33 @@ func TestClientThatCannotRunNamed(t *testing.T) {
 		if left := children(t); len(left) > 0 {
 			t.Errorf("processes left running: %v", left)
 		}
+	}
+}
+
+// TestCrashDuringARestart: a node crashed again while its restart waits
+// for PING (a redis-server takes 12ms or more to answer; the second crash
+// comes 5ms into the restart) is that crash's doing, not a failed
+// restart: the run ends with a verdict, both restarts in its history, the
+// node back up. Before, the first restart saw its process killed, reported
+// "did not restart after its crash", and the run ended without a verdict
+// (TestRealCrashRedlock's contention scenario did so on a loaded machine).
+func TestCrashDuringARestart(t *testing.T) {
+	needRedis(t)
+	sc, err := scenario.ParseString("start clients=2 ttl=1s duration=1s\ncrash n1 at=100ms for=5ms\ncrash n1 at=110ms for=5ms\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runReal(t, testConfig(t, "basic", sc, 1))
+	if err := res.Err(); err != nil {
+		t.Fatalf("a crash during a restart: %v", err)
+	}
+	var restarts []string
+	for _, e := range res.History.Events {
+		if e.Kind == "restart" {
+			restarts = append(restarts, e.Detail)
+		}
+	}
+	if len(restarts) == 0 || len(restarts) > 2 || slices.ContainsFunc(restarts, func(d string) bool { return strings.HasPrefix(d, "failed") }) {
+		t.Errorf("restart events %q: want the node back, no failed restart", restarts)
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -72,6 +73,9 @@ type Server struct {
 	path string
 	dir  string
 	addr string
+	// mu guards cmd and done, the current process: a restart replaces
+	// them while another goroutine may crash, stop or look at the server.
+	mu   sync.Mutex
 	cmd  *exec.Cmd
 	done chan struct{}
 	// cancel, closed, ends a wait for the server to become ready (what
@@ -180,9 +184,12 @@ func (s *Server) start() error {
 	if err := childproc.Start(cmd); err != nil {
 		return fmt.Errorf("redisserver: %s: start %s: %w", s.cfg.Name, s.path, err)
 	}
-	s.cmd, s.done = cmd, make(chan struct{})
-	go func(done chan struct{}) { _ = cmd.Wait(); close(done) }(s.done)
-	if err := s.waitReady(); err != nil {
+	done := make(chan struct{})
+	s.mu.Lock()
+	s.cmd, s.done = cmd, done
+	s.mu.Unlock()
+	go func() { _ = cmd.Wait(); close(done) }()
+	if err := s.waitReady(done); err != nil {
 		s.kill()
 		return fmt.Errorf("redisserver: redis-server %s on %s: %w (log: %s)", s.cfg.Name, s.addr, err, Tail(s.logPath()))
 	}
@@ -192,13 +199,14 @@ func (s *Server) start() error {
 // readyPoll is how often waitReady tries a PING.
 const readyPoll = time.Millisecond
 
-func (s *Server) waitReady() error {
+// waitReady waits for the process whose exit closes done to answer PING.
+func (s *Server) waitReady(done <-chan struct{}) error {
 	c := redis.NewClient(&redis.Options{Addr: s.addr, DialerRetries: 1, MaxRetries: -1})
 	defer c.Close()
 	deadline := time.Now().Add(s.cfg.ReadyTimeout)
 	for {
 		select {
-		case <-s.done:
+		case <-done:
 			return errors.New("exited before it answered PING")
 		case <-s.cancel:
 			// The cause is kept, so that a run interrupted while a node
@@ -248,19 +256,29 @@ func (s *Server) Port() int { return s.cfg.Port }
 
 // PID is the process id, or 0 when the server is down.
 func (s *Server) PID() int {
-	if !s.Alive() {
+	cmd, done := s.current()
+	if !alive(cmd, done) {
 		return 0
 	}
-	return s.cmd.Process.Pid
+	return cmd.Process.Pid
 }
 
 // Alive reports whether the process is running.
-func (s *Server) Alive() bool {
-	if s.cmd == nil {
+func (s *Server) Alive() bool { return alive(s.current()) }
+
+// current is the current process and the channel its exit closes.
+func (s *Server) current() (*exec.Cmd, chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cmd, s.done
+}
+
+func alive(cmd *exec.Cmd, done chan struct{}) bool {
+	if cmd == nil {
 		return false
 	}
 	select {
-	case <-s.done:
+	case <-done:
 		return false
 	default:
 		return true
@@ -268,18 +286,22 @@ func (s *Server) Alive() bool {
 }
 
 // Exited is closed when the current process exits (for any reason).
-func (s *Server) Exited() <-chan struct{} { return s.done }
+func (s *Server) Exited() <-chan struct{} {
+	_, done := s.current()
+	return done
+}
 
 // Crash kills the server with SIGKILL (no shutdown, no final save) and
 // waits until it is gone.
 func (s *Server) Crash() { s.kill() }
 
 func (s *Server) kill() {
-	if s.cmd == nil || s.cmd.Process == nil {
+	cmd, done := s.current()
+	if cmd == nil || cmd.Process == nil {
 		return
 	}
-	_ = s.cmd.Process.Signal(syscall.SIGKILL)
-	<-s.done
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	<-done
 }
 
 // Restart starts the server again on the same port, with its data files
