@@ -13,7 +13,6 @@ package redistest
 import (
 	"context"
 	"os"
-	"sync"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -61,11 +60,13 @@ func (s *Server) Stop() {
 
 // Stop stops every server in ss, in parallel.
 func Stop(ss []*Server) {
-	var wg sync.WaitGroup
+	var servers []*redisserver.Server
 	for _, s := range ss {
-		wg.Go(s.Stop)
+		if s != nil && s.s != nil {
+			servers = append(servers, s.s)
+		}
 	}
-	wg.Wait()
+	redisserver.StopAll(servers)
 }
 
 // Addrs returns the servers' addresses.
