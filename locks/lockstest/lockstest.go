@@ -73,11 +73,17 @@ func Run(t *testing.T, env Env) {
 	if n := env.Backend.Nodes(); n < env.nodes() {
 		t.Fatalf("lockstest.Run: Env.Nodes is %d but the backend has %d node(s)", env.nodes(), n)
 	}
+	var stalled func() time.Duration
+	if s, ok := env.Backend.(Staller); ok {
+		stalled = s.Stall
+	}
 	for _, p := range properties {
 		if !p.applies(env.Caps) {
 			continue
 		}
-		t.Run(p.name, func(t *testing.T) { p.check(newRun(t, env, p.name)) })
+		t.Run(p.name, func(t *testing.T) {
+			checkAttempts(t, stalled, env.ttl(), func(t testing.TB) { p.check(newRun(t, env, p.name)) })
+		})
 	}
 }
 

@@ -22,19 +22,28 @@ import (
 type RedisServers struct {
 	servers []*redistest.Server
 	down    []bool
+	beat    *heartbeat // the test process's stalls (Staller)
 }
 
-var _ Backend = (*RedisServers)(nil)
+var (
+	_ Backend = (*RedisServers)(nil)
+	_ Staller = (*RedisServers)(nil)
+)
 
 // StartRedisServers starts n redis-servers for t (redistest.Require: it
 // skips t without redis-server, or fails it under CI=true) and stops them,
 // and any started by Up, when t ends.
 func StartRedisServers(t testing.TB, n int) *RedisServers {
 	t.Helper()
-	b := &RedisServers{servers: redistest.Require(t, n), down: make([]bool, n)}
-	t.Cleanup(func() { redistest.Stop(b.servers) })
+	b := &RedisServers{servers: redistest.Require(t, n), down: make([]bool, n), beat: startHeartbeat()}
+	t.Cleanup(func() { b.beat.close(); redistest.Stop(b.servers) })
 	return b
 }
+
+// Stall is the longest time since the last Reset that this process did
+// not run (a heartbeat's longest gap): on a loaded machine a property's
+// sleep can overrun the lease it was sized against.
+func (b *RedisServers) Stall() time.Duration { return b.beat.longest() }
 
 // Nodes is the number of servers.
 func (b *RedisServers) Nodes() int { return len(b.servers) }
@@ -91,6 +100,7 @@ func (b *RedisServers) Up(t testing.TB, node int) {
 // Reset runs FLUSHALL on every server that is up.
 func (b *RedisServers) Reset(t testing.TB) {
 	t.Helper()
+	b.beat.reset()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for i := range b.servers {
