@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/network"
+	"github.com/locksim/locksim/sim/oracle"
 	"github.com/locksim/locksim/sim/sched"
 )
 
@@ -170,7 +171,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	var lease *locks.Lease
 	var err error
 	c.tries.begin()
-	c.w.pr.want(c.i)
+	c.w.emit(oracle.Event{Kind: oracle.Wanting, Client: c.i})
 	c.during(phaseAcquire, func() { lease, err = c.locker.Acquire(ctx) })
 	cancel()
 	if err == nil && lease == nil {
@@ -189,9 +190,7 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	op.OK, op.Token, op.Fence, op.Count, op.Mode = true, lease.Token, lease.Fence, lease.Count, mode(lease)
 	c.last = lease
 	c.w.record(op)
-	id := c.w.or.grant(c.i, call, lease.Fence, pattern.ReadLease(lease))
-	c.w.loss.grant(c.i, id, lease)
-	c.w.pr.hold(c.i)
+	id := c.w.emit(oracle.Event{Kind: oracle.Granted, Client: c.i, Held: lease, Call: call, Fence: lease.Fence, Shared: pattern.ReadLease(lease)})
 	c.stats.Acquisitions++
 	c.waits = append(c.waits, (time.Duration(c.now() - call)).Round(time.Microsecond))
 	c.lastAcq = c.now()
@@ -207,18 +206,17 @@ func (c *client) check(l *locks.Lease, id int) bool {
 		return true
 	}
 	if err := l.Err(); err != nil {
-		c.w.or.observe(event{kind: abandonedWrite, client: c.i})
+		c.w.emit(oracle.Event{Kind: oracle.Abandoned, Client: c.i})
 		c.w.tr.printf("%s lease check failed (%v): write abandoned", c.name, err)
 		return false
 	}
-	c.w.or.act(id, "check")
-	c.w.loss.act(id)
+	c.w.emit(oracle.Event{Kind: oracle.Acting, Client: c.i, Lease: id, What: "check"})
 	return true
 }
 
 func (c *client) read(l *locks.Lease, id int) (int64, bool) {
 	call := c.now()
-	c.w.loss.act(id)
+	c.w.emit(oracle.Event{Kind: oracle.Acting, Client: c.i, Lease: id, What: "read"})
 	var m network.Message
 	var err error
 	c.during(phaseRead, func() {
@@ -236,7 +234,7 @@ func (c *client) read(l *locks.Lease, id int) (int64, bool) {
 
 func (c *client) write(l *locks.Lease, id int, v int64) {
 	call := c.now()
-	c.w.loss.act(id)
+	c.w.emit(oracle.Event{Kind: oracle.Acting, Client: c.i, Lease: id, What: "write"})
 	var m network.Message
 	var err error
 	c.during(phaseWrite, func() {
@@ -255,13 +253,12 @@ func (c *client) write(l *locks.Lease, id int, v int64) {
 
 func (c *client) release(l *locks.Lease) {
 	call := c.now()
-	c.w.pr.free(c.i)
-	lost := c.w.loss.releasing(l)
+	c.w.emit(oracle.Event{Kind: oracle.Releasing, Client: c.i, Held: l})
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 	var err error
 	c.during(phaseRelease, func() { err = c.locker.Release(ctx, l) })
 	cancel()
-	c.w.loss.released(lost, err)
+	c.w.emit(oracle.Event{Kind: oracle.Released, Client: c.i, Held: l, Err: err})
 	op := c.op(history.Release, call, err)
 	op.OK, op.Token, op.Mode = err == nil, l.Token, mode(l)
 	c.w.record(op)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/sim/oracle"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -60,7 +61,7 @@ func (c *client) extendAtWrite(l *locks.Lease) bool {
 // abandon is the careful client giving up its section's write after a
 // refused extension; it returns false.
 func (c *client) abandon() bool {
-	c.w.or.observe(event{kind: abandonedWrite, client: c.i})
+	c.w.emit(oracle.Event{Kind: oracle.Abandoned, Client: c.i})
 	c.w.tr.printf("%s extension refused: write abandoned", c.name)
 	return false
 }

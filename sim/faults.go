@@ -52,7 +52,7 @@ func (w *world) fireTriggered(fs []int) bool {
 func (w *world) apply(i int) {
 	f := w.sc.Faults[i]
 	w.markFired(i)
-	w.loss.dirty = true
+	w.touch()
 	ev := history.Event{At: w.s.Now(), Kind: string(f.Kind), Target: target(f), Detail: scenario.FormatFault(f)}
 	if f.For > 0 && f.Kind != fault.Slow {
 		ev.End = ev.At + int64(f.For)
@@ -115,7 +115,7 @@ func (w *world) crash(f fault.Fault) string {
 	}
 	w.s.After(int64(f.For), func() {
 		data := "its data kept"
-		w.loss.dirty = true
+		w.touch()
 		switch {
 		case f.EverySec:
 			data = fmt.Sprintf("its data kept up to the last fsync, %d write(s) after it lost", n.RestartSynced())

@@ -73,12 +73,12 @@ func (w *world) result() *Result {
 	sc := w.sc
 	r := &Result{Pattern: w.cfg.Pattern.Name, Scenario: sc.Name, Seed: w.cfg.Seed, Nodes: sc.Nodes,
 		Claims: w.cfg.Pattern.Claims.Names(), Violated: []string{}, History: w.hist}
-	r.Safety = safetyOf(w.or, w.db)
+	r.Safety = safetyOf(w.safety, w.db)
 	r.Liveness = w.liveness()
-	w.pr.finish()
-	r.LossSignal = w.loss.result()
-	r.Liveness.Stalls, r.Liveness.LongestStall = w.pr.stalls, time.Duration(w.pr.longest)
-	r.Violations = append([]Violation{}, w.or.violations...)
+	w.oracles.End(int64(sc.Duration))
+	r.LossSignal = w.loss.Result()
+	r.Liveness.Stalls, r.Liveness.LongestStall = w.pr.Stalls()
+	r.Violations = w.log.Violations()
 	for _, c := range w.clients {
 		r.Clients = append(r.Clients, c.stats)
 	}
@@ -150,7 +150,7 @@ func (w *world) stats() Stats {
 	ns := w.net.Stats()
 	s := Stats{SimTime: w.sc.Duration, Events: st.Events, Switches: st.Switches,
 		Messages: ns.Messages, Dropped: ns.Dropped, Checksum: fmt.Sprintf("%016x", w.s.Checksum()),
-		Violations: w.or.count, Backends: []string{}}
+		Violations: w.log.Count(), Backends: []string{}}
 	for _, n := range w.nodes {
 		s.Commands += n.Stats().Commands
 		s.Backends = append(s.Backends, n.Stats().Backend)

@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/network"
 	"github.com/locksim/locksim/sim/node"
+	"github.com/locksim/locksim/sim/oracle"
 	"github.com/locksim/locksim/sim/scenario"
 	"github.com/locksim/locksim/sim/sched"
 	"github.com/locksim/locksim/sim/vclock"
@@ -26,9 +27,14 @@ type world struct {
 	db      *store
 	dbEP    int
 	clients []*client
-	or      *oracle
-	pr      *progress
-	loss    *lossWatch
+	peeks   []oracle.Node // the nodes, as the oracles see them
+	log     *oracle.Log
+	safety  *oracle.SafetyOracle
+	pr      *oracle.Progress
+	loss    *oracle.Loss
+	oracles oracle.List // safety, progress, loss: each event goes to each, in order
+	grants  int         // holdings granted so far: the next one's number
+	touched bool        // a node executed a command or a fault struck since the last event
 	tr      *tracer
 	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
@@ -62,10 +68,6 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	w.s.StallAfter = cfg.StallAfter
 	w.tr = newTracer(cfg.Trace, w.s.Now)
 	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
-	w.or = newOracle(view{now: w.s.Now, name: func(c int) string { return w.clients[c].name }, trace: w.traceFunc()}, cfg.Pattern.Claims)
-	w.pr = newProgress(w, cfg.Pattern.Claims)
-	w.loss = newLossWatch(w, cfg.Pattern.Claims)
-	w.s.AfterEvent = w.loss.afterEvent
 	w.net = network.New(w.s, stream(cfg.Seed, "net", 0).Uint64(), sc.Net.Latency)
 	w.net.Timeout = sc.Net.Timeout
 	if w.tr.on() {
@@ -77,7 +79,8 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 		return nil, err
 	}
 	w.splits = make([]*split, len(w.nodes))
-	w.db = newStore(w.or, func(c int) { w.clients[c].stats.Writes++ })
+	w.newOracles()
+	w.db = newStore(func(e oracle.Event) { w.emit(e) }, func(c int) { w.clients[c].stats.Writes++ })
 	w.dbEP = w.net.AddEndpoint(w.db.endpoint())
 	for i := range sc.Clients {
 		if err := w.addClient(i); err != nil {
@@ -106,6 +109,7 @@ func (w *world) addNodes() error {
 			nd.SetFsync(int64(fault.FsyncEvery))
 		}
 		w.nodes = append(w.nodes, nd)
+		w.peeks = append(w.peeks, nd)
 		w.net.AddEndpoint(w.watched(w.nodeEndpoint(len(w.nodes)-1, nd)))
 	}
 	return nil
@@ -185,11 +189,12 @@ func (w *world) jumps(name string) bool {
 	return false
 }
 
-// watched tells the loss-signal oracle of every command ep executes.
+// watched notes every command ep executes (touch), which the loss-signal
+// oracle learns with the event that ran it.
 func (w *world) watched(ep *network.Endpoint) *network.Endpoint {
 	handle := ep.Handle
 	ep.Handle = func(c int, req network.Message) network.Message {
-		w.loss.dirty = true
+		w.touch()
 		return handle(c, req)
 	}
 	return ep
