@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/network"
 	"github.com/locksim/locksim/sim/node"
+	"github.com/locksim/locksim/sim/oracle"
 	"github.com/locksim/locksim/sim/sched"
 )
 
@@ -101,4 +104,87 @@ func scriptArgs(args []string) (keys, argv []string) {
 		return nil, nil
 	}
 	return args[3 : 3+n], args[3+n:]
+}
+
+// op starts the history op of client call e: it returns now, or never if
+// its outcome is unknown (the run stopped, or the reply was lost).
+func (w *world) op(kind string, e oracle.Event) history.Op {
+	op := history.Op{Client: e.Client + 1, Kind: kind, Key: Key, Call: e.Call, Return: w.s.Now()}
+	if e.Err != nil {
+		op.Err = e.Err.Error()
+	}
+	if w.s.Stopping() || unknownOutcome(e.Err) {
+		op.Return = history.Unknown
+	}
+	return op
+}
+
+// grantOp is the history op of a granted Acquire.
+func (w *world) grantOp(e oracle.Event) history.Op {
+	op := w.op(history.Acquire, e)
+	l := e.Held
+	op.OK, op.Token, op.Fence, op.Count, op.Mode = true, l.Token, l.Fence, l.Count, mode(l)
+	return op
+}
+
+// traceGrant traces a grant, after the oracles judged it.
+func (w *world) traceGrant(e oracle.Event) {
+	if w.tr.on() {
+		l := e.Held
+		w.tr.printf("%s acquired %s fence=%d token=%s after %v", w.clients[e.Client].name, l.Key, l.Fence, l.Token, w.since(e.Call))
+	}
+}
+
+// refused records an Acquire that returned an error, or that the run's
+// end cut short.
+func (w *world) refused(e oracle.Event) {
+	if !w.s.Stopping() {
+		w.tr.printf("%s acquire failed after %v: %v", w.clients[e.Client].name, w.since(e.Call), e.Err)
+	}
+	w.record(w.op(history.Acquire, e))
+}
+
+// released records a Release that returned.
+func (w *world) released(e oracle.Event) {
+	op := w.op(history.Release, e)
+	op.OK, op.Token, op.Mode = e.Err == nil, e.Held.Token, mode(e.Held)
+	w.record(op)
+	if !w.s.Stopping() {
+		w.tr.printf("%s release: %s", w.clients[e.Client].name, errText(e.Err))
+	}
+}
+
+// readOp is the history op of a read of the store that returned.
+func (w *world) readOp(e oracle.Event) history.Op {
+	op := w.op(history.Read, e)
+	op.Key, op.Fence = StoreKey, e.Fence
+	if e.Err == nil {
+		op.OK, op.Value = true, e.Value
+	}
+	return op
+}
+
+// wrote records a write of the store that returned, and the section it
+// closes: from the read its value was computed from to the write.
+func (w *world) wrote(e oracle.Event) {
+	op := w.op(history.Write, e)
+	op.Key, op.Fence, op.Value = StoreKey, e.Fence, e.Value
+	op.OK = e.Err == nil && e.Accepted
+	w.record(op)
+	sec := op
+	sec.Kind, sec.Call, sec.Value = history.Section, e.Since, e.From
+	w.record(sec)
+}
+
+// since is how long ago, in true time, call was: for the trace.
+func (w *world) since(call int64) time.Duration {
+	return time.Duration(w.s.Now() - call).Round(time.Microsecond)
+}
+
+// mode is the history Mode of a lease: history.ModeRead for a read lease.
+func mode(l *locks.Lease) string {
+	if pattern.ReadLease(l) {
+		return history.ModeRead
+	}
+	return ""
 }

@@ -47,7 +47,7 @@ func (r storeResp) Describe() string {
 }
 
 // store is the protected resource: a counter that checks fencing tokens.
-// It reports every request it executes (oracle.Read, oracle.Wrote): each
+// It reports every request it executes (oracle.StoreRead, oracle.StoreWrote): each
 // is an act of the holder of the lease it was sent under, accepted or not.
 type store struct {
 	emit    func(oracle.Event)
@@ -72,10 +72,10 @@ func (s *store) handle(c int, r storeReq) storeResp {
 		s.highest = max(s.highest, r.fence)
 	}
 	if !r.write {
-		s.emit(oracle.Event{Kind: oracle.Read, Client: c, Lease: r.lease})
+		s.emit(oracle.Event{Kind: oracle.StoreRead, Client: c, Lease: r.lease})
 		return storeResp{value: s.value}
 	}
-	wrote := oracle.Event{Kind: oracle.Wrote, Client: c, Lease: r.lease, Value: r.value, From: r.read, Over: s.value}
+	wrote := oracle.Event{Kind: oracle.StoreWrote, Client: c, Lease: r.lease, Value: r.value, From: r.read, Over: s.value}
 	if r.fence > 0 && r.fence < s.highest {
 		wrote.Stale = true
 		s.emit(wrote)

@@ -25,13 +25,32 @@ func (w *world) newOracles() {
 	w.s.AfterEvent = w.ticked
 }
 
-// emit records e: a grant gets the next holding number, which it returns.
+// emit records e once: into the history and the trace where it is a
+// client's call that returned, and to every oracle. A grant gets the next
+// holding number, which emit returns.
 func (w *world) emit(e oracle.Event) int {
-	if e.Kind == oracle.Granted {
+	switch e.Kind {
+	case oracle.Granted:
 		e.Lease = w.grants
 		w.grants++
+		w.record(w.grantOp(e))
+		w.oracles.Observe(e)
+		w.traceGrant(e)
+	case oracle.Refused:
+		w.oracles.Observe(e)
+		w.refused(e)
+	case oracle.Released:
+		w.oracles.Observe(e)
+		w.released(e)
+	case oracle.Read:
+		w.oracles.Observe(e)
+		w.record(w.readOp(e))
+	case oracle.Wrote:
+		w.oracles.Observe(e)
+		w.wrote(e)
+	default:
+		w.oracles.Observe(e)
 	}
-	w.oracles.Observe(e)
 	return e.Lease
 }
 

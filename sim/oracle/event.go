@@ -15,6 +15,9 @@ const (
 	// holding is numbered Lease (from 0, in grant order), with fencing
 	// token Fence (0: none), a shared (read) lease when Shared.
 	Granted
+	// Refused: Acquire, called at Call, returned Err to Client now (or
+	// the run stopped under it); the client goes on wanting the lock.
+	Refused
 	// Acting: Client relies on holding Lease now: What is "check" (the
 	// careful user's lease check passed), "read" or "write" (it sends a
 	// request to the store).
@@ -22,12 +25,20 @@ const (
 	// Abandoned: a careful Client skipped its section's write (its lease
 	// check failed, or its extension was refused).
 	Abandoned
-	// Read: the store executes a read by Client under holding Lease.
+	// Read: Client's read of the store, sent at Call under the lease with
+	// fencing token Fence, returned Value now, or Err.
 	Read
-	// Wrote: the store executes a write by Client under holding Lease of
-	// Value, computed from From, over the store's value Over; Stale says
-	// the store refused it for a fence below the highest it has seen.
+	// Wrote: Client's write of Value, computed from From (read at Since),
+	// sent at Call under the lease with fencing token Fence, returned now:
+	// Accepted by the store, or not, or Err.
 	Wrote
+	// StoreRead: the store executes a read by Client under holding Lease.
+	StoreRead
+	// StoreWrote: the store executes a write by Client under holding
+	// Lease of Value, computed from From, over the store's value Over;
+	// Stale says the store refused it for a fence below the highest it
+	// has seen.
+	StoreWrote
 	// Releasing: Client calls Release of Held.
 	Releasing
 	// Released: Client's Release returned Err.
@@ -48,7 +59,8 @@ type Event struct {
 	Shared            bool
 	What              string
 	Value, From, Over int64
-	Stale             bool
+	Since             int64
+	Stale, Accepted   bool
 	Touched           bool
 	Err               error
 }

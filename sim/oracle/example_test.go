@@ -30,7 +30,7 @@ func Example() {
 	v.now = 150e6
 	run.Observe(oracle.Event{Kind: oracle.Granted, Client: 1, Lease: 1})
 	v.now = 160e6
-	run.Observe(oracle.Event{Kind: oracle.Wrote, Client: 0, Lease: 0, Value: 1})
+	run.Observe(oracle.Event{Kind: oracle.StoreWrote, Client: 0, Lease: 0, Value: 1})
 	run.End(v.now)
 	for _, f := range log.Violations() {
 		fmt.Println(f.Kind, f.Clients, f.Detail)

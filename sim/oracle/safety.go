@@ -65,7 +65,7 @@ func holderLimit(c pattern.Claims) int {
 }
 
 // Observe judges e. A store request is an act of its holder where it
-// takes effect, at the store (Read, Wrote); a lease check where the
+// takes effect, at the store (StoreRead, StoreWrote); a lease check where the
 // client makes it.
 func (o *SafetyOracle) Observe(e Event) {
 	switch e.Kind {
@@ -77,9 +77,9 @@ func (o *SafetyOracle) Observe(e Event) {
 		}
 	case Abandoned:
 		o.safety.Abandoned++
-	case Read:
+	case StoreRead:
 		o.act(e.Lease, "read")
-	case Wrote:
+	case StoreWrote:
 		o.wrote(e)
 	}
 }
