@@ -198,8 +198,7 @@ func (c *client) check(l *locks.Lease, id int) bool {
 		return true
 	}
 	if err := l.Err(); err != nil {
-		c.w.emit(oracle.Event{Kind: oracle.Abandoned, Client: c.i})
-		c.w.tr.printf("%s lease check failed (%v): write abandoned", c.name, err)
+		c.w.emit(oracle.Event{Kind: oracle.Abandoned, Client: c.i, What: "check", Err: err})
 		return false
 	}
 	c.w.emit(oracle.Event{Kind: oracle.Acting, Client: c.i, Lease: id, What: "check"})

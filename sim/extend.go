@@ -61,8 +61,7 @@ func (c *client) extendAtWrite(l *locks.Lease) bool {
 // abandon is the careful client giving up its section's write after a
 // refused extension; it returns false.
 func (c *client) abandon() bool {
-	c.w.emit(oracle.Event{Kind: oracle.Abandoned, Client: c.i})
-	c.w.tr.printf("%s extension refused: write abandoned", c.name)
+	c.w.emit(oracle.Event{Kind: oracle.Abandoned, Client: c.i, What: "extend"})
 	return false
 }
 

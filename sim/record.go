@@ -176,6 +176,16 @@ func (w *world) wrote(e oracle.Event) {
 	w.record(sec)
 }
 
+// traceAbandoned traces a write a careful client gave up.
+func (w *world) traceAbandoned(e oracle.Event) {
+	name := w.clients[e.Client].name
+	if e.What == "extend" {
+		w.tr.printf("%s extension refused: write abandoned", name)
+		return
+	}
+	w.tr.printf("%s lease check failed (%v): write abandoned", name, e.Err)
+}
+
 // since is how long ago, in true time, call was: for the trace.
 func (w *world) since(call int64) time.Duration {
 	return time.Duration(w.s.Now() - call).Round(time.Microsecond)

@@ -48,6 +48,9 @@ func (w *world) emit(e oracle.Event) int {
 	case oracle.Wrote:
 		w.oracles.Observe(e)
 		w.wrote(e)
+	case oracle.Abandoned:
+		w.oracles.Observe(e)
+		w.traceAbandoned(e)
 	default:
 		w.oracles.Observe(e)
 	}

@@ -22,8 +22,9 @@ const (
 	// careful user's lease check passed), "read" or "write" (it sends a
 	// request to the store).
 	Acting
-	// Abandoned: a careful Client skipped its section's write (its lease
-	// check failed, or its extension was refused).
+	// Abandoned: a careful Client skipped its section's write: What is
+	// "check" (its lease check failed with Err) or "extend" (its
+	// extension was refused).
 	Abandoned
 	// Read: Client's read of the store, sent at Call under the lease with
 	// fencing token Fence, returned Value now, or Err.
