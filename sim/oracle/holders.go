@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // Counting holders (a semaphore's claim). Under a MaxHolders claim two
@@ -48,7 +50,7 @@ func (o *SafetyOracle) countHolders(h *holding, from int64, what string) {
 	for i, c := range who {
 		names[i] = o.v.Name(c)
 	}
-	o.log.Violate(KindHolders, clients, fmt.Sprintf("%s relied on its lease (%s) while %s also held it: %d holders, at most %d allowed",
+	o.log.Violate(pattern.FindingHolders, clients, fmt.Sprintf("%s relied on its lease (%s) while %s also held it: %d holders, at most %d allowed",
 		o.v.Name(h.client), what, strings.Join(names, ","), peak+1, o.limit))
 }
 

@@ -4,25 +4,17 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // Violation is one oracle finding.
 type Violation struct {
-	Kind    string   `json:"kind"` // "overlap", "holders", "lost-update", "fence", "stall", "late-signal", "starved"
+	Kind    string   `json:"kind"` // a pattern.Finding: "overlap", "holders", "lost-update", "fence", "stall", "late-signal"
 	At      int64    `json:"at_ns"`
 	Clients []string `json:"clients"`
 	Detail  string   `json:"detail"`
 }
-
-// The kinds of violation the oracles find.
-const (
-	KindOverlap    = "overlap"
-	KindHolders    = "holders"
-	KindLostUpdate = "lost-update"
-	KindFence      = "fence"
-	KindStall      = "stall"
-	KindLateSignal = "late-signal"
-)
 
 // MaxViolations bounds the violations a Log keeps (its count is exact).
 const MaxViolations = 20
@@ -40,7 +32,7 @@ type Log struct {
 func NewLog(v View, trace func(format string, a ...any)) *Log { return &Log{v: v, trace: trace} }
 
 // Violate records a finding of kind about clients now, and traces it.
-func (l *Log) Violate(kind string, clients []int, detail string) {
+func (l *Log) Violate(kind pattern.Finding, clients []int, detail string) {
 	l.count++
 	names := make([]string, len(clients))
 	for i, c := range clients {
@@ -48,7 +40,7 @@ func (l *Log) Violate(kind string, clients []int, detail string) {
 	}
 	sort.Strings(names)
 	if len(l.violations) < MaxViolations {
-		l.violations = append(l.violations, Violation{Kind: kind, At: l.v.Now(), Clients: names, Detail: detail})
+		l.violations = append(l.violations, Violation{Kind: string(kind), At: l.v.Now(), Clients: names, Detail: detail})
 	}
 	if l.trace != nil {
 		l.trace("VIOLATION %s %s: %s", kind, strings.Join(names, ","), detail)

@@ -269,7 +269,7 @@ func (lw *Loss) finish(h *lossHolding, now int64, how string) {
 		return
 	}
 	lw.res.Late++
-	lw.log.Violate(KindLateSignal, []int{h.client}, fmt.Sprintf("%s lost the lock on the server at t=%s and learnt of it %v later, its pauses aside (%s), past its bound %v",
+	lw.log.Violate(pattern.FindingLateSignal, []int{h.client}, fmt.Sprintf("%s lost the lock on the server at t=%s and learnt of it %v later, its pauses aside (%s), past its bound %v",
 		lw.v.Name(h.client), FormatTime(h.lostAt), time.Duration(d).Round(time.Microsecond), how, time.Duration(lw.bound)))
 }
 

@@ -129,7 +129,7 @@ func (p *Progress) end(now int64, open string) {
 	detail := fmt.Sprintf("no client held the lock from t=%s to t=%s (%v, bound %v = %d TTL)%s",
 		FormatTime(p.since), FormatTime(now), time.Duration(d).Round(time.Millisecond), time.Duration(p.bound),
 		p.bound/p.ttl, open)
-	p.log.Violate(KindStall, p.waiting(), detail)
+	p.log.Violate(pattern.FindingStall, p.waiting(), detail)
 }
 
 // waiting lists the clients that held nothing at the end of a stall.

@@ -99,7 +99,7 @@ func (o *SafetyOracle) wrote(e Event) {
 		return
 	}
 	if e.Over != e.From {
-		o.log.Violate(KindLostUpdate, []int{e.Client}, fmt.Sprintf("%s wrote counter=%d, computed from %d, over %d: %d increment(s) lost",
+		o.log.Violate(pattern.FindingLostUpdate, []int{e.Client}, fmt.Sprintf("%s wrote counter=%d, computed from %d, over %d: %d increment(s) lost",
 			o.v.Name(e.Client), e.Value, e.From, e.Over, max(e.Over-e.From, 0)))
 	}
 	o.safety.Accepted++
@@ -135,7 +135,7 @@ func (o *SafetyOracle) checkFence(c int, call, fence int64) {
 }
 
 func (o *SafetyOracle) fenceViolation(c int, detail string) {
-	o.log.Violate(KindFence, []int{c}, detail)
+	o.log.Violate(pattern.FindingFence, []int{c}, detail)
 	o.safety.FenceViolations++
 }
 
@@ -177,6 +177,6 @@ func (o *SafetyOracle) overlap(h, y *holding, what string) {
 	o.pairs[key] = true
 	o.safety.Overlaps++
 	hn, yn := o.v.Name(h.client), o.v.Name(y.client)
-	o.log.Violate(KindOverlap, []int{h.client, y.client}, fmt.Sprintf("%s relied on its lease (%s) while %s held the lock (granted at t=%s; %s's since t=%s)",
+	o.log.Violate(pattern.FindingOverlap, []int{h.client, y.client}, fmt.Sprintf("%s relied on its lease (%s) while %s held the lock (granted at t=%s; %s's since t=%s)",
 		hn, what, yn, FormatTime(y.start), hn, FormatTime(h.start)))
 }
