@@ -1,58 +1,95 @@
 package sim
 
 import (
+	"time"
+
+	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/oracle"
+	"github.com/locksim/locksim/sim/sched"
 )
 
 // The run's one stream of events. The clients and the store report what
-// they do (oracle.Event: wanting, granted, acting, abandoned, read, wrote,
-// releasing, released), and the scheduler each event it ran (ticked);
-// emit hands each, once and in order, to every oracle of the run. The
-// oracles see the run only through view.
+// they do (oracle.Event: wanting, granted or refused, acting, abandoned,
+// read, wrote, releasing, released; the store's reads and writes), and
+// the scheduler each event it ran (ticked); the recorder records each
+// once — the history op and the trace line of a call that returned — and
+// hands it, in order, to every oracle of the run. The oracles see the run
+// only through view.
 
-// newOracles builds the run's findings log and oracles, in the order each
-// event reaches them: safety, progress, loss signal.
-func (w *world) newOracles() {
-	v := view{w}
-	w.log = oracle.NewLog(v, w.traceFunc())
-	claims := w.cfg.Pattern.Claims
-	w.safety = oracle.NewSafety(v, w.log, claims)
-	w.pr = oracle.NewProgress(v, w.log, claims, w.sc.TTL, w.sc.Clients)
-	w.loss = oracle.NewLoss(v, w.log, claims, w.sc.TTL, func(l *locks.Lease) []pattern.Mark { return w.cfg.Pattern.Where(Key, l) })
-	w.oracles = oracle.List{w.safety, w.pr, w.loss}
-	w.s.AfterEvent = w.ticked
+// recorder is the run's one recording point: its history, its trace and
+// its oracles. It knows nothing of the world but the scheduler's clock,
+// the clients' names and the nodes' keys.
+type recorder struct {
+	s       *sched.Sched
+	hist    *history.History
+	tr      *tracer
+	end     time.Duration // the run's duration
+	names   []string      // the clients' names, by index
+	peeks   []oracle.Node // the nodes, as the oracles see them
+	log     *oracle.Log
+	safety  *oracle.SafetyOracle
+	pr      *oracle.Progress
+	loss    *oracle.Loss
+	oracles oracle.List // safety, progress, loss: each event goes to each, in order
+	grants  int         // holdings granted so far: the next one's number
+	touched bool        // a node executed a command or a fault struck since the last event
+}
+
+func newRecorder(s *sched.Sched, hist *history.History, tr *tracer, end time.Duration) *recorder {
+	return &recorder{s: s, hist: hist, tr: tr, end: end}
+}
+
+// judge builds the run's findings log and oracles for pattern p with
+// clients clients under a TTL of ttl, in the order each event reaches
+// them: safety, progress, loss signal; the nodes must be known (peeks).
+func (r *recorder) judge(p pattern.Pattern, clients int, ttl time.Duration) {
+	v := view{r}
+	r.log = oracle.NewLog(v, r.traceFunc())
+	r.safety = oracle.NewSafety(v, r.log, p.Claims)
+	r.pr = oracle.NewProgress(v, r.log, p.Claims, ttl, clients)
+	r.loss = oracle.NewLoss(v, r.log, p.Claims, ttl, func(l *locks.Lease) []pattern.Mark { return p.Where(Key, l) })
+	r.oracles = oracle.List{r.safety, r.pr, r.loss}
+	r.s.AfterEvent = r.ticked
+}
+
+// traceFunc is the oracles' trace: nil when the trace is off.
+func (r *recorder) traceFunc() func(string, ...any) {
+	if !r.tr.on() {
+		return nil
+	}
+	return r.tr.printf
 }
 
 // emit records e once: into the history and the trace where it is a
 // client's call that returned, and to every oracle. A grant gets the next
 // holding number, which emit returns.
-func (w *world) emit(e oracle.Event) int {
+func (r *recorder) emit(e oracle.Event) int {
 	switch e.Kind {
 	case oracle.Granted:
-		e.Lease = w.grants
-		w.grants++
-		w.record(w.grantOp(e))
-		w.oracles.Observe(e)
-		w.traceGrant(e)
+		e.Lease = r.grants
+		r.grants++
+		r.record(r.grantOp(e))
+		r.oracles.Observe(e)
+		r.traceGrant(e)
 	case oracle.Refused:
-		w.oracles.Observe(e)
-		w.refused(e)
+		r.oracles.Observe(e)
+		r.refused(e)
 	case oracle.Released:
-		w.oracles.Observe(e)
-		w.released(e)
+		r.oracles.Observe(e)
+		r.released(e)
 	case oracle.Read:
-		w.oracles.Observe(e)
-		w.record(w.readOp(e))
+		r.oracles.Observe(e)
+		r.record(r.readOp(e))
 	case oracle.Wrote:
-		w.oracles.Observe(e)
-		w.wrote(e)
+		r.oracles.Observe(e)
+		r.wrote(e)
 	case oracle.Abandoned:
-		w.oracles.Observe(e)
-		w.traceAbandoned(e)
+		r.oracles.Observe(e)
+		r.traceAbandoned(e)
 	default:
-		w.oracles.Observe(e)
+		r.oracles.Observe(e)
 	}
 	return e.Lease
 }
@@ -60,23 +97,23 @@ func (w *world) emit(e oracle.Event) int {
 // ticked is the scheduler's AfterEvent hook: it tells the oracles that
 // an event ran, and whether a node or a fault touched the servers in it
 // or since the last.
-func (w *world) ticked() {
-	w.oracles.Observe(oracle.Event{Kind: oracle.Ticked, Touched: w.touched})
-	w.touched = false
+func (r *recorder) ticked() {
+	r.oracles.Observe(oracle.Event{Kind: oracle.Ticked, Touched: r.touched})
+	r.touched = false
 }
 
 // touch notes that a node executed a command, or a fault struck.
-func (w *world) touch() { w.touched = true }
+func (r *recorder) touch() { r.touched = true }
 
-// view is what the oracles read of the world.
-type view struct{ w *world }
+// view is what the oracles read of the run.
+type view struct{ r *recorder }
 
-func (v view) Now() int64           { return v.w.s.Now() }
-func (v view) Name(c int) string    { return v.w.clients[c].name }
-func (v view) Stopping() bool       { return v.w.s.Stopping() }
-func (v view) Nodes() []oracle.Node { return v.w.peeks }
+func (v view) Now() int64           { return v.r.s.Now() }
+func (v view) Name(c int) string    { return v.r.names[c] }
+func (v view) Stopping() bool       { return v.r.s.Stopping() }
+func (v view) Nodes() []oracle.Node { return v.r.peeks }
 
 // Paused is how long, within [from, to], client c's process was paused.
 func (v view) Paused(c int, from, to int64) int64 {
-	return PausedWithin(v.w.hist.Events, v.w.clients[c].name, from, to)
+	return PausedWithin(v.r.hist.Events, v.r.names[c], from, to)
 }

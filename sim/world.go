@@ -19,6 +19,8 @@ import (
 
 // world is one run's simulated system.
 type world struct {
+	*recorder // the history, the trace and the oracles: emit, record
+
 	cfg     Config
 	sc      scenario.Scenario
 	s       *sched.Sched
@@ -27,16 +29,6 @@ type world struct {
 	db      *store
 	dbEP    int
 	clients []*client
-	peeks   []oracle.Node // the nodes, as the oracles see them
-	log     *oracle.Log
-	safety  *oracle.SafetyOracle
-	pr      *oracle.Progress
-	loss    *oracle.Loss
-	oracles oracle.List // safety, progress, loss: each event goes to each, in order
-	grants  int         // holdings granted so far: the next one's number
-	touched bool        // a node executed a command or a fault struck since the last event
-	tr      *tracer
-	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
 	fired   []FaultFiring
 	reached []bool     // per fault: its trigger point was reached (it may fire later)
@@ -66,8 +58,8 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]int{}}
 	w.s.MaxEvents, w.s.Watch = maxEvents, w.heapWatch
 	w.s.StallAfter = cfg.StallAfter
-	w.tr = newTracer(cfg.Trace, w.s.Now)
-	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
+	hist := &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
+	w.recorder = newRecorder(w.s, hist, newTracer(cfg.Trace, w.s.Now), sc.Duration)
 	w.net = network.New(w.s, stream(cfg.Seed, "net", 0).Uint64(), sc.Net.Latency)
 	w.net.Timeout = sc.Net.Timeout
 	if w.tr.on() {
@@ -79,7 +71,7 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 		return nil, err
 	}
 	w.splits = make([]*split, len(w.nodes))
-	w.newOracles()
+	w.judge(cfg.Pattern, sc.Clients, sc.TTL)
 	w.db = newStore(func(e oracle.Event) { w.emit(e) }, func(c int) { w.clients[c].stats.Writes++ })
 	w.dbEP = w.net.AddEndpoint(w.db.endpoint())
 	for i := range sc.Clients {
@@ -143,6 +135,7 @@ func (w *world) addClient(i int) error {
 		return fmt.Errorf("pattern %s with %d nodes: %w", w.cfg.Pattern.Name, len(w.nodes), err)
 	}
 	w.clients = append(w.clients, newClient(w, i, name, p, l))
+	w.names = append(w.names, name)
 	return nil
 }
 
@@ -169,14 +162,6 @@ func (w *world) newLocker(conns []locks.Redis, opts locks.Options) (l locks.Lock
 		err = errors.New("New returned a nil Locker and a nil error")
 	}
 	return l, err
-}
-
-// traceFunc is the oracles' trace: nil when the trace is off.
-func (w *world) traceFunc() func(string, ...any) {
-	if !w.tr.on() {
-		return nil
-	}
-	return w.tr.printf
 }
 
 // jumps reports whether a fault steps name's wall clock.
