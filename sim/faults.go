@@ -61,8 +61,7 @@ func (w *world) apply(i int) {
 	if detail != "" {
 		ev.Detail += " (" + detail + ")"
 	}
-	w.hist.Events = append(w.hist.Events, ev)
-	w.tr.printf("FAULT %s", ev.Detail)
+	w.struck(ev, ev.Detail)
 }
 
 func target(f fault.Fault) string {
@@ -125,8 +124,7 @@ func (w *world) crash(f fault.Fault) string {
 			n.Restart(false)
 			data = "its data lost"
 		}
-		w.hist.Events = append(w.hist.Events, history.Event{At: w.s.Now(), Kind: "restart", Target: f.Target, Detail: data})
-		w.tr.printf("FAULT %s restarts, %s", f.Target, data)
+		w.struck(history.Event{At: w.s.Now(), Kind: "restart", Target: f.Target, Detail: data}, f.Target+" restarts, "+data)
 	})
 	return ""
 }

@@ -94,6 +94,14 @@ func (r *recorder) emit(e oracle.Event) int {
 	return e.Lease
 }
 
+// struck records a fault's event once: into the history (where the
+// oracles find the pause spans, view.Paused) and the trace, as "FAULT
+// line".
+func (r *recorder) struck(ev history.Event, line string) {
+	r.hist.Events = append(r.hist.Events, ev)
+	r.tr.printf("FAULT %s", line)
+}
+
 // ticked is the scheduler's AfterEvent hook: it tells the oracles that
 // an event ran, and whether a node or a fault touched the servers in it
 // or since the last.

@@ -9,8 +9,9 @@
 // from real processes.
 //
 //	log := oracle.NewLog(view, nil)
-//	os := oracle.List{oracle.NewSafety(view, log, claims), oracle.NewProgress(view, log, claims, ttl, clients)}
-//	os.Observe(oracle.Event{Kind: oracle.Granted, Client: 0, Lease: 0})
+//	run := oracle.List{oracle.NewSafety(view, log, claims), oracle.NewProgress(view, log, claims, ttl, clients)}
+//	run.Observe(oracle.Event{Kind: oracle.Granted, Client: 0, Lease: 0})
+//	run.End(end)
 //
 // The oracles, one file each: the safety oracle (safety.go: overlapping
 // sections, fencing tokens, the store's lost updates; holders.go counts
