@@ -24,6 +24,17 @@ var ErrDefect = sched.ErrDefect
 // configuration, a panic in the code under test, a goroutine blocked
 // outside the seams); violations are in the Result.
 func Run(cfg Config) (*Result, error) {
+	w, err := prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	return w.run()
+}
+
+// prepare resolves cfg's scenario, draws its schedules and builds the
+// world; the caller closes it.
+func prepare(cfg Config) (*world, error) {
 	if cfg.Pattern.New == nil {
 		return nil, fmt.Errorf("sim: pattern %q has no constructor", cfg.Pattern.Name)
 	}
@@ -40,7 +51,12 @@ func Run(cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("sim: %s under %s, seed %d: %w", cfg.Pattern.Name, sc.Name, cfg.Seed, err)
 	}
 	w.drawn = drawn
-	defer w.close()
+	return w, nil
+}
+
+// run runs the world to the end of its scenario and judges it.
+func (w *world) run() (*Result, error) {
+	cfg, sc := w.cfg, w.sc
 	if w.tr.on() {
 		w.tr.printf("run pattern=%s scenario=%s seed=%d nodes=%d clients=%d ttl=%v", cfg.Pattern.Name, sc.Name, cfg.Seed, sc.Nodes, sc.Clients, sc.TTL)
 	}

@@ -1,6 +1,8 @@
 package oracle
 
 import (
+	"strconv"
+
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/sim/vclock"
 )
@@ -48,6 +50,17 @@ const (
 	// command or a fault struck since the last Ticked.
 	Ticked
 )
+
+var kindNames = [...]string{Wanting: "wanting", Granted: "granted", Refused: "refused", Acting: "acting", Abandoned: "abandoned",
+	Read: "read", Wrote: "wrote", StoreRead: "store-read", StoreWrote: "store-wrote", Releasing: "releasing", Released: "released", Ticked: "ticked"}
+
+// String names k as the package documents it: "granted", "store-read".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
 
 // An Event is one thing that happened in a run, as the world records it.
 // Which fields are set depends on Kind.
