@@ -105,9 +105,7 @@ func (c *client) misuse(lease *locks.Lease) {
 		ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 		err := c.locker.Release(ctx, m.l)
 		cancel()
-		if c.w.tr.on() {
-			c.w.tr.printf("%s misuse release (%s): %s", c.name, m.what, errText(err))
-		}
+		c.w.emit(oracle.Event{Kind: oracle.Misused, Client: c.i, Held: m.l, What: m.what, Err: err})
 	}
 	c.prev = lease
 }
@@ -144,9 +142,7 @@ func (c *client) at(p fault.Point) {
 	c.reach(p)
 	if d := c.extra; d > 0 {
 		c.extra = 0
-		if c.w.tr.on() {
-			c.w.tr.printf("%s slow step: +%v", c.name, d)
-		}
+		c.w.emit(oracle.Event{Kind: oracle.Slowed, Client: c.i, For: d})
 		c.sleep(d)
 	}
 }
@@ -242,11 +238,4 @@ func (c *client) release(l *locks.Lease) {
 	c.during(phaseRelease, func() { err = c.locker.Release(ctx, l) })
 	cancel()
 	c.w.emit(oracle.Event{Kind: oracle.Released, Client: c.i, Held: l, Call: call, Err: err})
-}
-
-func errText(err error) string {
-	if err == nil {
-		return "ok"
-	}
-	return err.Error()
 }

@@ -79,6 +79,6 @@ func (c *client) extend(x locks.Extender, l *locks.Lease) bool {
 	if err != nil {
 		c.stats.ExtendFailures++
 	}
-	c.w.tr.printf("%s extend: %s", c.name, errText(err))
+	c.w.emit(oracle.Event{Kind: oracle.Extended, Client: c.i, Held: l, Err: err})
 	return err == nil
 }

@@ -186,6 +186,23 @@ func (r *recorder) traceAbandoned(e oracle.Event) {
 	r.tr.printf("%s lease check failed (%v): write abandoned", name, e.Err)
 }
 
+// traceStep traces a step of a client's workload that no oracle judges:
+// an extension by hand, a misuse release, a slowed step.
+func (r *recorder) traceStep(e oracle.Event) {
+	if !r.tr.on() {
+		return
+	}
+	name := r.names[e.Client]
+	switch e.Kind {
+	case oracle.Extended:
+		r.tr.printf("%s extend: %s", name, errText(e.Err))
+	case oracle.Misused:
+		r.tr.printf("%s misuse release (%s): %s", name, e.What, errText(e.Err))
+	case oracle.Slowed:
+		r.tr.printf("%s slow step: +%v", name, e.For)
+	}
+}
+
 // since is how long ago, in true time, call was: for the trace.
 func (r *recorder) since(call int64) time.Duration {
 	return time.Duration(r.s.Now() - call).Round(time.Microsecond)
@@ -197,4 +214,12 @@ func mode(l *locks.Lease) string {
 		return history.ModeRead
 	}
 	return ""
+}
+
+// errText is a call's outcome in the trace: "ok", or its error.
+func errText(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return err.Error()
 }

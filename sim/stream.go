@@ -12,11 +12,12 @@ import (
 
 // The run's one stream of events. The clients and the store report what
 // they do (oracle.Event: wanting, granted or refused, acting, abandoned,
-// read, wrote, releasing, released; the store's reads and writes), and
-// the scheduler each event it ran (ticked); the recorder records each
-// once — the history op and the trace line of a call that returned — and
-// hands it, in order, to every oracle of the run. The oracles see the run
-// only through view.
+// read, wrote, releasing, released, and the steps no oracle judges:
+// extended, misused, slowed; the store's reads and writes), and the
+// scheduler each event it ran (ticked); the recorder hands each, once and
+// in order, to every oracle of the run, and records it once: the history
+// op and the trace line. The faults' events are recorded by struck. The
+// oracles see the run only through view.
 
 // recorder is the run's one recording point: its history, its trace and
 // its oracles. It knows nothing of the world but the scheduler's clock,
@@ -62,36 +63,39 @@ func (r *recorder) traceFunc() func(string, ...any) {
 	return r.tr.printf
 }
 
-// emit records e once: into the history and the trace where it is a
-// client's call that returned, and to every oracle. A grant gets the next
-// holding number, which emit returns.
+// emit records e once: to every oracle, and into the history and the
+// trace where it is a client's call that returned. A grant gets the next
+// holding number, which emit returns; its history op comes before its
+// judgement, its trace line after.
 func (r *recorder) emit(e oracle.Event) int {
-	switch e.Kind {
-	case oracle.Granted:
+	if e.Kind == oracle.Granted {
 		e.Lease = r.grants
 		r.grants++
 		r.record(r.grantOp(e))
-		r.oracles.Observe(e)
+	}
+	r.oracles.Observe(e)
+	r.print(e)
+	return e.Lease
+}
+
+// print writes e into the history and the trace, after the oracles.
+func (r *recorder) print(e oracle.Event) {
+	switch e.Kind {
+	case oracle.Granted:
 		r.traceGrant(e)
 	case oracle.Refused:
-		r.oracles.Observe(e)
 		r.refused(e)
 	case oracle.Released:
-		r.oracles.Observe(e)
 		r.released(e)
 	case oracle.Read:
-		r.oracles.Observe(e)
 		r.record(r.readOp(e))
 	case oracle.Wrote:
-		r.oracles.Observe(e)
 		r.wrote(e)
 	case oracle.Abandoned:
-		r.oracles.Observe(e)
 		r.traceAbandoned(e)
-	default:
-		r.oracles.Observe(e)
+	case oracle.Extended, oracle.Misused, oracle.Slowed:
+		r.traceStep(e)
 	}
-	return e.Lease
 }
 
 // struck records a fault's event once: into the history (where the

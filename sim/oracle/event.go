@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/sim/vclock"
@@ -46,13 +47,20 @@ const (
 	Releasing
 	// Released: Client's Release returned Err.
 	Released
+	// Extended: Client's Extend of Held, by hand, returned Err.
+	Extended
+	// Misused: Client released Held again, as a misuse the lock must
+	// refuse (What: "duplicate", "stale" or "foreign"), and got Err.
+	Misused
+	// Slowed: Client's workload step took For longer (a slow fault).
+	Slowed
 	// Ticked: the simulator ran one event; Touched says a node executed a
 	// command or a fault struck since the last Ticked.
 	Ticked
 )
 
 var kindNames = [...]string{Wanting: "wanting", Granted: "granted", Refused: "refused", Acting: "acting", Abandoned: "abandoned",
-	Read: "read", Wrote: "wrote", StoreRead: "store-read", StoreWrote: "store-wrote", Releasing: "releasing", Released: "released", Ticked: "ticked"}
+	Read: "read", Wrote: "wrote", StoreRead: "store-read", StoreWrote: "store-wrote", Releasing: "releasing", Released: "released", Extended: "extended", Misused: "misused", Slowed: "slowed", Ticked: "ticked"}
 
 // String names k as the package documents it: "granted", "store-read".
 func (k Kind) String() string {
@@ -76,6 +84,7 @@ type Event struct {
 	Since             int64
 	Stale, Accepted   bool
 	Touched           bool
+	For               time.Duration
 	Err               error
 }
 
