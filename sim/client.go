@@ -6,11 +6,11 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/network"
+	"github.com/locksim/locksim/sim/oracle"
 	"github.com/locksim/locksim/sim/sched"
 )
 
@@ -105,9 +105,7 @@ func (c *client) misuse(lease *locks.Lease) {
 		ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 		err := c.locker.Release(ctx, m.l)
 		cancel()
-		if c.w.tr.on() {
-			c.w.tr.printf("%s misuse release (%s): %s", c.name, m.what, errText(err))
-		}
+		c.w.emit(oracle.Event{Kind: oracle.Misused, Client: c.i, Held: m.l, What: m.what, Err: err})
 	}
 	c.prev = lease
 }
@@ -144,9 +142,7 @@ func (c *client) at(p fault.Point) {
 	c.reach(p)
 	if d := c.extra; d > 0 {
 		c.extra = 0
-		if c.w.tr.on() {
-			c.w.tr.printf("%s slow step: +%v", c.name, d)
-		}
+		c.w.emit(oracle.Event{Kind: oracle.Slowed, Client: c.i, For: d})
 		c.sleep(d)
 	}
 }
@@ -170,34 +166,25 @@ func (c *client) acquire() (*locks.Lease, int, bool) {
 	var lease *locks.Lease
 	var err error
 	c.tries.begin()
-	c.w.pr.want(c.i)
+	c.w.emit(oracle.Event{Kind: oracle.Wanting, Client: c.i})
 	c.during(phaseAcquire, func() { lease, err = c.locker.Acquire(ctx) })
 	cancel()
 	if err == nil && lease == nil {
 		c.w.s.Fail(fmt.Errorf("client %s: %w", c.name, ErrNilLease))
 		err = ErrNilLease
 	}
-	op := c.op(history.Acquire, call, err)
 	if err != nil || c.w.s.Stopping() {
 		if !c.w.s.Stopping() {
 			c.stats.Failures++
-			c.w.tr.printf("%s acquire failed after %v: %v", c.name, (time.Duration(c.now() - call)).Round(time.Microsecond), err)
 		}
-		c.w.record(op)
+		c.w.emit(oracle.Event{Kind: oracle.Refused, Client: c.i, Call: call, Err: err})
 		return nil, 0, false
 	}
-	op.OK, op.Token, op.Fence, op.Count, op.Mode = true, lease.Token, lease.Fence, lease.Count, mode(lease)
 	c.last = lease
-	c.w.record(op)
-	id := c.w.or.grant(c.i, call, lease.Fence, pattern.ReadLease(lease))
-	c.w.loss.grant(c.i, id, lease)
-	c.w.pr.hold(c.i)
+	id := c.w.emit(oracle.Event{Kind: oracle.Granted, Client: c.i, Held: lease, Call: call, Fence: lease.Fence, Shared: pattern.ReadLease(lease)})
 	c.stats.Acquisitions++
 	c.waits = append(c.waits, (time.Duration(c.now() - call)).Round(time.Microsecond))
 	c.lastAcq = c.now()
-	if c.w.tr.on() {
-		c.w.tr.printf("%s acquired %s fence=%d token=%s after %v", c.name, lease.Key, lease.Fence, lease.Token, (time.Duration(c.now() - call)).Round(time.Microsecond))
-	}
 	return lease, id, true
 }
 
@@ -207,93 +194,48 @@ func (c *client) check(l *locks.Lease, id int) bool {
 		return true
 	}
 	if err := l.Err(); err != nil {
-		c.w.or.observe(event{kind: abandonedWrite, client: c.i})
-		c.w.tr.printf("%s lease check failed (%v): write abandoned", c.name, err)
+		c.w.emit(oracle.Event{Kind: oracle.Abandoned, Client: c.i, What: "check", Err: err})
 		return false
 	}
-	c.w.or.act(id, "check")
-	c.w.loss.act(id)
+	c.w.emit(oracle.Event{Kind: oracle.Acting, Client: c.i, Lease: id, What: "check"})
 	return true
 }
 
 func (c *client) read(l *locks.Lease, id int) (int64, bool) {
 	call := c.now()
-	c.w.loss.act(id)
+	c.w.emit(oracle.Event{Kind: oracle.Acting, Client: c.i, Lease: id, What: "read"})
 	var m network.Message
 	var err error
 	c.during(phaseRead, func() {
 		m, err = c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{fence: l.Fence, lease: id})
 	})
-	op := c.op(history.Read, call, err)
-	op.Key, op.Fence = StoreKey, l.Fence
+	var v int64
 	if err == nil {
-		op.OK, op.Value = true, m.(storeResp).value
+		v = m.(storeResp).value
 	}
-	c.w.record(op)
+	c.w.emit(oracle.Event{Kind: oracle.Read, Client: c.i, Lease: id, Call: call, Fence: l.Fence, Value: v, Err: err})
 	c.readCall = call
-	return op.Value, err == nil
+	return v, err == nil
 }
 
 func (c *client) write(l *locks.Lease, id int, v int64) {
 	call := c.now()
-	c.w.loss.act(id)
+	c.w.emit(oracle.Event{Kind: oracle.Acting, Client: c.i, Lease: id, What: "write"})
 	var m network.Message
 	var err error
 	c.during(phaseWrite, func() {
 		m, err = c.w.net.Call(context.Background(), c.i, c.w.dbEP, storeReq{write: true, value: v + 1, read: v, fence: l.Fence, lease: id})
 	})
-	op := c.op(history.Write, call, err)
-	op.Key, op.Fence, op.Value = StoreKey, l.Fence, v+1
-	if err == nil {
-		op.OK = m.(storeResp).accepted
-	}
-	c.w.record(op)
-	sec := op
-	sec.Kind, sec.Call, sec.Value = history.Section, c.readCall, v
-	c.w.record(sec)
+	c.w.emit(oracle.Event{Kind: oracle.Wrote, Client: c.i, Lease: id, Call: call, Fence: l.Fence, Value: v + 1, From: v, Since: c.readCall,
+		Accepted: err == nil && m.(storeResp).accepted, Err: err})
 }
 
 func (c *client) release(l *locks.Lease) {
 	call := c.now()
-	c.w.pr.free(c.i)
-	lost := c.w.loss.releasing(l)
+	c.w.emit(oracle.Event{Kind: oracle.Releasing, Client: c.i, Held: l})
 	ctx, cancel := c.proc.WithTimeout(context.Background(), c.w.sc.Workload.AcquireTimeout)
 	var err error
 	c.during(phaseRelease, func() { err = c.locker.Release(ctx, l) })
 	cancel()
-	c.w.loss.released(lost, err)
-	op := c.op(history.Release, call, err)
-	op.OK, op.Token, op.Mode = err == nil, l.Token, mode(l)
-	c.w.record(op)
-	if !c.w.s.Stopping() {
-		c.w.tr.printf("%s release: %s", c.name, errText(err))
-	}
-}
-
-// op starts a history op that returns now, or never if the outcome is
-// unknown (the run stopped, or the reply was lost).
-func (c *client) op(kind string, call int64, err error) history.Op {
-	op := history.Op{Client: c.i + 1, Kind: kind, Key: Key, Call: call, Return: c.now()}
-	if err != nil {
-		op.Err = err.Error()
-	}
-	if c.w.s.Stopping() || unknownOutcome(err) {
-		op.Return = history.Unknown
-	}
-	return op
-}
-
-// mode is the history Mode of a lease: history.ModeRead for a read lease.
-func mode(l *locks.Lease) string {
-	if pattern.ReadLease(l) {
-		return history.ModeRead
-	}
-	return ""
-}
-
-func errText(err error) string {
-	if err == nil {
-		return "ok"
-	}
-	return err.Error()
+	c.w.emit(oracle.Event{Kind: oracle.Released, Client: c.i, Held: l, Call: call, Err: err})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/locksim/locksim/history"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/node"
+	"github.com/locksim/locksim/sim/oracle"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -57,19 +58,8 @@ type Result struct {
 	History *history.History `json:"-"`
 }
 
-// Safety counts what the oracles found.
-type Safety struct {
-	Overlaps        int `json:"overlaps"`         // pairs of overlapping critical sections
-	LostUpdates     int `json:"lost_updates"`     // accepted writes − final counter
-	FenceViolations int `json:"fence_violations"` // reused or decreasing fence tokens
-	StaleRejected   int `json:"stale_rejected"`   // writes the store refused for a stale fence
-	Abandoned       int `json:"abandoned"`        // writes skipped after a failed lease check
-	Accepted        int `json:"accepted"`         // writes the store accepted
-	Counter         int `json:"counter"`          // the store's final value
-	// Under a MaxHolders claim only (see the package documentation):
-	PeakHolders int `json:"peak_holders,omitempty"`   // most clients holding at one instant
-	Excess      int `json:"excess_holders,omitempty"` // sections that took holders past the claim
-}
+// Safety counts what the oracles found (oracle.Safety).
+type Safety = oracle.Safety
 
 // Liveness summarises progress.
 type Liveness struct {
@@ -99,13 +89,8 @@ type ClientResult struct {
 	ExtendFailures int `json:"extend_failures,omitempty"`
 }
 
-// Violation is one oracle finding.
-type Violation struct {
-	Kind    string   `json:"kind"` // "overlap", "holders", "lost-update", "fence", "stall", "starved"
-	At      int64    `json:"at_ns"`
-	Clients []string `json:"clients"`
-	Detail  string   `json:"detail"`
-}
+// Violation is one oracle finding (oracle.Violation).
+type Violation = oracle.Violation
 
 // Stats describe the run itself.
 type Stats struct {
@@ -119,9 +104,6 @@ type Stats struct {
 	Backends   []string      `json:"backends"` // each node's store at the end
 	Violations int           `json:"violations"`
 }
-
-// maxViolations bounds Result.Violations (the counts are exact).
-const maxViolations = 20
 
 // Summary is a one-line verdict.
 func (r *Result) Summary() string {

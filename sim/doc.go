@@ -71,6 +71,17 @@
 //
 // # Oracles
 //
+// The run has one stream of events (stream.go, oracle.Event): each client
+// reports what it does with the lock — wanting, granted or refused,
+// acting on its lease, abandoning a write, read and wrote, releasing and
+// released — the store each request it executes, and the scheduler each
+// event it ran. The world records each event once: the history op and
+// the trace line of a call that returned, and the event itself to every
+// oracle of the run in order (safety, progress, loss signal). The
+// oracles live in package oracle, one file each; they read the run only
+// through oracle.View (true time, the clients' names, the nodes' keys,
+// the pause spans) and report their findings to one oracle.Log.
+//
 // Mutual exclusion. A lease's critical section is the true-time interval
 // from the moment Acquire returned it to the last moment its holder relied
 // on it: its last passed lease check, or the instant its last store read

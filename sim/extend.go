@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/sim/oracle"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -60,8 +61,7 @@ func (c *client) extendAtWrite(l *locks.Lease) bool {
 // abandon is the careful client giving up its section's write after a
 // refused extension; it returns false.
 func (c *client) abandon() bool {
-	c.w.or.observe(event{kind: abandonedWrite, client: c.i})
-	c.w.tr.printf("%s extension refused: write abandoned", c.name)
+	c.w.emit(oracle.Event{Kind: oracle.Abandoned, Client: c.i, What: "extend"})
 	return false
 }
 
@@ -79,6 +79,6 @@ func (c *client) extend(x locks.Extender, l *locks.Lease) bool {
 	if err != nil {
 		c.stats.ExtendFailures++
 	}
-	c.w.tr.printf("%s extend: %s", c.name, errText(err))
+	c.w.emit(oracle.Event{Kind: oracle.Extended, Client: c.i, Held: l, Err: err})
 	return err == nil
 }

@@ -52,7 +52,7 @@ func (w *world) fireTriggered(fs []int) bool {
 func (w *world) apply(i int) {
 	f := w.sc.Faults[i]
 	w.markFired(i)
-	w.loss.dirty = true
+	w.touch()
 	ev := history.Event{At: w.s.Now(), Kind: string(f.Kind), Target: target(f), Detail: scenario.FormatFault(f)}
 	if f.For > 0 && f.Kind != fault.Slow {
 		ev.End = ev.At + int64(f.For)
@@ -61,8 +61,7 @@ func (w *world) apply(i int) {
 	if detail != "" {
 		ev.Detail += " (" + detail + ")"
 	}
-	w.hist.Events = append(w.hist.Events, ev)
-	w.tr.printf("FAULT %s", ev.Detail)
+	w.struck(ev, ev.Detail)
 }
 
 func target(f fault.Fault) string {
@@ -115,7 +114,7 @@ func (w *world) crash(f fault.Fault) string {
 	}
 	w.s.After(int64(f.For), func() {
 		data := "its data kept"
-		w.loss.dirty = true
+		w.touch()
 		switch {
 		case f.EverySec:
 			data = fmt.Sprintf("its data kept up to the last fsync, %d write(s) after it lost", n.RestartSynced())
@@ -125,8 +124,7 @@ func (w *world) crash(f fault.Fault) string {
 			n.Restart(false)
 			data = "its data lost"
 		}
-		w.hist.Events = append(w.hist.Events, history.Event{At: w.s.Now(), Kind: "restart", Target: f.Target, Detail: data})
-		w.tr.printf("FAULT %s restarts, %s", f.Target, data)
+		w.struck(history.Event{At: w.s.Now(), Kind: "restart", Target: f.Target, Detail: data}, f.Target+" restarts, "+data)
 	})
 	return ""
 }

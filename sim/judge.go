@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/sim/oracle"
 )
 
 // Judge is the simulator's protected store and oracles, for runs whose
@@ -16,23 +17,40 @@ import (
 // in true-time order.
 type Judge struct {
 	claims pattern.Claims
-	or     *oracle
+	log    *oracle.Log
+	safety *oracle.SafetyOracle
 	db     *store
+	grants int
 	writes []int
 }
+
+// judgeView is what a Judge's oracle reads of a run it is told of.
+type judgeView struct {
+	now   func() int64
+	names []string
+}
+
+func (v judgeView) Now() int64 { return v.now() }
+
+func (v judgeView) Name(c int) string {
+	if c < 0 || c >= len(v.names) {
+		return fmt.Sprint("c", c+1)
+	}
+	return v.names[c]
+}
+
+func (judgeView) Stopping() bool                 { return false }
+func (judgeView) Nodes() []oracle.Node           { return nil }
+func (judgeView) Paused(int, int64, int64) int64 { return 0 }
 
 // NewJudge judges a run of len(names) clients (client c is names[c]) of a
 // pattern that claims claims; now is true time.
 func NewJudge(claims pattern.Claims, names []string, now func() int64) *Judge {
 	j := &Judge{claims: claims, writes: make([]int, len(names))}
-	name := func(c int) string {
-		if c < 0 || c >= len(names) {
-			return fmt.Sprint("c", c+1)
-		}
-		return names[c]
-	}
-	j.or = newOracle(view{now: now, name: name}, claims)
-	j.db = newStore(j.or, func(c int) { j.writes[c]++ })
+	v := judgeView{now: now, names: names}
+	j.log = oracle.NewLog(v, nil)
+	j.safety = oracle.NewSafety(v, j.log, claims)
+	j.db = newStore(j.safety.Observe, func(c int) { j.writes[c]++ })
 	return j
 }
 
@@ -41,7 +59,10 @@ func NewJudge(claims pattern.Claims, names []string, now func() int64) *Judge {
 // marks a shared (read) holding. It returns the lease id that later calls
 // name.
 func (j *Judge) Grant(c int, call, fence int64, read bool) int {
-	return j.or.grant(c, call, fence, read)
+	id := j.grants
+	j.grants++
+	j.safety.Observe(oracle.Event{Kind: oracle.Granted, Client: c, Lease: id, Call: call, Fence: fence, Shared: read})
+	return id
 }
 
 // Check records the careful user's lease check before the write: held
@@ -49,10 +70,10 @@ func (j *Judge) Grant(c int, call, fence int64, read bool) int {
 // check is an abandoned write; a passed one is an act of the holder.
 func (j *Judge) Check(lease int, held bool) {
 	if !held {
-		j.or.observe(event{kind: abandonedWrite, client: -1})
+		j.safety.Observe(oracle.Event{Kind: oracle.Abandoned, Client: -1})
 		return
 	}
-	j.or.act(lease, "check")
+	j.safety.Observe(oracle.Event{Kind: oracle.Acting, Lease: lease, What: "check"})
 }
 
 // Read executes a read of the protected counter by client c under lease
@@ -73,12 +94,12 @@ func (j *Judge) Writes(c int) int { return j.writes[c] }
 
 // Safety returns what the oracles found so far, with the store's final
 // counter and the lost updates it implies.
-func (j *Judge) Safety() Safety { return safetyOf(j.or, j.db) }
+func (j *Judge) Safety() Safety { return safetyOf(j.safety, j.db) }
 
 // Violations returns the first violations found, in time order, and the
 // number found in all.
 func (j *Judge) Violations() ([]Violation, int) {
-	return append([]Violation{}, j.or.violations...), j.or.count
+	return j.log.Violations(), j.log.Count()
 }
 
 // Violated names the safety claims the run broke so far. Progress (a
@@ -87,8 +108,8 @@ func (j *Judge) Violations() ([]Violation, int) {
 func (j *Judge) Violated() []string { return violated(j.claims, j.Safety(), Liveness{}) }
 
 // safetyOf is the oracles' counts completed by the store's final counter.
-func safetyOf(or *oracle, db *store) Safety {
-	s := or.safety
+func safetyOf(or *oracle.SafetyOracle, db *store) Safety {
+	s := or.Safety()
 	s.Counter = int(db.value)
 	s.LostUpdates = max(s.Accepted-s.Counter, 0)
 	return s

@@ -61,12 +61,12 @@ func (r *Result) ClaimFindings() []ClaimFinding {
 		claimed[c] = true
 	}
 	out := []ClaimFinding{
-		{Claim: string(pattern.ClaimMutex), Count: r.Safety.Overlaps, What: "overlaps", Kind: "overlap"},
-		{Claim: string(pattern.ClaimSafeStore), Count: r.Safety.LostUpdates, What: "lost updates", Kind: "lost-update"},
-		{Claim: string(pattern.ClaimFencing), Count: r.Safety.FenceViolations, What: "fence violations", Kind: "fence"},
-		{Claim: string(pattern.ClaimMaxHolders), Count: r.Safety.Excess, What: "sections past the holder limit", Kind: "holders"},
-		{Claim: string(pattern.ClaimProgress), Count: r.Liveness.Stalls, What: "stalls", Kind: "stall"},
-		{Claim: ClaimLossSignal, Count: r.LossSignal.Late, What: "late loss signals", Kind: "late-signal"},
+		{Claim: string(pattern.ClaimMutex), Count: r.Safety.Overlaps, What: "overlaps", Kind: string(pattern.FindingOverlap)},
+		{Claim: string(pattern.ClaimSafeStore), Count: r.Safety.LostUpdates, What: "lost updates", Kind: string(pattern.FindingLostUpdate)},
+		{Claim: string(pattern.ClaimFencing), Count: r.Safety.FenceViolations, What: "fence violations", Kind: string(pattern.FindingFence)},
+		{Claim: string(pattern.ClaimMaxHolders), Count: r.Safety.Excess, What: "sections past the holder limit", Kind: string(pattern.FindingHolders)},
+		{Claim: string(pattern.ClaimProgress), Count: r.Liveness.Stalls, What: "stalls", Kind: string(pattern.FindingStall)},
+		{Claim: ClaimLossSignal, Count: r.LossSignal.Late, What: "late loss signals", Kind: string(pattern.FindingLateSignal)},
 	}
 	for i := range out {
 		out[i].Claimed = claimed[out[i].Claim]

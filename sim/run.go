@@ -24,6 +24,17 @@ var ErrDefect = sched.ErrDefect
 // configuration, a panic in the code under test, a goroutine blocked
 // outside the seams); violations are in the Result.
 func Run(cfg Config) (*Result, error) {
+	w, err := prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	return w.run()
+}
+
+// prepare resolves cfg's scenario, draws its schedules and builds the
+// world; the caller closes it.
+func prepare(cfg Config) (*world, error) {
 	if cfg.Pattern.New == nil {
 		return nil, fmt.Errorf("sim: pattern %q has no constructor", cfg.Pattern.Name)
 	}
@@ -40,7 +51,12 @@ func Run(cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("sim: %s under %s, seed %d: %w", cfg.Pattern.Name, sc.Name, cfg.Seed, err)
 	}
 	w.drawn = drawn
-	defer w.close()
+	return w, nil
+}
+
+// run runs the world to the end of its scenario and judges it.
+func (w *world) run() (*Result, error) {
+	cfg, sc := w.cfg, w.sc
 	if w.tr.on() {
 		w.tr.printf("run pattern=%s scenario=%s seed=%d nodes=%d clients=%d ttl=%v", cfg.Pattern.Name, sc.Name, cfg.Seed, sc.Nodes, sc.Clients, sc.TTL)
 	}
@@ -73,12 +89,12 @@ func (w *world) result() *Result {
 	sc := w.sc
 	r := &Result{Pattern: w.cfg.Pattern.Name, Scenario: sc.Name, Seed: w.cfg.Seed, Nodes: sc.Nodes,
 		Claims: w.cfg.Pattern.Claims.Names(), Violated: []string{}, History: w.hist}
-	r.Safety = safetyOf(w.or, w.db)
+	r.Safety = safetyOf(w.safety, w.db)
 	r.Liveness = w.liveness()
-	w.pr.finish()
-	r.LossSignal = w.loss.result()
-	r.Liveness.Stalls, r.Liveness.LongestStall = w.pr.stalls, time.Duration(w.pr.longest)
-	r.Violations = append([]Violation{}, w.or.violations...)
+	w.oracles.End(int64(sc.Duration))
+	r.LossSignal = w.loss.Result()
+	r.Liveness.Stalls, r.Liveness.LongestStall = w.pr.Stalls()
+	r.Violations = w.log.Violations()
 	for _, c := range w.clients {
 		r.Clients = append(r.Clients, c.stats)
 	}
@@ -150,7 +166,7 @@ func (w *world) stats() Stats {
 	ns := w.net.Stats()
 	s := Stats{SimTime: w.sc.Duration, Events: st.Events, Switches: st.Switches,
 		Messages: ns.Messages, Dropped: ns.Dropped, Checksum: fmt.Sprintf("%016x", w.s.Checksum()),
-		Violations: w.or.count, Backends: []string{}}
+		Violations: w.log.Count(), Backends: []string{}}
 	for _, n := range w.nodes {
 		s.Commands += n.Stats().Commands
 		s.Backends = append(s.Backends, n.Stats().Backend)

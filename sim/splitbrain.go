@@ -76,8 +76,7 @@ func (w *world) rejoin(i int, f fault.Fault) {
 	} else {
 		detail = fmt.Sprintf("the old primary rejoins as a replica: %d key(s) of its side discarded", n)
 	}
-	w.hist.Events = append(w.hist.Events, history.Event{At: w.s.Now(), Kind: "rejoin", Target: f.Target, Detail: detail})
-	w.tr.printf("FAULT ends: %s: %s", scenario.FormatFault(f), detail)
+	w.struck(history.Event{At: w.s.Now(), Kind: "rejoin", Target: f.Target, Detail: detail}, "ends: "+scenario.FormatFault(f)+": "+detail)
 }
 
 // closeSplits closes the old primaries of splits that never rejoined.

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/locksim/locksim/sim/network"
+	"github.com/locksim/locksim/sim/oracle"
 )
 
 // storeReq is a request to the protected store: a read, or a write of
@@ -46,14 +47,18 @@ func (r storeResp) Describe() string {
 }
 
 // store is the protected resource: a counter that checks fencing tokens.
+// It reports every request it executes (oracle.StoreRead, oracle.StoreWrote): each
+// is an act of the holder of the lease it was sent under, accepted or not.
 type store struct {
-	or      *oracle
+	emit    func(oracle.Event)
 	wrote   func(c int) // counts an accepted write of client c
 	value   int64
 	highest int64 // highest fence token seen on any request
 }
 
-func newStore(or *oracle, wrote func(c int)) *store { return &store{or: or, wrote: wrote} }
+func newStore(emit func(oracle.Event), wrote func(c int)) *store {
+	return &store{emit: emit, wrote: wrote}
+}
 
 func (s *store) endpoint() *network.Endpoint {
 	return &network.Endpoint{Name: "db", Handle: func(c int, m network.Message) network.Message {
@@ -61,29 +66,23 @@ func (s *store) endpoint() *network.Endpoint {
 	}}
 }
 
-// handle executes a request at the instant it arrives. Every request sent
-// under a lease is an act of its holder, accepted or not.
+// handle executes a request at the instant it arrives.
 func (s *store) handle(c int, r storeReq) storeResp {
-	act := "read"
-	if r.write {
-		act = "write"
-	}
-	s.or.act(r.lease, act)
 	if r.fence > 0 && (!r.write || r.fence >= s.highest) {
 		s.highest = max(s.highest, r.fence)
 	}
 	if !r.write {
+		s.emit(oracle.Event{Kind: oracle.StoreRead, Client: c, Lease: r.lease})
 		return storeResp{value: s.value}
 	}
+	wrote := oracle.Event{Kind: oracle.StoreWrote, Client: c, Lease: r.lease, Value: r.value, From: r.read, Over: s.value}
 	if r.fence > 0 && r.fence < s.highest {
-		s.or.observe(event{kind: staleRejected, client: c})
+		wrote.Stale = true
+		s.emit(wrote)
 		return storeResp{write: true, highest: s.highest}
 	}
-	if s.value != r.read {
-		s.or.observe(event{kind: lostUpdate, client: c, value: r.value, read: r.read, over: s.value})
-	}
+	s.emit(wrote)
 	s.value = r.value
-	s.or.observe(event{kind: writeAccepted, client: c})
 	s.wrote(c)
 	return storeResp{write: true, accepted: true, value: s.value}
 }

@@ -4,7 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
+
+	"github.com/locksim/locksim/sim/oracle"
 )
 
 // tracer writes "t=1.250000s <line>" lines; a nil writer turns it off, and
@@ -30,7 +31,7 @@ func (t *tracer) line(s string) {
 		return
 	}
 	t.buf = append(t.buf[:0], "t="...)
-	t.buf = appendTime(t.buf, t.now())
+	t.buf = oracle.AppendTime(t.buf, t.now())
 	t.buf = append(t.buf, ' ')
 	t.buf = append(t.buf, s...)
 	t.buf = append(t.buf, '\n')
@@ -50,21 +51,5 @@ func (t *tracer) flush() error {
 	return t.w.Flush()
 }
 
-// appendTime writes ns of true time as seconds with microseconds: 1.250000s.
-func appendTime(b []byte, ns int64) []byte {
-	if ns < 0 {
-		b = append(b, '-')
-		ns = -ns
-	}
-	b = strconv.AppendInt(b, ns/1e9, 10)
-	b = append(b, '.')
-	us := strconv.AppendInt(nil, (ns%1e9)/1e3, 10)
-	for range 6 - len(us) {
-		b = append(b, '0')
-	}
-	b = append(b, us...)
-	return append(b, 's')
-}
-
 // fmtT formats a true time for trace and violation texts.
-func fmtT(ns int64) string { return string(appendTime(nil, ns)) }
+func fmtT(ns int64) string { return oracle.FormatTime(ns) }

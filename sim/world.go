@@ -11,6 +11,7 @@ import (
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/network"
 	"github.com/locksim/locksim/sim/node"
+	"github.com/locksim/locksim/sim/oracle"
 	"github.com/locksim/locksim/sim/scenario"
 	"github.com/locksim/locksim/sim/sched"
 	"github.com/locksim/locksim/sim/vclock"
@@ -18,6 +19,8 @@ import (
 
 // world is one run's simulated system.
 type world struct {
+	*recorder // the history, the trace and the oracles: emit, record
+
 	cfg     Config
 	sc      scenario.Scenario
 	s       *sched.Sched
@@ -26,11 +29,6 @@ type world struct {
 	db      *store
 	dbEP    int
 	clients []*client
-	or      *oracle
-	pr      *progress
-	loss    *lossWatch
-	tr      *tracer
-	hist    *history.History
 	trig    map[trigKey][]int // indices into sc.Faults
 	fired   []FaultFiring
 	reached []bool     // per fault: its trigger point was reached (it may fire later)
@@ -60,12 +58,8 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 	w := &world{cfg: cfg, sc: sc, s: sched.New(), trig: map[trigKey][]int{}}
 	w.s.MaxEvents, w.s.Watch = maxEvents, w.heapWatch
 	w.s.StallAfter = cfg.StallAfter
-	w.tr = newTracer(cfg.Trace, w.s.Now)
-	w.hist = &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
-	w.or = newOracle(view{now: w.s.Now, name: func(c int) string { return w.clients[c].name }, trace: w.traceFunc()}, cfg.Pattern.Claims)
-	w.pr = newProgress(w, cfg.Pattern.Claims)
-	w.loss = newLossWatch(w, cfg.Pattern.Claims)
-	w.s.AfterEvent = w.loss.afterEvent
+	hist := &history.History{Pattern: cfg.Pattern.Name, Scenario: sc.Name, Seed: cfg.Seed, Source: "sim", Ops: make([]history.Op, 0, 1024)}
+	w.recorder = newRecorder(w.s, hist, newTracer(cfg.Trace, w.s.Now), sc.Duration)
 	w.net = network.New(w.s, stream(cfg.Seed, "net", 0).Uint64(), sc.Net.Latency)
 	w.net.Timeout = sc.Net.Timeout
 	if w.tr.on() {
@@ -77,7 +71,8 @@ func newWorld(cfg Config, sc scenario.Scenario) (*world, error) {
 		return nil, err
 	}
 	w.splits = make([]*split, len(w.nodes))
-	w.db = newStore(w.or, func(c int) { w.clients[c].stats.Writes++ })
+	w.judge(cfg.Pattern, sc.Clients, sc.TTL)
+	w.db = newStore(func(e oracle.Event) { w.emit(e) }, func(c int) { w.clients[c].stats.Writes++ })
 	w.dbEP = w.net.AddEndpoint(w.db.endpoint())
 	for i := range sc.Clients {
 		if err := w.addClient(i); err != nil {
@@ -106,6 +101,7 @@ func (w *world) addNodes() error {
 			nd.SetFsync(int64(fault.FsyncEvery))
 		}
 		w.nodes = append(w.nodes, nd)
+		w.peeks = append(w.peeks, nd)
 		w.net.AddEndpoint(w.watched(w.nodeEndpoint(len(w.nodes)-1, nd)))
 	}
 	return nil
@@ -139,6 +135,7 @@ func (w *world) addClient(i int) error {
 		return fmt.Errorf("pattern %s with %d nodes: %w", w.cfg.Pattern.Name, len(w.nodes), err)
 	}
 	w.clients = append(w.clients, newClient(w, i, name, p, l))
+	w.names = append(w.names, name)
 	return nil
 }
 
@@ -167,14 +164,6 @@ func (w *world) newLocker(conns []locks.Redis, opts locks.Options) (l locks.Lock
 	return l, err
 }
 
-// traceFunc is the oracles' trace: nil when the trace is off.
-func (w *world) traceFunc() func(string, ...any) {
-	if !w.tr.on() {
-		return nil
-	}
-	return w.tr.printf
-}
-
 // jumps reports whether a fault steps name's wall clock.
 func (w *world) jumps(name string) bool {
 	for _, f := range w.sc.Faults {
@@ -185,11 +174,12 @@ func (w *world) jumps(name string) bool {
 	return false
 }
 
-// watched tells the loss-signal oracle of every command ep executes.
+// watched notes every command ep executes (touch), which the loss-signal
+// oracle learns with the event that ran it.
 func (w *world) watched(ep *network.Endpoint) *network.Endpoint {
 	handle := ep.Handle
 	ep.Handle = func(c int, req network.Message) network.Message {
-		w.loss.dirty = true
+		w.touch()
 		return handle(c, req)
 	}
 	return ep

@@ -42,6 +42,8 @@ var rules = []rule{
 	{"linearizability", []string{"bench", "cmd", "cli"}, "the checkers do not depend on what measures or drives them"},
 	{"sim/fault", []string{"github.com/redis/go-redis", "github.com/alicebob/miniredis", "github.com/yuin/gopher-lua", "sim/network", "sim/node", "sim/sched", "locks"},
 		"faults are data: they name a direction (fault.Dir), they need no Redis client and no simulator machinery"},
+	{"sim/oracle", []string{"sim/network", "sim/node", "sim/sched", "sim/scenario", "github.com/alicebob/miniredis", "github.com/yuin/gopher-lua"},
+		"the oracles judge a run from its events and a read-only view (oracle.View): they know nothing of the world that runs it"},
 }
 
 // wirers are the public packages that, like a command, exist to wire:
@@ -130,6 +132,8 @@ func TestRulesCatchAWrongImport(t *testing.T) {
 		{"sim imports bench", pkg{ImportPath: module + "/sim/node", Name: "node", Deps: []string{module + "/bench"}}, "sim/node depends on " + module + "/bench"},
 		{"sim/fault imports the network", pkg{ImportPath: module + "/sim/fault", Name: "fault", Deps: []string{module + "/sim/network"}}, "sim/fault depends on " + module + "/sim/network"},
 		{"sim/fault imports go-redis", pkg{ImportPath: module + "/sim/fault", Name: "fault", Deps: []string{"github.com/redis/go-redis/v9"}}, "sim/fault depends on github.com/redis/go-redis/v9"},
+		{"sim/oracle imports the scheduler", pkg{ImportPath: module + "/sim/oracle", Name: "oracle", Deps: []string{module + "/sim/sched"}}, "sim/oracle depends on " + module + "/sim/sched"},
+		{"sim/oracle imports the nodes", pkg{ImportPath: module + "/sim/oracle", Name: "oracle", Deps: []string{module + "/sim/node"}}, "sim/oracle depends on " + module + "/sim/node"},
 		{"sim imports cli", pkg{ImportPath: module + "/sim", Name: "sim", Deps: []string{module + "/cli"}}, "sim depends on " + module + "/cli"},
 		{"a package under cli imports internal", pkg{ImportPath: module + "/cli/sub", Name: "sub", Imports: []string{module + "/internal/gate"}}, "cli/sub imports " + module + "/internal/gate"},
 		{"public imports internal", pkg{ImportPath: module + "/pattern", Name: "pattern", Imports: []string{module + "/internal/broken"}}, "pattern imports " + module + "/internal/broken"},

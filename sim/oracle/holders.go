@@ -1,9 +1,11 @@
-package sim
+package oracle
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/locksim/locksim/pattern"
 )
 
 // Counting holders (a semaphore's claim). Under a MaxHolders claim two
@@ -23,7 +25,7 @@ type edge struct {
 }
 
 // countHolders checks h, which has just grown from from to h.end.
-func (o *oracle) countHolders(h *holding, from int64, what string) {
+func (o *SafetyOracle) countHolders(h *holding, from int64, what string) {
 	var edges []edge
 	for j := len(o.leases) - 1; j >= 0; j-- {
 		y := o.leases[j]
@@ -46,10 +48,10 @@ func (o *oracle) countHolders(h *holding, from int64, what string) {
 	clients := append([]int{h.client}, who...)
 	names := make([]string, len(who))
 	for i, c := range who {
-		names[i] = o.v.name(c)
+		names[i] = o.v.Name(c)
 	}
-	o.violate("holders", clients, fmt.Sprintf("%s relied on its lease (%s) while %s also held it: %d holders, at most %d allowed",
-		o.v.name(h.client), what, strings.Join(names, ","), peak+1, o.limit))
+	o.log.Violate(pattern.FindingHolders, clients, fmt.Sprintf("%s relied on its lease (%s) while %s also held it: %d holders, at most %d allowed",
+		o.v.Name(h.client), what, strings.Join(names, ","), peak+1, o.limit))
 }
 
 // peakHolders sweeps edges and returns the largest number of distinct

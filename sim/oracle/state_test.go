@@ -1,4 +1,4 @@
-package sim
+package oracle
 
 import (
 	"go/ast"
@@ -10,9 +10,9 @@ import (
 )
 
 // TestOracleStateChangedOnlyByTheOracle: no code of the package changes
-// the oracle's counters (its safety field) but the oracle's own methods,
+// the safety oracle's counters (its safety field) but its own methods,
 // whose receiver is o; clients and the store report events instead
-// (events.go).
+// (event.go), and code outside the package cannot reach the field.
 func TestOracleStateChangedOnlyByTheOracle(t *testing.T) {
 	entries, err := os.ReadDir(".")
 	if err != nil {
