@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -65,6 +66,9 @@ type Result struct {
 	// NotJudged names each claim of the pattern the run could not judge,
 	// with the reason: it is neither broken nor held.
 	NotJudged []string `json:"not_judged"`
+	// Messages counts the messages the clients sent, by kind (what the
+	// conformance check reads).
+	Messages map[string]int `json:"-"`
 }
 
 // Failure is one client process that did not run to the end.
@@ -224,7 +228,7 @@ func (c *coord) result() (*Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	h := c.hist
-	r := &Result{Failures: append([]Failure{}, c.failures...), Wall: c.wall, TTL: c.sc.TTL}
+	r := &Result{Failures: append([]Failure{}, c.failures...), Wall: c.wall, TTL: c.sc.TTL, Messages: maps.Clone(c.seen)}
 	r.Result = sim.Result{Pattern: c.cfg.Pattern.Name, Scenario: c.sc.Name, Seed: c.cfg.Seed, Nodes: c.sc.Nodes,
 		Claims: c.cfg.Pattern.Claims.Names(), Safety: c.judge.Safety(), History: h}
 	r.Violations, r.Stats.Violations = c.judge.Violations()
