@@ -141,10 +141,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	c := newCoord(cfg, sc)
 	defer c.shutdown()
 	if err := c.startServers(ctx); err != nil {
-		return nil, err
+		return nil, interrupted(ctx, err)
 	}
 	if err := c.startClients(ctx); err != nil {
-		return nil, err
+		return nil, interrupted(ctx, err)
 	}
 	c.begin()
 	if err := c.wait(ctx); err != nil {
@@ -152,6 +152,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	c.end()
 	return c.result()
+}
+
+// interrupted is err, wrapping ctx's error when ctx is done: a start-up
+// cut short by an interrupt (a server's wait for PING ended by it) is the
+// interrupt, not an environment that failed.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%w (%w)", err, ctx.Err())
+	}
+	return err
 }
 
 // wait runs the scenario's duration, ending early on a client failure, a
