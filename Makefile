@@ -21,6 +21,8 @@ help:
 	@echo "make bench-long  the benchmark sweep with longer, repeated runs (95% intervals); make bench-sim  the simulator's seeds/min"
 	@echo "make real   real mode's agreement table on real redis-servers (reports/real/): every cell, about 45 minutes on 2 idle cores"
 	@echo "make real-stale  rerun only the table's stale cells (made by other lock code, scenarios, claims or oracles)"
+	@echo "make real-clients  install what the reference clients of clients/ need (Debian's nodejs, npm, python3-redis; npm ci)"
+	@echo "make real-langs  add the reference clients' rows (node-redlock, redis-semaphore, py-redis-lock) to reports/real, keeping its other cells"
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o locksim ./cmd/locksim
@@ -149,3 +151,22 @@ real-stale:
 	cd bench/refs && $(GO) build -o ../../bin/locksim-real-client ./cmd/locksim-real-client
 	bin/locksim real --table reports/real/README.md --merge --stale --runs $(REAL_RUNS) --sim-seeds $(REAL_SIM_SEEDS) \
 		--parallel $(REAL_PARALLEL) --libraries $(REAL_LIBS) --lib-client bin/locksim-real-client
+
+# The reference clients of other languages (clients/, docs/real-protocol.md):
+# Debian's nodejs and npm (when node is missing), Debian's python3-redis
+# (when /usr/bin/python3 cannot import redis), then the node packages at
+# the versions clients/node/package-lock.json pins.
+.PHONY: real-clients
+real-clients:
+	bash clients/install.sh
+
+# Their rows in real mode's table, merged into reports/real (the other
+# cells are kept): every built-in scenario real mode runs for them,
+# REAL_RUNS runs each (about 10 minutes on 2 idle cores).
+REAL_LANGS ?= node-redlock,node-redis-semaphore,node-redis-semaphore-sem,py-redis-lock
+.PHONY: real-langs
+real-langs: real-clients
+	mkdir -p bin
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/locksim ./cmd/locksim
+	bin/locksim real --table reports/real/README.md --merge --runs $(REAL_RUNS) --sim-seeds $(REAL_SIM_SEEDS) \
+		--parallel $(REAL_PARALLEL) --pattern $(REAL_LANGS) --libraries $(REAL_LANGS)

@@ -221,7 +221,10 @@ func tableOptions(f realFlags) (realmode.AgreeOptions, error) {
 			}
 		}
 	}
-	if err := unknownIn("--pattern", pats, names, "a correct pattern of the catalog"); err != nil {
+	// --pattern may name --libraries' subjects too: a table of library
+	// rows alone (pattern.All has none of them).
+	names = append(names, listFlag(f.libraries)...)
+	if err := unknownIn("--pattern", pats, names, "a correct pattern of the catalog, nor one of --libraries"); err != nil {
 		return o, err
 	}
 	names = nil
