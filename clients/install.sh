@@ -15,4 +15,8 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 echo "real-clients: node $(node --version), npm $(npm --version), $(dpkg-query -W python3-redis 2>/dev/null || echo 'python3-redis (not from Debian)')" >&2
+major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ "$major" -lt 20 ]; then
+  echo "real-clients: node $(node --version): ioredis 6 (clients/node) wants node 20 or later" >&2
+fi
 (cd node && npm ci --no-audit --no-fund --loglevel=error)
