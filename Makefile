@@ -21,6 +21,8 @@ help:
 	@echo "make bench-long  the benchmark sweep with longer, repeated runs (95% intervals); make bench-sim  the simulator's seeds/min"
 	@echo "make real   real mode's agreement table on real redis-servers (reports/real/): every cell, about 45 minutes on 2 idle cores"
 	@echo "make real-stale  rerun only the table's stale cells (made by other lock code, scenarios, claims or oracles)"
+	@echo "make real-clients  install what the reference clients of clients/ need (Debian's nodejs, npm, python3-redis; npm ci)"
+	@echo "make real-langs  add the reference clients' rows (node-redlock, redis-semaphore, py-redis-lock) to reports/real, keeping its other cells"
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o locksim ./cmd/locksim
@@ -129,13 +131,17 @@ bench-micro:
 # simulated seeds take milliseconds), node-clock-jump's (4s) about 14s,
 # steady's (30s) about 92s, so about 135s a pattern over the 11 built-in
 # scenarios: 14 correct patterns, about 32 minutes, and the 6 libraries
-# (the client clock faults refused them) about 13 more, about 45 minutes.
+# (the client clock faults refused them) about 13 more, about 45 minutes;
+# the 4 reference clients of clients/ (REAL_LANGS) 10-14 more.
 REAL_RUNS     ?= 5
 REAL_SIM_SEEDS ?= 20
 REAL_PARALLEL ?= 2
-REAL_LIBS     ?= redsync-1,redsync-5,redsync-setnx-1,redsync-setnx-5,redislock,rueidislock
+REAL_LIBS     ?= redsync-1,redsync-5,redsync-setnx-1,redsync-setnx-5,redislock,rueidislock,$(REAL_LANGS)
+# The libraries of other languages, through the reference clients of
+# clients/ (make real-clients); 4 more rows, about 10 minutes.
+REAL_LANGS    ?= node-redlock,node-redis-semaphore,node-redis-semaphore-sem,py-redis-lock
 .PHONY: real
-real:
+real: real-clients
 	mkdir -p reports/real bin
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/locksim ./cmd/locksim
 	cd bench/refs && $(GO) build -o ../../bin/locksim-real-client ./cmd/locksim-real-client
@@ -143,9 +149,28 @@ real:
 		--parallel $(REAL_PARALLEL) --libraries $(REAL_LIBS) --lib-client bin/locksim-real-client
 
 .PHONY: real-stale
-real-stale:
+real-stale: real-clients
 	mkdir -p bin
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/locksim ./cmd/locksim
 	cd bench/refs && $(GO) build -o ../../bin/locksim-real-client ./cmd/locksim-real-client
 	bin/locksim real --table reports/real/README.md --merge --stale --runs $(REAL_RUNS) --sim-seeds $(REAL_SIM_SEEDS) \
 		--parallel $(REAL_PARALLEL) --libraries $(REAL_LIBS) --lib-client bin/locksim-real-client
+
+# The reference clients of other languages (clients/, docs/real-protocol.md):
+# Debian's nodejs and npm (when node is missing), Debian's python3-redis
+# (when /usr/bin/python3 cannot import redis), then the node packages at
+# the versions clients/node/package-lock.json pins.
+.PHONY: real-clients
+real-clients:
+	bash clients/install.sh
+
+# Their rows in real mode's table, merged into reports/real (the other
+# cells are kept): every built-in scenario real mode runs for them,
+# REAL_RUNS runs each (about 10 minutes on 2 idle cores; 14 minutes at
+# load 8-15).
+.PHONY: real-langs
+real-langs: real-clients
+	mkdir -p bin
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/locksim ./cmd/locksim
+	bin/locksim real --table reports/real/README.md --merge --runs $(REAL_RUNS) --sim-seeds $(REAL_SIM_SEEDS) \
+		--parallel $(REAL_PARALLEL) --pattern $(REAL_LANGS) --libraries $(REAL_LANGS)

@@ -21,6 +21,9 @@ type listing struct {
 	Scenarios []namedInfo   `json:"scenarios"`
 	Faults    []namedInfo   `json:"faults"`
 	Triggers  []namedInfo   `json:"triggers"`
+	// Clients are the libraries of other languages real mode judges
+	// through the reference clients of clients/.
+	Clients []patternInfo `json:"clients"`
 }
 
 type patternInfo struct {
@@ -96,6 +99,9 @@ func buildListing() listing {
 	l.Scenarios = scenarioInfos()
 	l.Faults = faultInfos()
 	l.Triggers = triggerInfos()
+	for _, c := range langClients {
+		l.Clients = append(l.Clients, patternInfo{Name: c.Name, Nodes: c.Nodes, Claims: c.Claims.Names(), Summary: c.Summary})
+	}
 	return l
 }
 
@@ -109,6 +115,12 @@ func printListing(w io.Writer, l listing) error {
 		fmt.Fprintln(tw, "\nBROKEN VARIANT\tNODES\tIMITATES\tPITFALL")
 		for _, p := range l.Broken {
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", p.Name, p.Nodes, strings.Join(p.Claims, ","), p.Pitfall)
+		}
+	}
+	if len(l.Clients) > 0 {
+		fmt.Fprintln(tw, "\nCLIENT (real mode)\tNODES\tCLAIMS\tSUMMARY")
+		for _, p := range l.Clients {
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", p.Name, p.Nodes, strings.Join(p.Claims, ","), p.Summary)
 		}
 	}
 	for _, sec := range []struct {

@@ -29,6 +29,8 @@ type realFlags struct {
 	merge     bool
 	mergeFrom string
 	stale     bool
+	// the conformance check
+	checkClient string
 }
 
 func newRealCmd() *cobra.Command {
@@ -103,13 +105,15 @@ process crashed, panicked, hung or exited early (named in the output, with its s
 (including a refused fault, and lock settings the pattern refuses), 3 when the environment failed (no
 redis-server on PATH, a server that never became ready or died, a crashed node that could not
 restart — its port taken, the server exiting, not ready in time — or another fault that did not
-happen, named with its node and cause).`,
+happen, named with its node and cause).` + langClientsHelp(),
 		Example: `  locksim real --pattern basic --scenario gc-pause
   locksim real --pattern fenced --scenario gc-pause --runs 10 --json
   locksim real --pattern redlock --scenario node-restart-without-persistence --runs 20 --parallel 2
   locksim real --table reports/real/README.md --runs 5 --sim-seeds 20
   locksim real --table reports/real/README.md --merge --scenario failover-async-replication --runs 5
-  locksim real --table reports/real/README.md --merge --stale --runs 5 --sim-seeds 20`,
+  locksim real --table reports/real/README.md --merge --stale --runs 5 --sim-seeds 20
+  locksim real --pattern node-redlock --scenario gc-pause --runs 5
+  locksim real --check-client clients/node/locksim-client.js --pattern node-redlock,node-redis-semaphore`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReal(cmd, f) },
 	}
@@ -127,6 +131,7 @@ happen, named with its node and cause).`,
 	fl.StringVar(&f.libClient, "lib-client", "", "with --table: the client program that knows --libraries (bench/refs cmd/locksim-real-client)")
 	fl.BoolVar(&f.merge, "merge", false, "with --table: run only the cells selected and merge them into the agreement.json beside FILE, keeping its other cells")
 	fl.BoolVar(&f.stale, "stale", false, "with --table --merge: run only the cells of the selection that are stale (or missing) in the agreement.json beside FILE")
+	fl.StringVar(&f.checkClient, "check-client", "", "run the conformance check of this client program for --pattern's subjects (docs/real-protocol.md)")
 	fl.StringVar(&f.mergeFrom, "merge-from", "", "with --table: run nothing; merge the cells of this agreement.json into the one beside FILE")
 	return cmd
 }
@@ -146,6 +151,12 @@ func newRealClientCmd() *cobra.Command {
 }
 
 func runReal(cmd *cobra.Command, f realFlags) error {
+	if f.checkClient != "" {
+		if f.table != "" || f.scenario != "" {
+			return usagef("--check-client runs its own scenario: give it without --table or --scenario")
+		}
+		return runCheckClient(cmd.Context(), cmd.OutOrStdout(), f)
+	}
 	if f.table != "" {
 		return runRealTable(cmd, f)
 	}
@@ -183,6 +194,12 @@ func resolveReal(f realFlags) (realmode.Config, error) {
 	client, err := clientArgv(f.client)
 	if err != nil {
 		return realmode.Config{}, err
+	}
+	if lc, ok := findLangClient(f.pattern); ok && f.client == "" {
+		if client, err = lc.argv(); err != nil {
+			return realmode.Config{}, err
+		}
+		f.client = client[0]
 	}
 	p, err := realPattern(f, client)
 	if err != nil {

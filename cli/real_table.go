@@ -221,7 +221,10 @@ func tableOptions(f realFlags) (realmode.AgreeOptions, error) {
 			}
 		}
 	}
-	if err := unknownIn("--pattern", pats, names, "a correct pattern of the catalog"); err != nil {
+	// --pattern may name --libraries' subjects too: a table of library
+	// rows alone (pattern.All has none of them).
+	names = append(names, listFlag(f.libraries)...)
+	if err := unknownIn("--pattern", pats, names, "a correct pattern of the catalog, nor one of --libraries"); err != nil {
 		return o, err
 	}
 	names = nil
@@ -264,16 +267,25 @@ func tableLibraries(f realFlags, o *realmode.AgreeOptions) error {
 	if f.libraries == "" {
 		return nil
 	}
-	if f.libClient == "" {
-		return usagef("--libraries needs --lib-client (the binary with their adapters)")
-	}
-	client, err := programArgv("--lib-client", f.libClient)
+	own, rest, err := langTableClients(listFlag(f.libraries))
 	if err != nil {
 		return err
 	}
-	o.LibraryClient = client
+	o.LibraryClients = own
+	if len(rest) > 0 && f.libClient == "" {
+		return usagef("--libraries %s needs --lib-client (the binary with their adapters)", strings.Join(rest, ","))
+	}
+	if f.libClient != "" {
+		if o.LibraryClient, err = programArgv("--lib-client", f.libClient); err != nil {
+			return err
+		}
+	}
 	for _, name := range listFlag(f.libraries) {
-		p, err := realmode.Describe(o.LibraryClient, nil, name)
+		client := o.LibraryClient
+		if c, ok := own[name]; ok {
+			client = c
+		}
+		p, err := realmode.Describe(client, nil, name)
 		if err != nil {
 			return usagef("--libraries: %v", err)
 		}

@@ -26,6 +26,9 @@ type AgreeOptions struct {
 	ClientEnv []string
 	// LibraryClient runs the Libraries (a binary with their adapters).
 	LibraryClient []string
+	// LibraryClients, if set, gives a library its own client program
+	// (a reference client of another language), by name.
+	LibraryClients map[string][]string
 	// Progress, if set, receives one line per cell.
 	Progress io.Writer
 	// Commit and Build name the binary that makes the cells: each cell
@@ -99,7 +102,11 @@ func Agreement(ctx context.Context, o AgreeOptions) ([]Cell, error) {
 				if o.Only != nil && !o.Only(p.Name, b.Name) {
 					continue
 				}
-				c, err := agreeCell(ctx, o, p, b, group.client, group.sim)
+				client := group.client
+				if own, ok := o.LibraryClients[p.Name]; ok && !group.sim {
+					client = own
+				}
+				c, err := agreeCell(ctx, o, p, b, client, group.sim)
 				if err != nil {
 					return out, err
 				}

@@ -67,7 +67,7 @@ func runClient(c *conn, extra []Subject) error {
 		_ = c.send(Msg{Kind: msgFatal, Err: err.Error()})
 		return err
 	}
-	if _, err := w.ask(Msg{Kind: msgReady}); err != nil {
+	if _, err := w.ask(Msg{Kind: msgReady, Protocol: ProtocolVersion}); err != nil {
 		return err
 	}
 	w.watch = newWatcher(c)
@@ -80,6 +80,9 @@ func runClient(c *conn, extra []Subject) error {
 }
 
 func (w *worker) build(extra []Subject) error {
+	if w.setup.Protocol != ProtocolVersion {
+		return fmt.Errorf("setup: protocol version %d, this client speaks %d", w.setup.Protocol, ProtocolVersion)
+	}
 	p, err := findSubject(extra, w.setup.Pattern)
 	if err != nil {
 		return err

@@ -46,7 +46,8 @@ type coord struct {
 	fired        []sim.FaultFiring // per fault of the scenario: whether and when it fired
 	stopping     bool
 	failures     []Failure
-	envErr       error // the environment failed under the run (a restart that did not happen): no verdict
+	envErr       error          // the environment failed under the run (a restart that did not happen): no verdict
+	seen         map[string]int // messages received, by kind
 
 	servers []*Server
 	// replicas[i] is node i's replica until it is promoted (nil after),
@@ -77,7 +78,8 @@ type clientState struct {
 	stats    sim.ClientResult
 	waits    []time.Duration
 	lastAcq  int64
-	relID    int // the lease of the Release in flight
+	relID    int   // the lease of the Release in flight
+	leases   []int // the leases granted to the client
 }
 
 func newCoord(cfg Config, sc scenario.Scenario) *coord {
@@ -144,7 +146,7 @@ func (c *coord) startClients(ctx context.Context) error {
 		for n, l := range c.links[i] {
 			addrs[n] = l.Addr()
 		}
-		setup := Setup{Name: st.name, Index: i, Pattern: c.cfg.Pattern.Name, Addrs: addrs, Key: sim.Key,
+		setup := Setup{Protocol: ProtocolVersion, Name: st.name, Index: i, Pattern: c.cfg.Pattern.Name, Addrs: addrs, Key: sim.Key,
 			TTL: c.sc.TTL, Seed: c.cfg.Seed, Workload: c.sc.Workload, Options: c.sc.Pattern, Timeout: c.sc.Net.Timeout,
 			DriftPPM: driftOf(c.sc, st.name)}
 		p, err := startProc(st.name, c.cfg.Client, c.cfg.ClientEnv, setup)

@@ -12,6 +12,10 @@
 // and reports its outcome after, and waits for the coordinator at each
 // workload point, so every recorded interval contains the real one and a
 // fault triggered at a point takes effect before the client goes on.
+// The client protocol (JSON lines, protocol.go) is public and versioned
+// (ProtocolVersion, docs/real-protocol.md): a client in any language can
+// be judged, and CheckClient is its conformance check, each message
+// validated field by field (validate.go).
 //
 // Every claim the simulator judges is judged here with the simulator's
 // definitions and bounds: the safety oracles (sim.Judge), progress (a

@@ -2,6 +2,7 @@ package realmode
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,9 +24,15 @@ import (
 // its Release, no unplanned stop measured). The client's own stdout and
 // stderr are kept for the verdict of a client that fails.
 
+// ProtocolVersion is the version of this protocol (docs/real-protocol.md).
+// A client announces the version it speaks in its ready message; the
+// coordinator refuses any other, and gives its own in the Setup.
+const ProtocolVersion = 1
+
 // Setup is the first line a client reads: everything it needs to run.
 type Setup struct {
-	Name     string            `json:"name"` // c1, c2, …
+	Protocol int               `json:"protocol"` // ProtocolVersion
+	Name     string            `json:"name"`     // c1, c2, …
 	Index    int               `json:"index"`
 	Pattern  string            `json:"pattern"`
 	Addrs    []string          `json:"addrs"` // one per node, n1 first
@@ -61,19 +68,20 @@ func notice(kind string) bool { return kind == msgLost || kind == msgStall }
 
 // Msg is one client message; which fields matter depends on Kind.
 type Msg struct {
-	Kind    string `json:"kind"`
-	Op      string `json:"op,omitempty"` // history.Acquire or history.Release
-	OK      bool   `json:"ok,omitempty"`
-	Unknown bool   `json:"unknown,omitempty"` // the outcome is not known
-	Err     string `json:"err,omitempty"`
-	Token   string `json:"token,omitempty"`
-	Fence   int64  `json:"fence,omitempty"`
-	Count   int    `json:"count,omitempty"`
-	Mode    string `json:"mode,omitempty"`
-	Point   string `json:"point,omitempty"`
-	Lease   int    `json:"lease,omitempty"`
-	Read    int64  `json:"read,omitempty"`
-	Value   int64  `json:"value,omitempty"`
+	Kind     string `json:"kind"`
+	Protocol int    `json:"protocol,omitempty"` // ready: the version the client speaks
+	Op       string `json:"op,omitempty"`       // history.Acquire or history.Release
+	OK       bool   `json:"ok,omitempty"`
+	Unknown  bool   `json:"unknown,omitempty"` // the outcome is not known
+	Err      string `json:"err,omitempty"`
+	Token    string `json:"token,omitempty"`
+	Fence    int64  `json:"fence,omitempty"`
+	Count    int    `json:"count,omitempty"`
+	Mode     string `json:"mode,omitempty"`
+	Point    string `json:"point,omitempty"`
+	Lease    int    `json:"lease,omitempty"`
+	Read     int64  `json:"read,omitempty"`
+	Value    int64  `json:"value,omitempty"`
 	// Key is a granted lease's key, where it differs from Setup.Key
 	// (a pattern's own key: Fenced's hash-tagged one).
 	Key string `json:"key,omitempty"`
@@ -128,6 +136,27 @@ func (c *conn) recv(v any) error {
 	}
 	if err := json.Unmarshal(line, v); err != nil {
 		return fmt.Errorf("realmode: bad message %q: %w", line, err)
+	}
+	return nil
+}
+
+// recvMsg reads one client message strictly: a field the protocol does
+// not define is refused by name, as is a line that is not one JSON object.
+func (c *conn) recvMsg(m *Msg) error {
+	line, err := c.in.ReadBytes('\n')
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(m); err != nil {
+		return fmt.Errorf("%w: message %s: %v", errProtocol, bytes.TrimSpace(line), err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: message %s: more than one JSON value on the line", errProtocol, bytes.TrimSpace(line))
+	}
+	if err := validate(*m); err != nil {
+		return fmt.Errorf("%w: message %s: %v", errProtocol, bytes.TrimSpace(line), err)
 	}
 	return nil
 }

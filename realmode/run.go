@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -65,6 +66,9 @@ type Result struct {
 	// NotJudged names each claim of the pattern the run could not judge,
 	// with the reason: it is neither broken nor held.
 	NotJudged []string `json:"not_judged"`
+	// Messages counts the messages the clients sent, by kind (what the
+	// conformance check reads).
+	Messages map[string]int `json:"-"`
 }
 
 // Failure is one client process that did not run to the end.
@@ -137,10 +141,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	c := newCoord(cfg, sc)
 	defer c.shutdown()
 	if err := c.startServers(ctx); err != nil {
-		return nil, err
+		return nil, interrupted(ctx, err)
 	}
 	if err := c.startClients(ctx); err != nil {
-		return nil, err
+		return nil, interrupted(ctx, err)
 	}
 	c.begin()
 	if err := c.wait(ctx); err != nil {
@@ -148,6 +152,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	c.end()
 	return c.result()
+}
+
+// interrupted is err, wrapping ctx's error when ctx is done: a start-up
+// cut short by an interrupt (a server's wait for PING ended by it) is the
+// interrupt, not an environment that failed.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%w (%w)", err, ctx.Err())
+	}
+	return err
 }
 
 // wait runs the scenario's duration, ending early on a client failure, a
@@ -224,7 +238,7 @@ func (c *coord) result() (*Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	h := c.hist
-	r := &Result{Failures: append([]Failure{}, c.failures...), Wall: c.wall, TTL: c.sc.TTL}
+	r := &Result{Failures: append([]Failure{}, c.failures...), Wall: c.wall, TTL: c.sc.TTL, Messages: maps.Clone(c.seen)}
 	r.Result = sim.Result{Pattern: c.cfg.Pattern.Name, Scenario: c.sc.Name, Seed: c.cfg.Seed, Nodes: c.sc.Nodes,
 		Claims: c.cfg.Pattern.Claims.Names(), Safety: c.judge.Safety(), History: h}
 	r.Violations, r.Stats.Violations = c.judge.Violations()

@@ -26,6 +26,9 @@ const clientEnv = "LOCKSIM_REALMODE_TEST_CLIENT=1"
 func TestMain(m *testing.M) {
 	redis.SetLogger(quietLogger{})
 	if os.Getenv("LOCKSIM_REALMODE_TEST_CLIENT") == "1" {
+		if mode := os.Getenv(breakEnv); mode != "" {
+			os.Exit(brokenClientMain(mode))
+		}
 		os.Exit(ClientMain(misbehaving...))
 	}
 	os.Exit(m.Run())

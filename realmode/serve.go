@@ -1,7 +1,9 @@
 package realmode
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/locksim/locksim/history"
@@ -16,12 +18,22 @@ func (c *coord) serve(i int, ready chan<- int) {
 	first := true
 	for {
 		var m Msg
-		if err := p.c.recv(&m); err != nil {
+		err := p.c.recvMsg(&m)
+		if err == nil && first && m.Kind != msgReady && m.Kind != msgFatal {
+			err = fmt.Errorf("%w: message kind %q before ready: a client's first message is ready (or fatal)", errProtocol, m.Kind)
+		}
+		if errors.Is(err, errProtocol) {
+			c.fail(i, err.Error())
+			p.kill()
+			return
+		}
+		if err != nil {
 			if !c.isStopping() {
 				c.fail(i, "exited: "+p.failure())
 			}
 			return
 		}
+		c.saw(m.Kind)
 		if first && m.Kind == msgReady {
 			first = false
 			ready <- i
@@ -67,6 +79,16 @@ func (c *coord) notice(i int, m Msg) {
 	}
 }
 
+// saw counts a message of kind, for the conformance check.
+func (c *coord) saw(kind string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seen == nil {
+		c.seen = map[string]int{}
+	}
+	c.seen[kind]++
+}
+
 func (c *coord) isStopping() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -91,6 +113,9 @@ func (c *coord) handle(i int, m Msg) (Reply, error) {
 func (c *coord) execute(i int, m Msg) (Reply, error) {
 	c.procs[i].heard()
 	st := c.state[i]
+	if err := c.ownLease(i, m); err != nil {
+		return Reply{}, err
+	}
 	switch m.Kind {
 	case msgReady:
 	case msgInvoke:
@@ -122,6 +147,25 @@ func (c *coord) execute(i int, m Msg) (Reply, error) {
 	return Reply{}, nil
 }
 
+// ownLease refuses a message that names a lease the coordinator did not
+// grant to client i (the caller holds c.mu).
+func (c *coord) ownLease(i int, m Msg) error {
+	switch m.Kind {
+	case msgRead, msgWrite, msgCheck:
+	case msgInvoke:
+		if m.Op != history.Release {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if !slices.Contains(c.state[i].leases, m.Lease) {
+		return fmt.Errorf("%w: %s message: field \"lease\": %d is not a lease granted to %s (granted: %v)",
+			errProtocol, m.Kind, m.Lease, c.state[i].name, c.state[i].leases)
+	}
+	return nil
+}
+
 // returned completes the lock call client i invoked.
 func (c *coord) returned(i int, m Msg) (Reply, error) {
 	st := c.state[i]
@@ -139,6 +183,7 @@ func (c *coord) returned(i int, m Msg) (Reply, error) {
 		if m.OK {
 			o.Fence, o.Count = m.Fence, m.Count
 			r.Lease = c.judge.Grant(i, o.Call, m.Fence, m.Mode == history.ModeRead)
+			st.leases = append(st.leases, r.Lease)
 			c.grants++
 			c.grantLoss(i, r.Lease, m)
 			c.pr.hold(c, i, c.now())
