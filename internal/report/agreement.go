@@ -298,7 +298,8 @@ func libraryLegacy(c AgreeCell) TCell {
 	return cell(Good, text("%s", realRate(c.Real)))
 }
 
-// refusedItems lists each refused scenario with its subjects and reasons.
+// refusedItems lists each refused scenario with its subjects and reasons,
+// a reason that differs only by the subject's name said once ("each").
 func refusedItems(a *Agreement) List {
 	var order []string
 	who, why := map[string][]string{}, map[string][]string{}
@@ -308,14 +309,24 @@ func refusedItems(a *Agreement) List {
 		}
 		order = appendNew(order, c.Scenario)
 		who[c.Scenario] = append(who[c.Scenario], c.Pattern)
-		why[c.Scenario] = appendNew(why[c.Scenario], c.Refused)
+		reason := strings.TrimPrefix(c.Refused, "scenario "+c.Scenario+": ")
+		why[c.Scenario] = appendNew(why[c.Scenario], strings.ReplaceAll(reason, c.Pattern+" ", subjectMark))
 	}
 	var items List
 	for _, s := range order {
-		items = append(items, []Span{code(s), text(" (%s): %s", strings.Join(who[s], ", "), strings.Join(why[s], "; "))})
+		subject := "each "
+		if len(who[s]) == 1 {
+			subject = who[s][0] + " "
+		}
+		reasons := strings.ReplaceAll(strings.Join(why[s], "; "), subjectMark, subject)
+		items = append(items, []Span{code(s), text(" (%s): %s", strings.Join(who[s], ", "), reasons)})
 	}
 	return items
 }
+
+// subjectMark stands for a subject's name in a refusal's reason while
+// the reasons of a scenario are gathered.
+const subjectMark = "\x00 "
 
 func appendNew(list []string, s string) []string {
 	for _, x := range list {

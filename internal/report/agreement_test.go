@@ -31,6 +31,9 @@ func TestAgreementSection(t *testing.T) {
 		{Pattern: "rueidislock", Scenario: "gc-pause", Real: RealTally{Runs: 5, Violated: 4}},
 		{Pattern: "basic", Scenario: "failover-async-replication", Refused: "failover not built"},
 		{Pattern: "redsync-1", Scenario: "failover-async-replication", Refused: "failover not built"},
+		{Pattern: "redsync-1", Scenario: "client-clock-drift", Refused: "scenario client-clock-drift: drift (drift c1 at=0s rate=-40%): redsync-1 reads the wall clock"},
+		{Pattern: "node-redlock", Scenario: "client-clock-drift", Refused: "scenario client-clock-drift: drift (drift c1 at=0s rate=-40%): node-redlock reads the wall clock"},
+		{Pattern: "redislock", Scenario: "client-clock-jump", Refused: "scenario client-clock-jump: jump (jump c1 by=+500ms): redislock reads the wall clock"},
 	}}
 	md := agreementMarkdown(t, a)
 	for _, want := range []string{
@@ -45,6 +48,9 @@ func TestAgreementSection(t *testing.T) {
 		"| redsync-1 | **safety 5/5** | safety 0/5 |",
 		"| rueidislock | **4/5 (80%, 38–96%) over any claim** | not run |",
 		"- `failover-async-replication` (basic, redsync-1): failover not built",
+		// A reason that differs by the subject's name alone is said once.
+		"- `client-clock-drift` (redsync-1, node-redlock): drift (drift c1 at=0s rate=-40%): each reads the wall clock\n",
+		"- `client-clock-jump` (redislock): jump (jump c1 by=+500ms): redislock reads the wall clock\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("section lacks %q:\n%s", want, md)
