@@ -55,7 +55,7 @@ Partitions and slow links go through a TCP proxy the coordinator puts on
 every client–node link; a client's clock jump or drift goes through its
 Clock (the lock's and the workload's time). A scenario with a fault real
 mode cannot perform (message loss, a node's drift, a client's
-clock fault for a library that reads the wall clock) is refused, naming
+clock fault for a library, which keeps its own time) is refused, naming
 it. Each client builds its lock with the scenario's lock settings, as the
 simulator does: the TTL and every option of its pattern line
 (wait-replicas waits for the real replica a scenario with replicas gives

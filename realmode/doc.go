@@ -76,7 +76,7 @@
 // loss (TCP retransmits, so it has no real equivalent), a node's
 // drift, a drift that starts later, a link fault on the protected store;
 // and a client's clock fault for a library subject (Config.Library), which
-// reads the wall clock. Every
+// keeps its own time (its runtime's clocks). Every
 // process started is stopped when the run ends, fails or is cancelled
 // (the CLI cancels on SIGINT and SIGTERM), within ShutdownBound whatever
 // a client does, and carries a parent-death signal so that none outlives

@@ -78,7 +78,7 @@ func supportedFor(sc scenario.Scenario, cfg Config) error {
 	}
 	for _, f := range sc.Faults {
 		if cfg.Library && (f.Kind == fault.Drift || (f.Kind == fault.Jump && fault.IsClient(f.Target))) {
-			return fmt.Errorf("%w: scenario %s: %s (%s): %s reads the wall clock, not the Clock seam a client's clock fault goes through",
+			return fmt.Errorf("%w: scenario %s: %s (%s): %s keeps its own time (its runtime's clocks), not the Clock seam a client's clock fault goes through",
 				ErrUnsupported, sc.Name, f.Kind, scenario.FormatFault(f), cfg.Pattern.Name)
 		}
 	}

@@ -31,7 +31,7 @@ type Config struct {
 	// to its environment.
 	Client    []string
 	ClientEnv []string
-	// Library marks a subject that reads the wall clock itself (a library
+	// Library marks a subject that keeps its own time (a library
 	// adapter), not through the Clock seam: a clock drift cannot reach it.
 	Library bool
 	// Server is the redis-server executable (default: redis-server on PATH).

@@ -215,12 +215,12 @@ func TestRefusedFaultsNamed(t *testing.T) {
 	}
 	lib := testConfig(t, "basic", builtin(t, "client-clock-drift", 1), 1)
 	lib.Library = true
-	if _, err := Run(context.Background(), lib); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "wall clock") {
-		t.Errorf("a drift for a library: %v, want ErrUnsupported naming the wall clock", err)
+	if _, err := Run(context.Background(), lib); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "not the Clock seam") {
+		t.Errorf("a drift for a library: %v, want ErrUnsupported naming the Clock seam it does not use", err)
 	}
 	lib.Scenario = builtin(t, "client-clock-jump", 1)
-	if _, err := Run(context.Background(), lib); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "wall clock") {
-		t.Errorf("a client clock jump for a library: %v, want ErrUnsupported naming the wall clock", err)
+	if _, err := Run(context.Background(), lib); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "not the Clock seam") {
+		t.Errorf("a client clock jump for a library: %v, want ErrUnsupported naming the Clock seam it does not use", err)
 	}
 	_, err := Run(context.Background(), Config{Pattern: misbehaving[2].Pattern(), Scenario: builtin(t, "steady", 1)})
 	if err == nil || !strings.Contains(err.Error(), "Config.Client is empty") {
