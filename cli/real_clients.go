@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -63,7 +64,27 @@ func (c langClient) argv() ([]string, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, usagef("--pattern %s: %v (set %s to the clients directory of the locksim repository)", c.Name, err, clientsEnv)
 	}
+	if err := c.installed(dir); err != nil {
+		return nil, runtimef("--pattern %s: %v: the reference client needs %s (make real-clients installs it)", c.Name, err, c.Needs)
+	}
 	return []string{path}, nil
+}
+
+// installed reports what of the client's own needs is missing: for a
+// Node client, node and the packages npm ci puts in clients/node (a
+// client without them fails with Node's stack trace on its first
+// require); a Python client says itself what it cannot import.
+func (c langClient) installed(dir string) error {
+	if !strings.HasPrefix(c.Program, "node/") {
+		return nil
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node", "node_modules")); err != nil {
+		return fmt.Errorf("the node packages are not installed (%w)", err)
+	}
+	return nil
 }
 
 // clientsDir is $LOCKSIM_CLIENTS, or the clients directory of the

@@ -140,3 +140,24 @@ func TestCheckClientCommand(t *testing.T) {
 		t.Errorf("--check-client of a client that only describes itself: exit %d (%v)\n%s\nwant exit %d, its fatal and run steps failed", exitCode(err), err, out, exitViolation)
 	}
 }
+
+// TestLangClientWithoutItsPackages: a Node reference client whose
+// packages npm ci has not installed is refused before it starts, exit 3,
+// saying what it needs and that make real-clients installs it. Before,
+// the run failed on Node's stack trace ("Cannot find module 'ioredis'").
+func TestLangClientWithoutItsPackages(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"node/locksim-client.js", "python/locksim_client.py"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("# a stand-in\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(clientsEnv, dir)
+	_, _, err := runCLI(t, "real", "--pattern", "node-redlock", "--scenario", "gc-pause", "--runs", "1")
+	if exitCode(err) != exitRuntime || err == nil || !strings.Contains(err.Error(), "make real-clients") {
+		t.Errorf("a node client without node_modules: exit %d, %v; want exit %d naming what is missing and make real-clients", exitCode(err), err, exitRuntime)
+	}
+}
