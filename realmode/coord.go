@@ -1,6 +1,7 @@
 package realmode
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -223,17 +224,7 @@ func (c *coord) end() {
 			st.pending = nil
 		}
 	}
-	slices.SortStableFunc(c.hist.Ops, func(a, b history.Op) int { return compare(a.Call, b.Call) })
-}
-
-func compare(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	slices.SortStableFunc(c.hist.Ops, func(a, b history.Op) int { return cmp.Compare(a.Call, b.Call) })
 }
 
 func (c *coord) locked(fn func()) {

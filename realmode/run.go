@@ -1,6 +1,7 @@
 package realmode
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -256,7 +257,7 @@ func (c *coord) result() (*Result, error) {
 	r.Stops, r.Descheduled = c.stopsResult()
 	r.Violations = append(append(r.Violations, c.pr.found...), c.lateSignals...)
 	r.Stats.Violations += len(c.pr.found) + len(c.lateSignals)
-	slices.SortStableFunc(r.Violations, func(a, b sim.Violation) int { return compare(a.At, b.At) })
+	slices.SortStableFunc(r.Violations, func(a, b sim.Violation) int { return cmp.Compare(a.At, b.At) })
 	r.Faults = c.firings()
 	for i, st := range c.state {
 		st.stats.Writes = c.judge.Writes(i)
