@@ -198,37 +198,29 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "locksim: completed the install of an interrupted report into %s (%d files) first\n", f.out, n)
 	}
 	start := time.Now()
-	cfg.OnProgress = progressReporter(cmd.ErrOrStderr(), false, "report")
-	m, err := untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measurements, error) {
-		return report.Measure(cmd.Context(), cfg)
+	build := report.Phases{Config: cfg, SweepSeeds: f.sweepSeeds, ProductionSeeds: f.productionSeeds,
+		Phase: func(name, what string) func(done, total int) {
+			switch name {
+			case "grid":
+				return progressReporter(cmd.ErrOrStderr(), false, "report")
+			case "production":
+				fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %s\n", what)
+				return progressReporter(cmd.ErrOrStderr(), false, "production")
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %s\n", what)
+			return nil
+		}}
+	built, err := untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measured, error) {
+		return build.Run(cmd.Context())
 	})
 	if err != nil {
 		return err
 	}
-	var sweeps []*report.Sweep
-	if f.sweepSeeds > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "locksim: safety curves, %d seeds per point\n", f.sweepSeeds)
-		sweeps, err = untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() ([]*report.Sweep, error) {
-			return report.MeasureSweeps(cmd.Context(), cfg.Patterns, f.sweepSeeds, f.parallel, nil)
-		})
-		if err != nil {
-			return err
-		}
-		for _, s := range sweeps {
-			m.Runs += s.Runs
-		}
-	}
-	prod, err := measureProduction(cmd, cfg, f.productionSeeds)
-	if err != nil {
-		return err
-	}
-	if prod != nil {
-		m.Runs += prod.Runs
-	}
+	m, sweeps, prod := built.Grid, built.Sweeps, built.Production
 	if err := writeReportDir(rd, m, b, sweeps, agree, prod, f); err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %d simulations and the report in %v\n", m.Runs, time.Since(start).Round(time.Second))
+	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %d simulations and the report in %v\n", built.Runs, time.Since(start).Round(time.Second))
 	fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(f.out, report.FileMarkdown))
 	fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(f.out, report.FileHTML))
 	return nil
@@ -253,20 +245,6 @@ func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, swee
 		return runtimeError{err}
 	}
 	return rd.install(staging)
-}
-
-// measureProduction measures the patterns of cfg under the production
-// scenarios with seeds seeds; nil, nil when seeds is 0.
-func measureProduction(cmd *cobra.Command, cfg report.Config, seeds int) (*report.Measurements, error) {
-	if seeds == 0 {
-		return nil, nil
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: production faults, %d seeds per scenario of a simulated second\n", seeds)
-	cfg.Seeds, cfg.Scenarios = seeds, nil
-	cfg.OnProgress = progressReporter(cmd.ErrOrStderr(), false, "production")
-	return untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measurements, error) {
-		return report.MeasureProduction(cmd.Context(), cfg)
-	})
 }
 
 // reportConfig resolves the pattern and scenario lists.
