@@ -246,9 +246,10 @@ func libraryTable(a *Agreement) Table {
 		libs, scens = appendNew(libs, c.Pattern), appendNew(scens, c.Scenario)
 		at[[2]string{c.Pattern, c.Scenario}] = c
 	}
-	t := Table{Header: append([]string{"library"}, scens...)}
+	t := Table{Header: append(append([]string{"library"}, scens...), "broken: why, and a rerun")}
 	for _, l := range libs {
 		r := []TCell{plain("%s", l)}
+		broke := ""
 		for _, s := range scens {
 			c, ok := at[[2]string{l, s}]
 			switch {
@@ -259,10 +260,33 @@ func libraryTable(a *Agreement) Table {
 			default:
 				r = append(r, libraryCell(c))
 			}
+			if ok && c.Real.Violated > 0 && broke == "" {
+				broke = s
+			}
 		}
+		r = append(r, libraryWhy(a.NotesLink, l, broke))
 		t.Rows = append(t.Rows, r)
 	}
 	return t
+}
+
+// notesMechanisms is the heading of NOTES.md that explains, library by
+// library, how each broke a claim (its GitHub anchor).
+const notesMechanisms = "#broken-claims-and-their-mechanism"
+
+// libraryWhy links a library that broke a claim under scenario broke to
+// the notes that explain the mechanism, with the command that reruns
+// those real runs; "–" for one that broke none.
+func libraryWhy(notes, lib, broke string) TCell {
+	if broke == "" {
+		return plain("–")
+	}
+	var spans []Span
+	if notes != "" {
+		spans = append(spans, link("why", notes+notesMechanisms), text("; "))
+	}
+	spans = append(spans, code(fmt.Sprintf("locksim real --pattern %s --scenario %s --runs 5", lib, broke)))
+	return TCell{Spans: spans}
 }
 
 // libraryCell lists each kind the library claims with its real runs
