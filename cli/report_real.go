@@ -2,9 +2,12 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/realmode"
@@ -35,9 +38,34 @@ func loadAgreement(dir, out string) (*report.Agreement, error) {
 	for _, c := range f.Cells {
 		a.Cells = append(a.Cells, report.AgreeCell{Pattern: c.Pattern, Scenario: c.Scenario,
 			Sim: realTally(c.Sim), Real: realTally(c.Real), Refused: c.Refused, Stale: cellStaleness(c), Commit: c.Commit,
-			Kinds: agreeKinds(c)})
+			Kinds: agreeKinds(c), Rerun: rerunCommand(f, c)})
 	}
 	return a, nil
+}
+
+// rerunCommand is the command that makes a library cell's real runs
+// again: a reference client of clients/ by its name, a Go library
+// through the client program its table run named (--lib-client); "" for
+// a pattern's cell or a refused one.
+func rerunCommand(f realmode.AgreementFile, c realmode.Cell) string {
+	if c.Sim.Runs > 0 || c.Refused != "" {
+		return ""
+	}
+	run := fmt.Sprintf("--pattern %s --scenario %s --runs %d", c.Pattern, c.Scenario, c.Real.Runs)
+	if _, ok := findLangClient(c.Pattern); ok {
+		return "locksim real " + run
+	}
+	command := f.Command
+	if c.Source >= 0 && c.Source < len(f.Sources) {
+		command = f.Sources[c.Source].Command
+	}
+	client := "bin/locksim-real-client" // make real's build of bench/refs' client
+	if fs := strings.Fields(command); slices.Contains(fs, "--lib-client") {
+		if i := slices.Index(fs, "--lib-client"); i+1 < len(fs) {
+			client = fs[i+1]
+		}
+	}
+	return "locksim real --client " + client + " " + run
 }
 
 // cellStaleness says why a cell of real mode's table was made by other

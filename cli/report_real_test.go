@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/locksim/locksim/realmode"
 )
 
 func tinyRealReport(t *testing.T, out, realDir string) (string, error) {
@@ -79,6 +81,31 @@ func TestReportRealMissingOrBad(t *testing.T) {
 		_, err := tinyRealReport(t, t.TempDir(), dir)
 		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), want) {
 			t.Errorf("--real %s: exit %d, %v; want exit 2 naming %q", dir, exitCode(err), err, want)
+		}
+	}
+}
+
+// TestRerunCommand: a library cell's rerun names a reference client by
+// its name alone and a Go library through the client program its table
+// run named; a pattern's cell and a refused one have none.
+func TestRerunCommand(t *testing.T) {
+	f := realmode.AgreementFile{Command: "locksim real --table T", Sources: []realmode.Source{
+		{Command: "locksim real --table T --libraries redsync-1 --lib-client /tmp/x/locksim-real-client"},
+		{Command: "locksim real --table T --pattern node-redlock --libraries node-redlock"},
+	}}
+	for _, c := range []struct {
+		cell realmode.Cell
+		want string
+	}{
+		{realmode.Cell{Pattern: "redsync-1", Scenario: "gc-pause", Real: realmode.Tally{Runs: 5, Violated: 5}, Source: 0},
+			"locksim real --client /tmp/x/locksim-real-client --pattern redsync-1 --scenario gc-pause --runs 5"},
+		{realmode.Cell{Pattern: "node-redlock", Scenario: "gc-pause", Real: realmode.Tally{Runs: 5}, Source: 1},
+			"locksim real --pattern node-redlock --scenario gc-pause --runs 5"},
+		{realmode.Cell{Pattern: "basic", Scenario: "gc-pause", Sim: realmode.Tally{Runs: 20}, Real: realmode.Tally{Runs: 5}}, ""},
+		{realmode.Cell{Pattern: "redislock", Scenario: "client-clock-drift", Refused: "keeps its own time"}, ""},
+	} {
+		if got := rerunCommand(f, c.cell); got != c.want {
+			t.Errorf("rerunCommand(%s × %s) = %q, want %q", c.cell.Pattern, c.cell.Scenario, got, c.want)
 		}
 	}
 }

@@ -35,6 +35,9 @@ type AgreeCell struct {
 	// cell made before runs were counted by kind, whose tallies are then
 	// of any claim.
 	Kinds []AgreeKind
+	// Rerun is the command that makes the cell's real runs again ("" if
+	// not known).
+	Rerun string
 }
 
 // AgreeKind is one kind of claim in a cell: the runs that broke a claim
@@ -261,10 +264,13 @@ func libraryTable(a *Agreement) Table {
 				r = append(r, libraryCell(c))
 			}
 			if ok && c.Real.Violated > 0 && broke == "" {
-				broke = s
+				broke = c.Rerun
+				if broke == "" {
+					broke = fmt.Sprintf("locksim real --pattern %s --scenario %s --runs %d", l, s, c.Real.Runs)
+				}
 			}
 		}
-		r = append(r, libraryWhy(a.NotesLink, l, broke))
+		r = append(r, libraryWhy(a.NotesLink, broke))
 		t.Rows = append(t.Rows, r)
 	}
 	return t
@@ -274,19 +280,18 @@ func libraryTable(a *Agreement) Table {
 // library, how each broke a claim (its GitHub anchor).
 const notesMechanisms = "#broken-claims-and-their-mechanism"
 
-// libraryWhy links a library that broke a claim under scenario broke to
-// the notes that explain the mechanism, with the command that reruns
-// those real runs; "–" for one that broke none.
-func libraryWhy(notes, lib, broke string) TCell {
-	if broke == "" {
+// libraryWhy links a library that broke a claim to the notes that
+// explain the mechanism, with rerun, the command that makes the first
+// such cell's real runs again; "–" for one that broke none.
+func libraryWhy(notes, rerun string) TCell {
+	if rerun == "" {
 		return plain("–")
 	}
 	var spans []Span
 	if notes != "" {
 		spans = append(spans, link("why", notes+notesMechanisms), text("; "))
 	}
-	spans = append(spans, code(fmt.Sprintf("locksim real --pattern %s --scenario %s --runs 5", lib, broke)))
-	return TCell{Spans: spans}
+	return TCell{Spans: append(spans, code(rerun))}
 }
 
 // libraryCell lists each kind the library claims with its real runs
