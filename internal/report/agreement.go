@@ -118,7 +118,7 @@ func agreement(d *Document, opt Options) {
 	agreementIntro(d, a)
 	d.add(agreementTable(a))
 	if libs := libraryTable(a); len(libs.Rows) > 0 {
-		d.para(text("The lock libraries teams use, under the same faults, on real redis-servers only (they read the wall clock and start their own goroutines, so the simulator cannot run them): each cell is, per kind of claim the library makes, the runs that broke a claim of that kind / runs, coloured by the first (safety, for a lock)."))
+		d.para(text("The lock libraries teams use, under the same faults, on real redis-servers only (they keep their own time and run on their own runtime, Go, Node or Python, so the simulator cannot run them): each cell is, per kind of claim the library makes, the runs that broke a claim of that kind / runs, coloured by the first (safety, for a lock); the last column links the notes that explain each library's broken claims and gives the command that reruns the first such cell."))
 		d.add(libs)
 	}
 	if items := refusedItems(a); len(items) > 0 {
