@@ -78,6 +78,9 @@ type Server struct {
 	mu   sync.Mutex
 	cmd  *exec.Cmd
 	done chan struct{}
+	// restarting serialises Restart: a restart begun while another waits
+	// for its process would start a second one on the same port.
+	restarting sync.Mutex
 	// cancel, closed, ends a wait for the server to become ready (what
 	// it serves ended or was cancelled): Start's context, or what
 	// EndWaitsWith gave; cancelled says why (nil: no cause known).
@@ -181,13 +184,18 @@ func (s *Server) start() error {
 		return fmt.Errorf("redisserver: %s: %w", s.cfg.Name, err)
 	}
 	cmd := exec.Command(s.path, s.args()...)
-	if err := childproc.Start(cmd); err != nil {
+	done := make(chan struct{})
+	// The process is started and made current at once, so that a crash
+	// that comes meanwhile kills it, not the one before.
+	s.mu.Lock()
+	err := childproc.Start(cmd)
+	if err == nil {
+		s.cmd, s.done = cmd, done
+	}
+	s.mu.Unlock()
+	if err != nil {
 		return fmt.Errorf("redisserver: %s: start %s: %w", s.cfg.Name, s.path, err)
 	}
-	done := make(chan struct{})
-	s.mu.Lock()
-	s.cmd, s.done = cmd, done
-	s.mu.Unlock()
 	go func() { _ = cmd.Wait(); close(done) }()
 	if err := s.waitReady(done); err != nil {
 		s.kill()
@@ -307,6 +315,8 @@ func (s *Server) kill() {
 // Restart starts the server again on the same port, with its data files
 // (what its persistence wrote before the crash) or without them.
 func (s *Server) Restart(keepData bool) error {
+	s.restarting.Lock() // one restart at a time: two would race for the port
+	defer s.restarting.Unlock()
 	s.kill()
 	if !keepData {
 		if err := clearData(s.dir); err != nil {
