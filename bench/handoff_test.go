@@ -12,6 +12,7 @@ import (
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
+	"github.com/locksim/locksim/locks/scripts"
 )
 
 // handoffSubjects are the patterns whose refused attempt reads the
@@ -51,7 +52,7 @@ type blindSeam struct {
 func newBlindSeam(c *redis.Client) blindSeam {
 	b := blindSeam{c, map[string]bool{}}
 	for _, name := range []string{"reentrant_acquire", "reentrant_fenced_acquire", "fenced_acquire", "rw_lock", "rw_rlock"} {
-		b.shas[redis.NewScript(locks.Scripts()[name]).Hash()] = true
+		b.shas[redis.NewScript(scripts.All()[name]).Hash()] = true
 	}
 	return b
 }

@@ -11,15 +11,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/locksim/locksim/locks/scripts"
 	"github.com/redis/go-redis/v9"
-
-	"github.com/locksim/locksim/locks"
 )
 
 // releaseScript is the owner-checked release every reference uses: the same
 // Lua the patterns run, so the references differ from them only in the Go
 // code around the round trips.
-var releaseScript = redis.NewScript(locks.Scripts()["release"])
+var releaseScript = redis.NewScript(scripts.All()["release"])
 
 // errNotHeld is a reference's release that found the lock gone.
 var errNotHeld = errors.New("bench: lock not held at release")

@@ -144,17 +144,12 @@
 // Extend, TTL or Release), or on Release; the watchdog bounds each renewal attempt by a third of the
 // validity left and retries while validity remains.
 //
-// # Pitfalls
+// # Building your own
 //
-// Options.WithPitfall builds a pattern with one deliberate mistake (a
-// Pitfall: a release script without the owner check, the renewal period,
-// the TTL as the scripts get it, the validity, per-node fences, ...), for
-// proving that a check can fail: locksim's broken variants are the
-// patterns' own constructors given a Pitfall, so each differs from its
-// pattern by that step alone. It is one exported seam rather than a copy
-// of each pattern kept beside it, because copies drift from the code they
-// imitate; it is reached only through WithPitfall, its zero value is the
-// pattern, and no field of it is safe to run in production.
+// Package lockkit is the kit for a Locker built outside this package (a
+// lock of your own to check with locksim): Options resolved as the
+// patterns resolve them, their retry loop, and leases with validity and a
+// loss notice. Package scripts holds the Lua the patterns run.
 //
 // # Deadlines
 //

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/internal/lockbridge"
 )
 
 func newFairT(t *testing.T, r Redis, name string, o Options) *Fair {
@@ -225,7 +227,7 @@ func TestFairReleaseAndExtend(t *testing.T) {
 		t.Fatal(err)
 	}
 	lock, _, _, _ := FairKeys(name)
-	forged, _ := NewLease(clk, lock, "someone-else", 0, 1, clk.Now(), time.Second)
+	forged, _ := newKitLease(lockbridge.LeaseSpec{Clock: clk, Key: lock, Token: "someone-else", Fence: 0, Count: 1, Start: clk.Now(), Valid: time.Second})
 	if err := f.Release(ctx, forged); !errors.Is(err, ErrNotHeld) {
 		t.Errorf("Release(forged) = %v, want ErrNotHeld", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/locksim/locksim/internal/lockbridge"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -95,7 +96,7 @@ func TestInspectErrors(t *testing.T) {
 	if _, err := Inspect(context.Background(), (*redis.Client)(nil), "k", KindBasic); !errors.As(err, &oe) || oe.Field != "Redis" {
 		t.Errorf("Inspect(typed-nil client) = %v, want an OptionError on Redis", err)
 	}
-	if l, _ := NewLease(nil, "k", "t", 0, 1, time.Now(), time.Millisecond); !extClosedWithin(l.Done(), 5*time.Second) {
+	if l, _ := newKitLease(lockbridge.LeaseSpec{Key: "k", Token: "t", Fence: 0, Count: 1, Start: time.Now(), Valid: time.Millisecond}); !extClosedWithin(l.Done(), 5*time.Second) {
 		t.Errorf("NewLease with a nil clock: Done not closed 5s after a 1ms validity")
 	}
 	if _, err := Inspect(context.Background(), r, "k", Kind("mutex")); !errors.As(err, &oe) || oe.Field != "kind" {

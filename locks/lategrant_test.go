@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/clock/clocktest"
+	"github.com/locksim/locksim/locks/scripts"
 )
 
 // slowGrant is a Redis seam whose grant replies arrive late: after each
@@ -33,7 +34,7 @@ func (s slowGrant) lateIf(isGrant bool, err error) {
 
 func (s slowGrant) Eval(ctx context.Context, src string, keys []string, args ...any) *redis.Cmd {
 	cmd := s.Client.Eval(ctx, src, keys, args...)
-	s.lateIf(src == scriptSources[s.grant], cmd.Err())
+	s.lateIf(src == scripts.All()[s.grant], cmd.Err())
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/locksim/locksim/clock"
+	pf "github.com/locksim/locksim/internal/pitfall"
 )
 
 // Options configure every pattern; each pattern reads the fields it needs
@@ -98,7 +99,7 @@ type Options struct {
 	// ReadTimeout, 3s by default, and retries). See ctxtimeout.go.
 	AllowContextTimeoutDisabled bool
 
-	pitfall *Pitfall // a deliberate mistake (WithPitfall); nil for none
+	pitfall *pf.Pitfall // a deliberate mistake (pitfall.With); nil for none
 	// renews is set by the constructors of the patterns that renew, before
 	// they build on another: only they take RenewEvery.
 	renews bool

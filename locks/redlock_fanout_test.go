@@ -14,6 +14,7 @@ import (
 	"github.com/locksim/locksim/clock"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/locks/lockstest"
+	"github.com/locksim/locksim/locks/scripts"
 )
 
 // errReplyLost is what a spyNode whose replies are lost returns after the
@@ -23,7 +24,7 @@ var errReplyLost = errors.New("reply lost")
 // scriptName maps the SHA1 of each of the patterns' scripts to its name.
 var scriptName = func() map[string]string {
 	m := map[string]string{}
-	for name, src := range locks.Scripts() {
+	for name, src := range scripts.All() {
 		h := sha1.Sum([]byte(src))
 		m[hex.EncodeToString(h[:])] = name
 	}

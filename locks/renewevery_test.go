@@ -10,11 +10,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockkit"
 )
 
 // TestRenewEveryOnlyWhereItRenews: RenewEvery is refused, naming the field
 // and the value, by every constructor whose lock does not renew (it was
-// accepted and ignored), and by Options.Resolve; the patterns that renew
+// accepted and ignored), and by lockkit.Resolve; the patterns that renew
 // and ResolveRenewing take it.
 func TestRenewEveryOnlyWhereItRenews(t *testing.T) {
 	var nodes []locks.Redis // no call is made: construction only
@@ -37,7 +38,7 @@ func TestRenewEveryOnlyWhereItRenews(t *testing.T) {
 		"Semaphore": errOf(locks.NewSemaphore(rdb, "k", 2, o)),
 		"MultiLock": errOf(locks.NewMultiLock(rdb, []string{"a", "b"}, o)),
 		"Redlock":   errOf(locks.NewRedlock(nodes, "k", o)),
-		"Resolve":   errOf(o.Resolve()),
+		"Resolve":   errOf(lockkit.Resolve(o)),
 	}
 	for name, err := range refuse {
 		var oe *locks.OptionError
@@ -51,7 +52,7 @@ func TestRenewEveryOnlyWhereItRenews(t *testing.T) {
 		"Service":          errOf(locks.NewService(rdb, "k", o)),
 		"Service fenced":   errOf(locks.NewService(rdb, "k", fenced)),
 		"RedlockWatchdog":  errOf(locks.NewRedlockWatchdog(nodes, "k", o)),
-		"ResolveRenewing":  errOf(o.ResolveRenewing()),
+		"ResolveRenewing":  errOf(lockkit.ResolveRenewing(o)),
 		"Basic without it": errOf(locks.NewBasic(rdb, "k", locks.Options{TTL: time.Second})),
 	}
 	for name, err := range accept {

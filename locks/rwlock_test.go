@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/internal/lockbridge"
 )
 
 func newRWT(t *testing.T, r Redis, name string, o Options) *RWLock {
@@ -73,7 +75,7 @@ func TestRWReaderOwnedRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, readers, _, _ := RWKeys(name)
-	forged, _ := NewLease(clk, readers, "not-a-reader", 0, 1, clk.Now(), time.Second)
+	forged, _ := newKitLease(lockbridge.LeaseSpec{Clock: clk, Key: readers, Token: "not-a-reader", Fence: 0, Count: 1, Start: clk.Now(), Valid: time.Second})
 	if err := rw.RUnlock(ctx, forged); !errors.Is(err, ErrNotHeld) {
 		t.Errorf("RUnlock(forged) = %v, want ErrNotHeld", err)
 	}

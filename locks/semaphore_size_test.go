@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/internal/lockbridge"
 )
 
 // TestSemaphorePermitsAgree: a client built with another N than the
@@ -241,7 +243,7 @@ func TestSemaphoreReleaseNeverAcquired(t *testing.T) {
 			t.Fatal(err)
 		}
 		permits, _ := SemaphoreKeys(name)
-		forged, _ := NewLease(nil, permits, held.Token, 0, 2, time.Now(), time.Second)
+		forged, _ := newKitLease(lockbridge.LeaseSpec{Key: permits, Token: held.Token, Fence: 0, Count: 2, Start: time.Now(), Valid: time.Second})
 		for what, l := range map[string]*Lease{"forged": forged, "foreign": foreign, "nil": nil} {
 			if err := s.Release(ctx, l); !errors.Is(err, ErrNotHeld) {
 				t.Errorf("Release(%s) = %v, want ErrNotHeld", what, err)

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/internal/lockbridge"
 )
 
 func newSemT(t *testing.T, r Redis, name string, n int, o Options) *Semaphore {
@@ -167,7 +169,7 @@ func TestSemaphoreOwnedRelease(t *testing.T) {
 	s := newSemT(t, e.client(t), name, 2, extStepOpts(clk, "a", 1))
 	l, _ := s.Acquire(ctx)
 	permits, _ := SemaphoreKeys(name)
-	forged, _ := NewLease(clk, permits, "stranger", 0, 1, clk.Now(), time.Second)
+	forged, _ := newKitLease(lockbridge.LeaseSpec{Clock: clk, Key: permits, Token: "stranger", Fence: 0, Count: 1, Start: clk.Now(), Valid: time.Second})
 	if err := s.Release(ctx, forged); !errors.Is(err, ErrNotHeld) {
 		t.Errorf("Release(forged) = %v, want ErrNotHeld", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockkit"
 	"github.com/locksim/locksim/locksimtest"
 	"github.com/locksim/locksim/pattern"
 )
@@ -31,7 +32,7 @@ type scriptLock struct {
 	key  string
 	o    locks.Options
 	mu   sync.Mutex
-	held map[*locks.Lease]*locks.Holding
+	held map[*locks.Lease]*lockkit.Holding
 }
 
 func (l *scriptLock) Acquire(ctx context.Context) (*locks.Lease, error) {
@@ -43,7 +44,7 @@ func (l *scriptLock) Acquire(ctx context.Context) (*locks.Lease, error) {
 	if n == 0 {
 		return nil, locks.ErrNotAcquired
 	}
-	lease, g := locks.NewLease(l.o.Clock, l.key, token, 0, 1, start, l.o.TTL-l.o.Clock.Since(start)-2*time.Millisecond)
+	lease, g := lockkit.NewLease(lockkit.LeaseSpec{Clock: l.o.Clock, Key: l.key, Token: token, Fence: 0, Count: 1, Start: start, Valid: l.o.TTL - l.o.Clock.Since(start) - 2*time.Millisecond})
 	l.mu.Lock()
 	l.held[lease] = g
 	l.mu.Unlock()
@@ -72,7 +73,7 @@ func (l *scriptLock) Release(ctx context.Context, lease *locks.Lease) error {
 func TestCounterexampleTraceNamesUserScripts(t *testing.T) {
 	p := pattern.Pattern{Name: "scriptlock", Nodes: 1, Claims: pattern.Claims{Mutex: true},
 		New: pattern.Single(func(r locks.Redis, key string, o locks.Options) (locks.Locker, error) {
-			return &scriptLock{r: r, key: key, o: o, held: map[*locks.Lease]*locks.Holding{}}, nil
+			return &scriptLock{r: r, key: key, o: o, held: map[*locks.Lease]*lockkit.Holding{}}, nil
 		})}
 	dir := t.TempDir()
 	sc := filepath.Join(dir, "pause.txt")

@@ -27,7 +27,7 @@
 //
 // The simulator's traces (and the harness's counterexample traces) show
 // every Redis command a client sends; a script shows by name: the
-// patterns' own under the names locks.Scripts gives them, a Locker's own
+// patterns' own under the names scripts.All gives them, a Locker's own
 // under the name NameScript gives it where the script is declared
 //
 //	var acquire = pattern.NameScript("mylock_acquire", redis.NewScript(acquireSrc))

@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/locksim/locksim/locks/scripts"
 	"github.com/redis/go-redis/v9"
-
-	"github.com/locksim/locksim/locks"
 )
 
 // Script names: the simulator's traces show a script a Locker runs (EVAL,
 // EVALSHA, SCRIPT LOAD) by name. The patterns' own scripts carry the names
-// locks.Scripts gives them; any other script shows as script:<the first 8
+// scripts.All gives them; any other script shows as script:<the first 8
 // hex digits of its SHA1> unless it is named here.
 var (
 	scriptMu    sync.RWMutex
@@ -24,7 +23,7 @@ var (
 
 func builtinScripts() map[string]string {
 	out := map[string]string{}
-	for name, src := range locks.Scripts() {
+	for name, src := range scripts.All() {
 		out[name] = sha1hex(src)
 	}
 	return out
@@ -40,7 +39,7 @@ func builtinScripts() map[string]string {
 // does), so that every run of a seed prints the same trace. A name is a
 // word of letters, digits and _ - . (at most 64 bytes). NameScript panics
 // (a programming error) on a nil script, a name that is not a word, a name
-// locks.Scripts gives one of the patterns' own scripts, a name already
+// scripts.All gives one of the patterns' own scripts, a name already
 // given to another script or a script already named otherwise; naming the
 // same script the same name again is allowed.
 func NameScript(name string, s *redis.Script) *redis.Script {
@@ -66,7 +65,7 @@ func nameScript(name, sha string) error {
 		return err
 	}
 	if _, builtin := builtinSHA[name]; builtin {
-		return fmt.Errorf("pattern: script name %q is one of the patterns' own (locks.Scripts); choose another", name)
+		return fmt.Errorf("pattern: script name %q is one of the patterns' own (scripts.All); choose another", name)
 	}
 	scriptMu.Lock()
 	defer scriptMu.Unlock()

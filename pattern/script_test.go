@@ -6,7 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/scripts"
 	"github.com/locksim/locksim/pattern"
 )
 
@@ -56,7 +56,7 @@ func TestNameScriptRefuses(t *testing.T) {
 			pattern.NameScript(c.name, c.script)
 		})
 	}
-	if got := pattern.ScriptName(redis.NewScript(locks.Scripts()["release"]).Hash()); got != "" {
+	if got := pattern.ScriptName(redis.NewScript(scripts.All()["release"]).Hash()); got != "" {
 		t.Errorf("ScriptName of the built-in release = %q, want empty (the simulator names built-ins itself)", got)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/internal/lockbridge"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -28,7 +28,7 @@ const OracleVersion = "4"
 //	oracles   OracleVersion
 //	subject   the subject's name, node count and claims (with their bounds)
 //	scenario  the scenario's canonical text (scenario.Format), as resolved
-//	code      the lock code as built (locks.CodeDigest), for a pattern of
+//	code      the lock code as built (lockbridge.CodeDigest), for a pattern of
 //	          this build; a library's own code is not known here
 const fingerprintParts = "oracles subject scenario code"
 
@@ -47,7 +47,7 @@ func Fingerprint(p pattern.Pattern, sc scenario.Scenario, library bool) string {
 }
 
 // lockCode is the lock code's digest (a test changes it).
-var lockCode = locks.CodeDigest
+var lockCode = lockbridge.CodeDigest
 
 func part(name, input string) string {
 	sum := sha256.Sum256([]byte(input))

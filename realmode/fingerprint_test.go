@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/internal/lockbridge"
 	"github.com/locksim/locksim/pattern"
 )
 
@@ -44,11 +44,11 @@ func TestCellStaleWhenAScriptChanges(t *testing.T) {
 		t.Fatalf("a cell this build made is stale: %s", why)
 	}
 	changed := fstest.MapFS{}
-	err := fs.WalkDir(locks.Sources(), ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(lockbridge.Code(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := fs.ReadFile(locks.Sources(), p)
+		b, err := fs.ReadFile(lockbridge.Code(), p)
 		if p == "scripts/extend.lua" {
 			b = append(b, []byte("\n-- a change\n")...)
 		}
@@ -59,7 +59,7 @@ func TestCellStaleWhenAScriptChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func(f func() string) { lockCode = f }(lockCode)
-	lockCode = func() string { return locks.DigestSources(changed) }
+	lockCode = func() string { return lockbridge.DigestSources(changed) }
 	why := staleness(t, c)
 	if !strings.Contains(why, "the lock code") || !strings.Contains(why, "abc1234") {
 		t.Errorf("after a script changed: staleness %q, want the lock code named, and the cell's commit", why)

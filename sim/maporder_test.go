@@ -25,8 +25,8 @@ import (
 // with the reason it is: the file and the ranged expression.
 var mapOrderExceptions = []struct{ file, ranged, why string }{
 	{"sim/node/lua_redis.go", "fns", "registers each function in the Lua redis table by name; the table is the same in any order"},
-	{"sim/node/native_scripts.go", "locks.Scripts()", "fills two maps keyed by script SHA; they are the same in any order"},
-	{"sim/node/twins.go", "locks.Scripts()", "fills a map keyed by script SHA; it is the same in any order"},
+	{"sim/node/native_scripts.go", "scripts.All()", "fills two maps keyed by script SHA; they are the same in any order"},
+	{"sim/node/twins.go", "scripts.All()", "fills a map keyed by script SHA; it is the same in any order"},
 	{"sim/node/native_zsets.go", "scores", "zrank counts the members ordered before one: the count is the same in any order"},
 	{"sim/node/native_zsets.go", "zset", "zfirst keeps the least (score, member), a total order: the same in any order"},
 }

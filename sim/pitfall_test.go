@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locksim/locksim/internal/pitfall"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
 // TestZeroPitfallIsThePattern: a pattern built with the zero
-// locks.Pitfall (Options.WithPitfall(locks.Pitfall{})) writes its
+// pitfall.Pitfall (pitfall.With(Options, pitfall.Pitfall{})) writes its
 // pattern's golden trace byte for byte, for every pattern a broken variant
 // is built on: the hooks change nothing until a step is set, so what a
 // variant changes is its step alone.
@@ -34,7 +35,7 @@ func TestZeroPitfallIsThePattern(t *testing.T) {
 			p := lookupPattern(t, pat)
 			base := p.New
 			p.New = func(nodes []locks.Redis, key string, o locks.Options) (locks.Locker, error) {
-				return base(nodes, key, o.WithPitfall(locks.Pitfall{}))
+				return base(nodes, key, pitfall.With(o, pitfall.Pitfall{}))
 			}
 			if got := pitfallRun(t, p, s, seed); got != want {
 				t.Errorf("%s with the zero Pitfall: trace differs from its golden one:\n%s", pat, lineDiff(want, got))

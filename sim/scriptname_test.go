@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockkit"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 	"github.com/locksim/locksim/sim/scenario"
@@ -33,7 +34,7 @@ type userLock struct {
 	key  string
 	o    locks.Options
 	mu   sync.Mutex
-	held map[*locks.Lease]*locks.Holding
+	held map[*locks.Lease]*lockkit.Holding
 }
 
 func (l *userLock) Acquire(ctx context.Context) (*locks.Lease, error) {
@@ -45,7 +46,7 @@ func (l *userLock) Acquire(ctx context.Context) (*locks.Lease, error) {
 	if n == 0 {
 		return nil, locks.ErrNotAcquired
 	}
-	lease, g := locks.NewLease(l.o.Clock, l.key, token, 0, 1, start, l.o.TTL-l.o.Clock.Since(start)-2*time.Millisecond)
+	lease, g := lockkit.NewLease(lockkit.LeaseSpec{Clock: l.o.Clock, Key: l.key, Token: token, Fence: 0, Count: 1, Start: start, Valid: l.o.TTL - l.o.Clock.Since(start) - 2*time.Millisecond})
 	l.mu.Lock()
 	l.held[lease] = g
 	l.mu.Unlock()
@@ -76,7 +77,7 @@ func (l *userLock) Release(ctx context.Context, lease *locks.Lease) error {
 func TestUserScriptNamedInTrace(t *testing.T) {
 	p := pattern.Pattern{Name: "userlock", Nodes: 1, Claims: pattern.Claims{Mutex: true},
 		New: pattern.Single(func(r locks.Redis, key string, o locks.Options) (locks.Locker, error) {
-			return &userLock{r: r, key: key, o: o, held: map[*locks.Lease]*locks.Holding{}}, nil
+			return &userLock{r: r, key: key, o: o, held: map[*locks.Lease]*lockkit.Holding{}}, nil
 		})}
 	sc, err := scenario.ParseString("start clients=2 ttl=100ms duration=300ms\n")
 	if err != nil {

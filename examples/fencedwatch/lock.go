@@ -3,7 +3,7 @@
 // never-expiring counter in one script) whose holder a watchdog loop keeps
 // renewing while it holds. It is built only from locksim's public seams —
 // locks.Redis for every Redis call, clock.Clock for every wait and for the
-// watchdog's goroutine, locks.Rand for tokens, locks.NewLease for the
+// watchdog's goroutine, locks.Rand for tokens, lockkit.NewLease for the
 // lease — so the simulator can run it unchanged, and fencedwatch_test.go
 // gates it with locksimtest.
 //
@@ -22,14 +22,16 @@ import (
 
 	"github.com/locksim/locksim/clock"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockkit"
+	"github.com/locksim/locksim/locks/scripts"
 )
 
-// The scripts: package locks publishes its own (locks.Scripts), which this
+// The scripts: package scripts publishes the patterns' own, which this
 // lock reuses for its acquire, renewal and release.
 var (
-	acquireScript = redis.NewScript(locks.Scripts()["fenced_acquire"])
-	extendScript  = redis.NewScript(locks.Scripts()["extend"])
-	releaseScript = redis.NewScript(locks.Scripts()["release"])
+	acquireScript = redis.NewScript(scripts.Source("fenced_acquire"))
+	extendScript  = redis.NewScript(scripts.Source("extend"))
+	releaseScript = redis.NewScript(scripts.Source("release"))
 )
 
 // Lock is a fenced, watchdog-renewed lock on one Redis node.
@@ -50,7 +52,7 @@ type Lock struct {
 // holding is the control side of one lease: its Holding and the stop of
 // its watchdog.
 type holding struct {
-	g    *locks.Holding
+	g    *lockkit.Holding
 	stop context.CancelFunc
 }
 
@@ -101,7 +103,8 @@ func (l *Lock) Acquire(ctx context.Context) (*locks.Lease, error) {
 	if fence <= 0 {
 		return nil, fmt.Errorf("fencedwatch: acquire %s: %w", l.lockKey, locks.ErrNotAcquired)
 	}
-	lease, g := locks.NewLease(l.clk, l.lockKey, token, fence, 1, start, l.validity(l.clk.Since(start)))
+	lease, g := lockkit.NewLease(lockkit.LeaseSpec{Clock: l.clk, Key: l.lockKey, Token: token,
+		Fence: fence, Count: 1, Start: start, Valid: l.validity(l.clk.Since(start))})
 	wctx, stop := l.clk.WithCancel(context.Background())
 	l.mu.Lock()
 	l.held[lease] = &holding{g: g, stop: stop}

@@ -125,7 +125,7 @@ func fmtOpts(o locks.Options) string {
 // renewal and quorum code the variants once re-implemented around their
 // pitfall (SET NX attempts, watch loops, a quorum's fan-out, tally and
 // release). A file that declares one re-implements what a variant must
-// take from its pattern (locks.Pitfall) or from locks.Config.
+// take from its pattern (pitfall.Pitfall) or from lockkit.Config.
 var copiedMachinery = []string{"newBase", "validity", "backoff", "acquire", "retry", "minDrift",
 	"setNX", "trySetNX", "watch", "newRenewingConf", "quorum", "newQuorum", "fanOut", "tally",
 	"releaseAll", "entered", "extendScript", "fencedAcquireScript"}
@@ -150,7 +150,7 @@ func TestNoCopiedMachinery(t *testing.T) {
 		for _, name := range declared(af) {
 			for _, c := range copiedMachinery {
 				if name == c {
-					t.Errorf("%s declares %s: build on the pattern (locks.Pitfall) or locks.Config instead", f, name)
+					t.Errorf("%s declares %s: build on the pattern (pitfall.Pitfall) or lockkit.Config instead", f, name)
 				}
 			}
 		}

@@ -3,7 +3,7 @@
 // class lock libraries have shipped, each differing from the correct
 // pattern it imitates by that one mistake. A variant is its pattern's own
 // registered constructor given Options with one step of the pattern
-// replaced (a locks.Pitfall, set by Options.WithPitfall: a release script,
+// replaced (a pitfall.Pitfall, set by pitfall.With: a release script,
 // a fenced acquisition script, the renewal period, the TTL as the scripts
 // get it, the validity, per-node fences, a renewal that outlives the
 // release) or one option changed (the shared-token variants' Rand), so it
@@ -23,7 +23,7 @@
 // its expiry, its read-write lock one ownerless reader counter beside a
 // writer key; the correct Fair and RWLock share neither data structure nor
 // scripts with them, so no step of theirs could be replaced to give the
-// seed's code. They keep their own acquisition (configured by locks.Config
+// seed's code. They keep their own acquisition (configured by lockkit.Config
 // all the same) and show every mistake of the article at once.
 //
 // They exist only to prove that locksim's checks can fail: the gate runs

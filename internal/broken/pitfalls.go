@@ -3,7 +3,7 @@ package broken
 import (
 	"time"
 
-	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/internal/pitfall"
 	"github.com/locksim/locksim/pattern"
 )
 
@@ -18,7 +18,7 @@ import (
 // second still holds a valid lease: two holders. The correct Basic's
 // owner-checked release returns ErrNotHeld instead and leaves the key.
 var basicDel = variant{name: "basic-del", of: "basic", nodes: 1, claims: pattern.Claims{Mutex: true},
-	steps: []string{"ReleaseScript"}, pitfall: locks.Pitfall{ReleaseScript: delSource},
+	steps: []string{"ReleaseScript"}, pitfall: pitfall.Pitfall{ReleaseScript: delSource},
 	text:    "release by plain DEL with no owner check: deletes the next holder's lock after yours expired",
 	summary: "basic SET NX PX, released by DEL"}
 
@@ -39,7 +39,7 @@ var basicDel = variant{name: "basic-del", of: "basic", nodes: 1, claims: pattern
 // variant keeps the re-entry the code path expects and shows the safety
 // failure, which the Mutex claim of Reentrant can catch.
 var reentrantNoCount = variant{name: "reentrant-nocount", of: "reentrant", nodes: 1, claims: pattern.Claims{Mutex: true},
-	steps: []string{"ReleaseScript"}, pitfall: locks.Pitfall{ReleaseScript: noCountReleaseSource},
+	steps: []string{"ReleaseScript"}, pitfall: pitfall.Pitfall{ReleaseScript: noCountReleaseSource},
 	text:    "re-entry without a count the release honours: the inner release frees the lock while the outer section still runs",
 	summary: "reentrant hash {owner: count}, every release an owner-checked DEL of the key"}
 
@@ -53,7 +53,7 @@ var reentrantNoCount = variant{name: "reentrant-nocount", of: "reentrant", nodes
 // has not released it and still means to hold it. The correct Watchdog
 // renews every TTL/3 and keeps the key alive throughout.
 var watchdogRenewTTL = variant{name: "watchdog-renew-ttl", of: "watchdog", nodes: 1, claims: pattern.Claims{Mutex: true},
-	steps: []string{"RenewEvery"}, pitfall: locks.Pitfall{RenewEvery: func(ttl time.Duration) time.Duration { return ttl }},
+	steps: []string{"RenewEvery"}, pitfall: pitfall.Pitfall{RenewEvery: func(ttl time.Duration) time.Duration { return ttl }},
 	text:    "renewal interval equal to the TTL: the lock lapses between renewals",
 	summary: "SET NX PX renewed every TTL instead of TTL/3"}
 
@@ -66,7 +66,7 @@ var watchdogRenewTTL = variant{name: "watchdog-renew-ttl", of: "watchdog", nodes
 // client acquires. A TTL of 1.5s lives 1s. The correct Service sends the
 // TTL's milliseconds.
 var serviceSeconds = variant{name: "service-seconds", of: "service", nodes: 1, claims: pattern.Claims{Mutex: true},
-	steps: []string{"TTLArg"}, pitfall: locks.Pitfall{TTLArg: wholeSeconds},
+	steps: []string{"TTLArg"}, pitfall: pitfall.Pitfall{TTLArg: wholeSeconds},
 	text:    "TTL sent as int(timeout.Seconds()): a sub-second TTL becomes an expiry of 0, which deletes the key at once",
 	summary: "the lock service: reentrant hash + watchdog, its TTL truncated to whole seconds"}
 
@@ -85,7 +85,7 @@ func wholeSeconds(ttl time.Duration) int64 { return int64(int(ttl.Seconds())) * 
 // correct Fenced never expires its counter, and its tokens strictly
 // increase.
 var fencedVolatile = variant{name: "fenced-volatile", of: "fenced", nodes: 1, claims: pattern.Claims{SafeStore: true, Fencing: true},
-	steps: []string{"FencedAcquireScript"}, pitfall: locks.Pitfall{FencedAcquireScript: volatileFenceSource},
+	steps: []string{"FencedAcquireScript"}, pitfall: pitfall.Pitfall{FencedAcquireScript: volatileFenceSource},
 	text:    "fence counter lost with the lock (it has the lock's TTL): tokens restart at 1 and repeat",
 	summary: "SET NX PX + INCR of a fence counter that expires"}
 
@@ -112,7 +112,7 @@ var fencedVolatile = variant{name: "fenced-volatile", of: "fenced", nodes: 1, cl
 // reached.
 var redlockNoValidity = variant{name: "redlock-novalidity", of: "redlock", nodes: 5, claims: pattern.Claims{Mutex: true},
 	steps:   []string{"Validity", "NodeSetNX"},
-	pitfall: locks.Pitfall{Validity: func(ttl, _ time.Duration) time.Duration { return ttl }, NodeSetNX: true},
+	pitfall: pitfall.Pitfall{Validity: func(ttl, _ time.Duration) time.Duration { return ttl }, NodeSetNX: true},
 	text:    "Redlock without the validity check: takes the quorum however late, lease valid for the full TTL",
 	summary: "quorum of N nodes, no validity = TTL - elapsed - drift"}
 
@@ -130,6 +130,6 @@ var redlockNoValidity = variant{name: "redlock-novalidity", of: "redlock", nodes
 // correct Redlock issues no tokens at all.
 var redlockFencedPerNode = variant{name: "redlock-fenced-pernode", of: "redlock", nodes: 5,
 	claims: pattern.Claims{Mutex: true, SafeStore: true, Fencing: true},
-	steps:  []string{"PerNodeFence"}, pitfall: locks.Pitfall{PerNodeFence: true},
+	steps:  []string{"PerNodeFence"}, pitfall: pitfall.Pitfall{PerNodeFence: true},
 	text:    "fencing tokens from per-node INCR counters: the largest counter of a quorum is not monotonic across quorums",
 	summary: "Redlock running the fenced acquire script on every node, Fence = max of the quorum's counters"}

@@ -1,22 +1,23 @@
 package broken
 
 import (
+	"github.com/locksim/locksim/internal/pitfall"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 )
 
 // variant is a broken variant built on a correct pattern: the pattern's
 // own registered constructor, with one step replaced (one field of a
-// locks.Pitfall) or one option changed, and nothing else different.
+// pitfall.Pitfall) or one option changed, and nothing else different.
 type variant struct {
 	name string // the variant's catalog name
 	of   string // the correct pattern whose constructor builds it
-	// steps names what is changed: fields of locks.Pitfall, or
+	// steps names what is changed: fields of pitfall.Pitfall, or
 	// "Options.F" for an option F that options changes. It is one step of
 	// the pattern but for redlock-novalidity, whose mistake needs the seed
 	// Redlock's own acquisition too (see redlockNoValidity).
 	steps   []string
-	pitfall locks.Pitfall
+	pitfall pitfall.Pitfall
 	options func(locks.Options) locks.Options // for an option change; else nil
 	nodes   int
 	claims  pattern.Claims // those of the correct pattern it is held to
@@ -42,7 +43,7 @@ func (v variant) build() pattern.New {
 		if v.options != nil {
 			return base(nodes, key, v.options(o))
 		}
-		return base(nodes, key, o.WithPitfall(v.pitfall))
+		return base(nodes, key, pitfall.With(o, v.pitfall))
 	}
 }
 

@@ -1,14 +1,13 @@
 package broken
 
 import (
+	"github.com/locksim/locksim/locks/scripts"
 	"github.com/redis/go-redis/v9"
-
-	"github.com/locksim/locksim/locks"
 )
 
 // releaseScript is the correct owner-checked release of package locks,
 // which the seed ports use where their mistakes are elsewhere.
-var releaseScript = redis.NewScript(locks.Scripts()["release"])
+var releaseScript = redis.NewScript(scripts.All()["release"])
 
 // delSource is the basic-del pitfall: DEL with no owner check.
 const delSource = `return redis.call('DEL', KEYS[1])`

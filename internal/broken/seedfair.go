@@ -7,6 +7,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockkit"
 	"github.com/locksim/locksim/pattern"
 )
 
@@ -99,7 +100,7 @@ func (f *SeedFair) poll(ctx context.Context, token string) (*locks.Lease, error)
 	if n == 0 {
 		return nil, keyErr("acquire", f.lock, fmt.Errorf("%w: not first in the queue, or the lock is held", locks.ErrNotAcquired))
 	}
-	l, g := locks.NewLease(f.b.Clock(), f.lock, token, 0, 1, start, f.b.Validity(0))
+	l, g := lockkit.NewLease(lockkit.LeaseSpec{Clock: f.b.Clock(), Key: f.lock, Token: token, Fence: 0, Count: 1, Start: start, Valid: f.b.Validity(0)})
 	f.hs.add(l, g)
 	return l, nil
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockkit"
 )
 
 // conf is what the seed ports are configured by: its key and the Options
@@ -15,7 +16,7 @@ import (
 // so that they configure and retry as the patterns do.
 type conf struct {
 	key string
-	locks.Config
+	lockkit.Config
 }
 
 // newConf resolves o for a seed port on key, as the patterns that do not
@@ -24,7 +25,7 @@ func newConf(key string, o locks.Options) (conf, error) {
 	if key == "" {
 		return conf{}, &locks.OptionError{Field: "key", Value: `""`, Rule: "must not be empty"}
 	}
-	c, err := o.Resolve()
+	c, err := lockkit.Resolve(o)
 	return conf{key: key, Config: c}, err
 }
 
@@ -49,14 +50,14 @@ func (hs *holdings) released(l *locks.Lease, key string, n int64, err error) err
 // holdings maps the leases a seed port issued to their control side.
 type holdings struct {
 	mu sync.Mutex
-	m  map[*locks.Lease]*locks.Holding
+	m  map[*locks.Lease]*lockkit.Holding
 }
 
-func (hs *holdings) add(l *locks.Lease, g *locks.Holding) {
+func (hs *holdings) add(l *locks.Lease, g *lockkit.Holding) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	if hs.m == nil {
-		hs.m = map[*locks.Lease]*locks.Holding{}
+		hs.m = map[*locks.Lease]*lockkit.Holding{}
 	}
 	hs.m[l] = g
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockkit"
 	"github.com/locksim/locksim/pattern"
 )
 
@@ -91,7 +92,7 @@ func (rw *SeedRW) RLock(ctx context.Context) (*locks.Lease, error) {
 		if n == 0 {
 			return nil, keyErr("acquire", rw.read, fmt.Errorf("%w: a writer holds it", locks.ErrNotAcquired))
 		}
-		l, g := locks.NewLease(rw.b.Clock(), rw.read, token, 0, 1, start, rw.b.Validity(0))
+		l, g := lockkit.NewLease(lockkit.LeaseSpec{Clock: rw.b.Clock(), Key: rw.read, Token: token, Fence: 0, Count: 1, Start: start, Valid: rw.b.Validity(0)})
 		l.Shared = true
 		rw.hsRead.add(l, g)
 		return l, nil
@@ -132,7 +133,7 @@ func (rw *SeedRW) tryWrite(ctx context.Context) (*locks.Lease, error) {
 	if n == 0 {
 		return nil, keyErr("acquire", rw.write, fmt.Errorf("%w: readers hold it", locks.ErrNotAcquired))
 	}
-	l, g := locks.NewLease(rw.b.Clock(), rw.write, token, 0, 1, start, rw.b.Validity(0))
+	l, g := lockkit.NewLease(lockkit.LeaseSpec{Clock: rw.b.Clock(), Key: rw.write, Token: token, Fence: 0, Count: 1, Start: start, Valid: rw.b.Validity(0)})
 	rw.hsWri.add(l, g)
 	return l, nil
 }

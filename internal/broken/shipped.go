@@ -3,6 +3,7 @@ package broken
 import (
 	"time"
 
+	"github.com/locksim/locksim/internal/pitfall"
 	"github.com/locksim/locksim/locks"
 )
 
@@ -67,7 +68,7 @@ var redlockSharedToken = variant{name: "redlock-shared-token", of: "redlock", no
 // nobody holds at all — so only a progress check sees it. The correct
 // Watchdog stops the renewal before it releases.
 var watchdogZombie = variant{name: "watchdog-zombie-renewal", of: "watchdog", nodes: 1, claims: claimsOf("watchdog"),
-	steps: []string{"RenewAfterRelease"}, pitfall: locks.Pitfall{RenewAfterRelease: retakeSource},
+	steps: []string{"RenewAfterRelease"}, pitfall: pitfall.Pitfall{RenewAfterRelease: retakeSource},
 	text:    "the renewal outlives the release and re-takes a free key: the lock stays held after its holder is gone",
 	summary: "SET NX PX renewed every TTL/3 by a loop Release does not stop, which re-creates a missing key"}
 
@@ -82,7 +83,7 @@ var watchdogZombie = variant{name: "watchdog-zombie-renewal", of: "watchdog", no
 // TTLs later. The correct Watchdog closes Done when the validity runs out
 // on the holder's clock, before the key expires.
 var watchdogLateDone = variant{name: "watchdog-late-done", of: "watchdog", nodes: 1, claims: claimsOf("watchdog"),
-	steps: []string{"Validity"}, pitfall: locks.Pitfall{Validity: func(time.Duration, time.Duration) time.Duration { return trusted }},
+	steps: []string{"Validity"}, pitfall: pitfall.Pitfall{Validity: func(time.Duration, time.Duration) time.Duration { return trusted }},
 	text:    "loss learnt only from a renewal's outcome, the lease trusted with no validity of its own: on a black-holed connection Done stays open long after the key expired",
 	summary: "SET NX PX renewed every TTL/3, the lease trusted until a renewal is refused, with no validity timer"}
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/scripts"
 	"github.com/locksim/locksim/sim/sched"
 )
 
@@ -22,7 +22,7 @@ func BenchmarkAcquireRelease(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer n.Close()
-			acq, rel := locks.Scripts()["fenced_acquire"], locks.Scripts()["release"]
+			acq, rel := scripts.All()["fenced_acquire"], scripts.All()["release"]
 			n.Exec([]string{"SCRIPT", "LOAD", acq})
 			n.Exec([]string{"SCRIPT", "LOAD", rel})
 			a, r := SHA1(acq), SHA1(rel)
@@ -38,7 +38,7 @@ func BenchmarkAcquireRelease(b *testing.B) {
 	}
 }
 
-// BenchmarkScripts runs one call of each script of locks.Scripts() (with
+// BenchmarkScripts runs one call of each script of scripts.All() (with
 // arguments drawn as the differential tests draw them, the same sequence
 // for every engine) on a native node by its twin or guarded twin where it
 // has one ("twin": a guarded twin's declined calls run on the engine), on the node's Lua engine ("lua") and on miniredis ("mini"):
@@ -68,7 +68,7 @@ func benchScript(b *testing.B, name, eng string) {
 	}
 	defer n.Close()
 	n.noTwins = eng == "lua"
-	src := locks.Scripts()[name]
+	src := scripts.All()[name]
 	sha := n.Exec([]string{"SCRIPT", "LOAD", src}).Str
 	g := &gen{r: rand.New(rand.NewPCG(1, 2))}
 	calls := make([][]string, 64)
@@ -117,7 +117,7 @@ func benchGuarded(b *testing.B, name, eng string) {
 	}
 	defer n.Close()
 	n.noTwins = eng == "lua"
-	sha := n.Exec([]string{"SCRIPT", "LOAD", locks.Scripts()[name]}).Str
+	sha := n.Exec([]string{"SCRIPT", "LOAD", scripts.All()[name]}).Str
 	g := &gen{r: rand.New(rand.NewPCG(1, 2)), timed: true}
 	var calls [][]string
 	for len(calls) < 256 {

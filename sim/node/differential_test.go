@@ -11,15 +11,15 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
+	"github.com/locksim/locksim/locks/scripts"
 )
 
 // op is one step of a differential run: a command, a script call, or time
 // moving forward.
 type op struct {
 	args    []string // a command, when script == ""
-	script  string   // a script name from locks.Scripts()
+	script  string   // a script name from scripts.All()
 	keys    []string
 	argv    []string
 	advance int64 // ms of node time to move forward before the step
@@ -94,7 +94,7 @@ func genCommand(r *rand.Rand, pick func([]string) string, keys, ttls, setTTLs []
 func apply(s Store, nowMS int64, o op) Reply {
 	now := nowMS * 1e6
 	if o.script != "" {
-		return s.Eval(now, locks.Scripts()[o.script], o.keys, o.argv)
+		return s.Eval(now, scripts.All()[o.script], o.keys, o.argv)
 	}
 	return s.Do(now, o.args)
 }
@@ -149,7 +149,7 @@ func TestNativeMatchesRedisServer(t *testing.T) {
 }
 
 // TestScriptsMatchMiniredis holds the Lua engine (over the native store)
-// equal to miniredis on every script of locks.Scripts() and the commands
+// equal to miniredis on every script of scripts.All() and the commands
 // beside them, with time moving; a store running them as a native node
 // does (twins, guarded twins, the engine for the rest) runs the same steps
 // and must agree too. Any command a script sends that the native store lacks
@@ -188,7 +188,7 @@ func TestScriptsMatchMiniredis(t *testing.T) {
 
 // TestScriptsMatchRedisServer holds the Lua engine, and the store running
 // scripts as a native node does (twins first), equal to a real
-// redis-server on every script of locks.Scripts() (no simulated time: long
+// redis-server on every script of scripts.All() (no simulated time: long
 // TTLs, expiry times compared within 2s; the order of set members, which
 // Redis leaves to its hash tables, is not compared).
 func TestScriptsMatchRedisServer(t *testing.T) {
@@ -257,7 +257,7 @@ func realDo(ctx context.Context, c *redis.Client, o op) Reply {
 		for i, a := range o.argv {
 			args[i] = a
 		}
-		cmd = c.Eval(ctx, locks.Scripts()[o.script], o.keys, args...)
+		cmd = c.Eval(ctx, scripts.All()[o.script], o.keys, args...)
 	} else {
 		args := make([]any, len(o.args))
 		for i, a := range o.args {
@@ -364,11 +364,11 @@ func present(ks []KeyState) []KeyState {
 // unbound and the node falls back to miniredis): update native_scripts.go,
 // and the differential tests check the new version.
 func TestNativeScriptsAreCurrent(t *testing.T) {
-	all := locks.Scripts()
+	all := scripts.All()
 	for name := range nativeByName {
 		src, ok := all[name]
 		if !ok {
-			t.Errorf("native script %q is not in locks.Scripts() any more", name)
+			t.Errorf("native script %q is not in scripts.All() any more", name)
 			continue
 		}
 		if s, ok := nativeScripts[SHA1(src)]; !ok || s.name != name {

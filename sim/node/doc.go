@@ -23,7 +23,7 @@
 //     GETRANGE, DEL, EXISTS, TYPE, PEXPIRE, PTTL, INCR, HEXISTS, HGET,
 //     HINCRBY, HGETALL, SADD, SREM, SMEMBERS, SISMEMBER, SCARD, ZADD, ZSCORE,
 //     ZRANGE, ZRANK, ZREM, ZCARD) and hand-written Go twins of seven
-//     scripts of locks.Scripts() (release, extend, fenced_acquire,
+//     scripts of scripts.All() (release, extend, fenced_acquire,
 //     redlock_acquire and the three reentrant ones), plus guarded twins
 //     (twins.go) of seven more: sem_acquire, member_release, rw_rlock,
 //     rw_lock, fair_acquire, fair_release and reentrant_fenced_acquire.
@@ -60,7 +60,7 @@
 //
 // The differential tests (differential_test.go, lua_test.go, twins_test.go)
 // hold Native, the twins and the engine equal to miniredis and to a real
-// redis-server on every script of locks.Scripts() and the commands they
+// redis-server on every script of scripts.All() and the commands they
 // use, and the guarded twins equal to the engine byte for byte; bench/refs
 // does the same for the scripts of redsync and bsm/redislock, driven by the
 // libraries themselves.

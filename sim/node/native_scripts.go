@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/scripts"
 )
 
 // nativeScript is a Go implementation of one of the patterns' Lua scripts,
@@ -19,7 +19,7 @@ type nativeScript struct {
 }
 
 // nativeByName holds the implementations, keyed by the script names of
-// locks.Scripts(); nativeScripts binds them to the SHA1 of the current
+// scripts.All(); nativeScripts binds them to the SHA1 of the current
 // source, so a changed script falls back to miniredis (and the
 // differential test flags the implementation as stale).
 var nativeByName = map[string]nativeScript{
@@ -34,11 +34,11 @@ var nativeByName = map[string]nativeScript{
 
 var nativeScripts = map[string]nativeScript{}
 
-// scriptNames maps the SHA1 of each script of locks.Scripts() to its name.
+// scriptNames maps the SHA1 of each script of scripts.All() to its name.
 var scriptNames = map[string]string{}
 
 func init() {
-	for name, src := range locks.Scripts() {
+	for name, src := range scripts.All() {
 		sha := sha1hex(src)
 		scriptNames[sha] = name
 		if s, ok := nativeByName[name]; ok {
@@ -48,7 +48,7 @@ func init() {
 	}
 }
 
-// ScriptName returns the name locks.Scripts() gives the script with this
+// ScriptName returns the name scripts.All() gives the script with this
 // SHA1, or "" for a script the patterns do not use.
 func ScriptName(sha string) string { return scriptNames[sha] }
 

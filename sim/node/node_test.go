@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/scripts"
 	"github.com/locksim/locksim/sim/sched"
 	"github.com/locksim/locksim/sim/vclock"
 )
@@ -44,7 +44,7 @@ func want(t *testing.T, what string, got Reply, w Reply) {
 func TestScriptCacheAndNoScript(t *testing.T) {
 	s := sched.New()
 	n := newNode(t, s, Config{})
-	src := locks.Scripts()["release"]
+	src := scripts.All()["release"]
 	sha := SHA1(src)
 	want(t, "EVALSHA before EVAL", exec(n, "EVALSHA", sha, "1", "k", "a"), errNoScript)
 	if r := exec(n, "EVALSHA", sha, "1", "k", "a"); r.Str != errNoScript.Str {

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/scripts"
 )
 
 // The generator of the all-scripts differential tests: every script of
-// locks.Scripts() with arguments in the roles it reads them (lock keys,
+// scripts.All() with arguments in the roles it reads them (lock keys,
 // member sets, tokens, TTLs, member prefixes), over one small key space
 // shared with plain commands on strings, hashes, sets and sorted sets, so
 // that scripts meet each other's keys, expired members and wrong types.
@@ -227,14 +227,14 @@ func unordered(o op, r Reply) Reply {
 // TestGeneratorCoversEveryScript fails when locks gains a script the
 // differential tests do not draw.
 func TestGeneratorCoversEveryScript(t *testing.T) {
-	for name := range locks.Scripts() {
+	for name := range scripts.All() {
 		if scriptSpecs[name] == nil {
-			t.Errorf("script %q of locks.Scripts() has no generator in scriptSpecs", name)
+			t.Errorf("script %q of scripts.All() has no generator in scriptSpecs", name)
 		}
 	}
 	for name := range scriptSpecs {
-		if _, ok := locks.Scripts()[name]; !ok {
-			t.Errorf("scriptSpecs draws %q, which locks.Scripts() no longer has", name)
+		if _, ok := scripts.All()[name]; !ok {
+			t.Errorf("scriptSpecs draws %q, which scripts.All() no longer has", name)
 		}
 	}
 }

@@ -3,7 +3,7 @@ package node
 import (
 	"strings"
 
-	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/scripts"
 )
 
 // Guarded twins: Go versions of the member-set scripts (the semaphore's,
@@ -46,7 +46,7 @@ var guardedByName = map[string]guardedTwin{
 var guardedTwins = map[string]guardedTwin{}
 
 func init() {
-	for name, src := range locks.Scripts() {
+	for name, src := range scripts.All() {
 		if g, ok := guardedByName[name]; ok {
 			guardedTwins[sha1hex(src)] = g
 		}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/locks/lockstest/redistest"
+	"github.com/locksim/locksim/locks/scripts"
 	"github.com/locksim/locksim/sim/sched"
 )
 
@@ -78,7 +78,7 @@ func sameReply(a, b Reply) bool {
 	return true
 }
 
-// TestGuardedTwinsMatchEngine runs every script of locks.Scripts() and
+// TestGuardedTwinsMatchEngine runs every script of scripts.All() and
 // the commands beside them on two native stores, one with every script on
 // the Lua engine and one as a node runs them (twins first): the replies
 // (error texts included), the states (expiry times to the millisecond) and
@@ -126,7 +126,7 @@ func guardedRun(t *testing.T, seed uint64, timed, shaped bool) *twinStore {
 		var want Reply
 		var wrote []string
 		if o.script != "" {
-			src := locks.Scripts()[o.script]
+			src := scripts.All()[o.script]
 			want, wrote = engineRun(e, eng, now*1e6, sha1hex(src), src, o.keys, o.argv)
 		} else {
 			want = eng.Do(now*1e6, o.args)
@@ -277,7 +277,7 @@ func TestReadOnlyScriptCallRefusesWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 		n.Exec([]string{"SET", "k", "tok"})
-		sha := n.Exec([]string{"SCRIPT", "LOAD", locks.Scripts()[c.name]}).Str
+		sha := n.Exec([]string{"SCRIPT", "LOAD", scripts.All()[c.name]}).Str
 		args := append(append([]string{"EVALSHA_RO", sha, strconv.Itoa(len(c.keys))}, c.keys...), c.argv...)
 		r := n.Exec(args)
 		if !r.IsError() || !strings.Contains(r.Str, "Write commands are not allowed from read-only scripts") {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockkit"
 )
 
 // LockOptions are the locks.Options a client's lock is built with under s:
@@ -37,14 +38,14 @@ var lockFields = map[string]struct{ field, other string }{
 }
 
 // checkLock checks the lock settings (LockOptions) by the lock's own
-// rules, locks.Options.ResolveRenewing: one source for the parser, the
+// rules, lockkit.ResolveRenewing: one source for the parser, the
 // CLI, real mode and the simulator. It takes them as a pattern that
 // renews does; whether a pattern takes renew-every or wait-replicas at
 // all, or the node count, is its constructor's to say, once the pattern
 // is known (realmode.CheckBuild). The error names the line and the field
 // that set the refused option, and wraps the lock's *locks.OptionError.
 func (s Scenario) checkLock() error {
-	_, err := s.LockOptions().ResolveRenewing()
+	_, err := lockkit.ResolveRenewing(s.LockOptions())
 	var oe *locks.OptionError
 	if err == nil || !errors.As(err, &oe) {
 		return err

@@ -1,4 +1,4 @@
-package locks_test
+package lockkit_test
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 
 	"github.com/locksim/locksim/clock/clocktest"
 	"github.com/locksim/locksim/locks"
+	"github.com/locksim/locksim/locks/lockkit"
 )
 
 // TestConfigIsTheResolvedOptions: Resolve fills in the defaults and
 // reports the validity and TTL the patterns use; ResolveRenewing checks
 // RenewEvery too; both refuse what the constructors refuse.
 func TestConfigIsTheResolvedOptions(t *testing.T) {
-	c, err := locks.Options{TTL: 1500*time.Millisecond + 700*time.Microsecond}.Resolve()
+	c, err := lockkit.Resolve(locks.Options{TTL: 1500*time.Millisecond + 700*time.Microsecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,16 +32,16 @@ func TestConfigIsTheResolvedOptions(t *testing.T) {
 	if c.Clock() == nil || c.Rand() == nil || c.Options().NodeTimeout != 150*time.Millisecond || c.Options().Retry.Delay != 10*time.Millisecond {
 		t.Errorf("defaults not filled in: %+v", c.Options())
 	}
-	r, err := locks.Options{TTL: 300 * time.Millisecond}.ResolveRenewing()
-	if err != nil || r.RenewEvery() != 100*time.Millisecond {
-		t.Errorf("ResolveRenewing() RenewEvery = %v, %v; want 100ms, nil", r.RenewEvery(), err)
+	r, err := lockkit.ResolveRenewing(locks.Options{TTL: 300 * time.Millisecond})
+	if err != nil || r.Options().RenewEvery != 100*time.Millisecond {
+		t.Errorf("ResolveRenewing() RenewEvery = %v, %v; want 100ms, nil", r.Options().RenewEvery, err)
 	}
-	_, err = locks.Options{TTL: time.Second, RenewEvery: time.Second}.ResolveRenewing()
+	_, err = lockkit.ResolveRenewing(locks.Options{TTL: time.Second, RenewEvery: time.Second})
 	var oe *locks.OptionError
 	if !errors.As(err, &oe) || oe.Field != "RenewEvery" {
 		t.Errorf("ResolveRenewing(RenewEvery = TTL) = %v, want an OptionError on RenewEvery", err)
 	}
-	if _, err := (locks.Options{TTL: time.Second, DriftFactor: 0.5}).Resolve(); !errors.As(err, &oe) || oe.Field != "DriftFactor" {
+	if _, err := lockkit.Resolve(locks.Options{TTL: time.Second, DriftFactor: 0.5}); !errors.As(err, &oe) || oe.Field != "DriftFactor" {
 		t.Errorf("Resolve(DriftFactor 0.5) = %v, want an OptionError on DriftFactor", err)
 	}
 }
@@ -50,7 +51,7 @@ func TestConfigIsTheResolvedOptions(t *testing.T) {
 func TestConfigRetry(t *testing.T) {
 	clk := clocktest.NewManualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), nil)
 	clk.SleepMoves = true
-	c, err := locks.Options{TTL: time.Second, Clock: clk, Retry: locks.Retry{Attempts: 3}}.Resolve()
+	c, err := lockkit.Resolve(locks.Options{TTL: time.Second, Clock: clk, Retry: locks.Retry{Attempts: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,30 +1,37 @@
-package locks_test
+package pitfall_test
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
+	"github.com/locksim/locksim/internal/pitfall"
 	"github.com/locksim/locksim/locks"
+	"github.com/redis/go-redis/v9"
 )
 
-// Options.WithPitfall builds a pattern with one deliberate mistake, to see
+// With builds a pattern with one deliberate mistake, to see
 // a check catch it: here Basic released by a plain DEL. A holder whose
 // lease ran out releases late, and the DEL frees the next holder's lock,
 // where the correct Basic's owner check refuses.
-func ExampleOptions_WithPitfall() {
-	m, rdb := exampleRedis()
+func ExampleWith() {
+	m, err := miniredis.Run()
+	if err != nil {
+		panic(err)
+	}
 	defer m.Close()
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
 	defer rdb.Close()
 	ctx := context.Background()
 	for _, p := range []struct {
 		name string
-		pit  locks.Pitfall
+		pit  pitfall.Pitfall
 	}{
-		{"basic", locks.Pitfall{}},
-		{"basic-del", locks.Pitfall{ReleaseScript: `return redis.call('DEL', KEYS[1])`}},
+		{"basic", pitfall.Pitfall{}},
+		{"basic-del", pitfall.Pitfall{ReleaseScript: `return redis.call('DEL', KEYS[1])`}},
 	} {
-		opts := locks.Options{TTL: time.Minute}.WithPitfall(p.pit)
+		opts := pitfall.With(locks.Options{TTL: time.Minute}, p.pit)
 		a, _ := locks.NewBasic(rdb, "job", opts)
 		b, _ := locks.NewBasic(rdb, "job", opts)
 		late, _ := a.Acquire(ctx)
