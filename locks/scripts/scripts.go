@@ -38,18 +38,21 @@ var (
 	// lib_type.lua refuses a key of another type than a string where a
 	// script reads a string key's presence as "held".
 	withTyped = []string{"lib_members", "lib_type"}
+	// lib_reentry.lua drops a reentrant owner's stale entries before its
+	// acquisition decides.
+	withReentry = []string{"lib_reentry"}
 )
 
 // table is every script the patterns run.
 var table = []spec{
 	{"release", nil},
 	{"extend", nil},
-	{"reentrant_acquire", nil},
+	{"reentrant_acquire", withReentry},
 	{"reentrant_release", nil},
 	{"reentrant_extend", nil},
 	{"fenced_acquire", nil},
 	{"probe", nil},
-	{"reentrant_fenced_acquire", nil},
+	{"reentrant_fenced_acquire", withReentry},
 	{"token_acquire", nil},
 	{"redlock_extend", nil},
 	{"redlock_acquire", nil},
