@@ -262,7 +262,7 @@ func (w *worker) acquire() (Lease, int, error) {
 }
 
 func (w *worker) release(lease Lease, id int) error {
-	w.watch.unwatch(id) // a loss from here on is told by Release's error
+	w.watch.releasing(id) // a loss from here on is told by Release's error
 	if _, err := w.ask(Msg{Kind: msgInvoke, Op: history.Release, Lease: id}); err != nil {
 		return err
 	}

@@ -2,7 +2,7 @@ package realmode
 
 import (
 	"context"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/locksim/locksim/clock"
@@ -47,16 +47,65 @@ func (c *driftClock) WithTimeout(ctx context.Context, d time.Duration) (context.
 }
 
 // jumpClock is a client's Clock whose wall clock can be stepped: Now is
-// offset by every jump so far, and keeps its monotonic reading, so that
-// Since (elapsed time) is exact across jumps, as Go's time.Time makes it
-// and as the simulator's clocks do.
+// offset by every jump so far, and Since (elapsed time) is exact across
+// jumps, as Go's monotonic readings make it and as the simulator's clocks
+// do. A reading made at an offset carries it in its monotonic reading too
+// (time.Time.Add moves both), so Since adds back the offset in force when
+// t was read: the recent readings made at a non-zero offset are kept with
+// theirs (the lock reads Since of a grant's or a renewal's start, within
+// a few TTLs).
 type jumpClock struct {
 	clock.Clock
-	off atomic.Int64 // ns
+	mu   sync.Mutex
+	off  time.Duration
+	at   map[time.Time]time.Duration // recent readings made at a non-zero offset, with it
+	ring []time.Time                 // the same readings, oldest first once full
+	next int
 }
 
+// jumpReadings is how many recent readings made at a non-zero offset a
+// jumpClock remembers.
+const jumpReadings = 1 << 16
+
 // Now is the underlying Now stepped by the jumps so far.
-func (c *jumpClock) Now() time.Time { return c.Clock.Now().Add(time.Duration(c.off.Load())) }
+func (c *jumpClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.Clock.Now().Add(c.off)
+	if c.off != 0 {
+		c.remember(t)
+	}
+	return t
+}
+
+// remember records reading t as made at the current offset.
+func (c *jumpClock) remember(t time.Time) {
+	if c.at == nil {
+		c.at, c.ring = map[time.Time]time.Duration{}, make([]time.Time, 0, jumpReadings)
+	}
+	if len(c.ring) < jumpReadings {
+		c.ring = append(c.ring, t)
+	} else {
+		delete(c.at, c.ring[c.next])
+		c.ring[c.next] = t
+		c.next = (c.next + 1) % jumpReadings
+	}
+	c.at[t] = c.off
+}
+
+// Since is the time elapsed since t, whatever jumps came between: the
+// underlying Since, plus the offset t was read at (which its monotonic
+// reading carries).
+func (c *jumpClock) Since(t time.Time) time.Duration {
+	c.mu.Lock()
+	off := c.at[t]
+	c.mu.Unlock()
+	return c.Clock.Since(t) + off
+}
 
 // jump steps the wall clock by d.
-func (c *jumpClock) jump(d time.Duration) { c.off.Add(int64(d)) }
+func (c *jumpClock) jump(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.off += d
+}

@@ -47,3 +47,35 @@ func TestJumpClockStepsNowNotSince(t *testing.T) {
 		t.Errorf("Since across the jump = %v, want the real elapsed time", d)
 	}
 }
+
+// TestJumpClockSinceAfterAJump: elapsed time measured from a reading made
+// after a jump is the real elapsed time too. Before, Since added minus
+// the step: 20ms after a -500ms jump it read about 520ms, so a client
+// whose clock stepped back saw every holding it took as long over.
+func TestJumpClockSinceAfterAJump(t *testing.T) {
+	for _, step := range []time.Duration{-500 * time.Millisecond, 500 * time.Millisecond} {
+		c := &jumpClock{Clock: clock.Real{}}
+		c.jump(step)
+		start := c.Now()
+		time.Sleep(20 * time.Millisecond)
+		if d := c.Since(start); d < 20*time.Millisecond || d > 400*time.Millisecond {
+			t.Errorf("jump %v: Since a reading made after it, 20ms later = %v, want about 20ms", step, d)
+		}
+		c.jump(-step)
+		if d := c.Since(start); d < 20*time.Millisecond || d > 400*time.Millisecond {
+			t.Errorf("jump %v and back: Since = %v, want about 20ms", step, d)
+		}
+	}
+}
+
+// TestJumpClockOverDrift: a jump on a drifting clock (the two faults at
+// once) keeps Since the drifted elapsed time.
+func TestJumpClockOverDrift(t *testing.T) {
+	c := &jumpClock{Clock: newDriftClock(0)}
+	c.jump(-time.Second)
+	start := c.Now()
+	time.Sleep(20 * time.Millisecond)
+	if d := c.Since(start); d < 20*time.Millisecond || d > 400*time.Millisecond {
+		t.Errorf("Since a reading made after a -1s jump on a drift clock, 20ms later = %v, want about 20ms", d)
+	}
+}

@@ -18,8 +18,10 @@ import (
 // judged at the end of the run, with every stop of its holder known.
 // 4: a last look at a holding as its Release begins (a node back empty
 // since the last poll is a loss, not a clean release), and a restarted
-// node answering within a millisecond of its start.
-const OracleVersion = "4"
+// node answering within a millisecond of its start. 5: a lease whose Err
+// is non-nil as its Release begins is told lost then (not only by the
+// Release's return).
+const OracleVersion = "5"
 
 // A cell's fingerprint is a digest of each input that decides its
 // verdicts, written "name:digest" and joined by spaces, so that a
