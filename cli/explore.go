@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/internal/safefile"
 	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/term"
 )
 
 // defaultExploreSeeds is explore's seeds per cell, and the count run's
@@ -187,7 +187,7 @@ func checkExplorePaths(f exploreFlags) error {
 // terminal or bar is set, otherwise a plain line every 10s and at the end.
 func progressReporter(stderr io.Writer, bar bool, what string) func(done, total int) {
 	start := time.Now()
-	if bar || isTerminal(stderr) {
+	if bar || term.IsTerminal(stderr) {
 		var pb *progressbar.ProgressBar
 		return func(done, total int) {
 			if pb == nil {
@@ -208,16 +208,6 @@ func progressReporter(stderr io.Writer, bar bool, what string) func(done, total 
 			fmt.Fprintf(stderr, "%s: %d/%d runs (%d%%) in %v\n", what, done, total, done*100/total, now.Sub(start).Round(time.Second))
 		}
 	}
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // onceEach refuses a pattern listed twice: its cells would run, and be
