@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/locksim/locksim/term"
 )
 
 // Config is a sweep: which cells, how long each run, how many repetitions.
@@ -259,8 +261,10 @@ func settings(cfg Config, subjects []Subject) Settings {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
+// newBar draws to w when it is a terminal or a writer that is not a file
+// (a caller's own); a regular file or a pipe gets no bar.
 func newBar(w io.Writer, n int) *progressbar.ProgressBar {
-	if w == nil || !isTerminal(w) {
+	if _, isFile := w.(*os.File); w == nil || isFile && !term.IsTerminal(w) {
 		w = io.Discard
 	}
 	return progressbar.NewOptions(n,
@@ -271,16 +275,6 @@ func newBar(w io.Writer, n int) *progressbar.ProgressBar {
 		progressbar.OptionThrottle(200*time.Millisecond),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
 	)
-}
-
-// isTerminal reports whether w is a terminal, or not a file at all.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return true
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func randomID() string {

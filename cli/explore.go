@@ -1,20 +1,16 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/internal/explore"
-	"github.com/locksim/locksim/internal/safefile"
-	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/term"
 )
 
 // defaultExploreSeeds is explore's seeds per cell, and the count run's
@@ -22,13 +18,8 @@ import (
 const defaultExploreSeeds = 100
 
 type exploreFlags struct {
-	pattern, scenario string
-	seeds             int
-	seedStart         uint64
-	parallel          int
-	shard             string
-	asJSON, progress  bool
-	out               string
+	plan             explore.Plan
+	asJSON, progress bool
 }
 
 func newExploreCmd() *cobra.Command {
@@ -69,22 +60,22 @@ lines otherwise.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExplore(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.pattern, "pattern", "", "pattern name, comma-separated names, or all (see locksim list)")
-	fl.StringVar(&f.scenario, "scenario", "", "built-in scenario or scenario file (comma-separated for several), or all")
-	fl.IntVar(&f.seeds, "seeds", defaultExploreSeeds, "seeds per cell")
-	fl.Uint64Var(&f.seedStart, "seed-start", 1, "first seed")
-	fl.IntVar(&f.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
-	fl.StringVar(&f.shard, "shard", "", "run shard i of n: the seeds with seed % n == i")
+	fl.StringVar(&f.plan.Pattern, "pattern", "", "pattern name, comma-separated names, or all (see locksim list)")
+	fl.StringVar(&f.plan.Scenario, "scenario", "", "built-in scenario or scenario file (comma-separated for several), or all")
+	fl.IntVar(&f.plan.Seeds.Count, "seeds", defaultExploreSeeds, "seeds per cell")
+	fl.Uint64Var(&f.plan.Seeds.Start, "seed-start", 1, "first seed")
+	fl.IntVar(&f.plan.Parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
+	fl.StringVar(&f.plan.Shard, "shard", "", "run shard i of n: the seeds with seed % n == i")
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON (what locksim merge reads)")
 	fl.BoolVar(&f.progress, "progress", false, "draw a progress bar even when stderr is not a terminal")
-	fl.StringVar(&f.out, "out", "", "write the result to this file instead of stdout")
+	fl.StringVar(&f.plan.Out, "out", "", "write the result to this file instead of stdout")
 	return cmd
 }
 
 func runExplore(cmd *cobra.Command, f exploreFlags) error {
-	cells, opt, err := explorePlan(f)
+	cells, opt, err := f.plan.Build()
 	if err != nil {
-		return err
+		return usageError{err} // each error of Build names the flag at fault
 	}
 	ctx, stop := interruptible(cmd.Context())
 	defer stop()
@@ -93,7 +84,7 @@ func runExplore(cmd *cobra.Command, f exploreFlags) error {
 	if rep == nil {
 		return runtimeError{runErr}
 	}
-	err = writeOutput(cmd.OutOrStdout(), "--out", f.out, func(w io.Writer) error {
+	err = writeOutput(cmd.OutOrStdout(), "--out", f.plan.Out, func(w io.Writer) error {
 		if f.asJSON {
 			return rep.WriteJSON(w)
 		}
@@ -111,83 +102,11 @@ func runExplore(cmd *cobra.Command, f exploreFlags) error {
 	return nil
 }
 
-// explorePlan checks the flags and paths and builds the cells and
-// options, before anything runs.
-func explorePlan(f exploreFlags) ([]explore.Cell, explore.Options, error) {
-	var opt explore.Options
-	switch {
-	case f.pattern == "":
-		return nil, opt, usagef("--pattern is required (a name, comma-separated names, or all)")
-	case f.scenario == "":
-		return nil, opt, usagef("--scenario is required (a built-in name, a file, or all)")
-	}
-	if err := errors.Join(checkCount("--seeds", f.seeds, maxSeeds), checkCount("--parallel", f.parallel, maxParallel)); err != nil {
-		return nil, opt, err
-	}
-	seeds := explore.Seeds{Start: f.seedStart, Count: f.seeds}
-	if err := seeds.Validate(); err != nil {
-		return nil, opt, usagef("--%v", err)
-	}
-	if f.shard != "" {
-		sh, err := explore.ParseShard(f.shard)
-		if err != nil {
-			return nil, opt, usagef("--shard: %v", err)
-		}
-		opt.Shard = sh
-	}
-	patterns, err := explore.ResolvePatterns(f.pattern)
-	if err != nil {
-		return nil, opt, usagef("--pattern: %v", err)
-	}
-	if err := onceEach(patterns); err != nil {
-		return nil, opt, err
-	}
-	if err := checkExplorePaths(f); err != nil {
-		return nil, opt, err
-	}
-	scenarios, err := explore.ResolveScenarios(f.scenario)
-	if err != nil {
-		return nil, opt, usagef("--scenario: %v", err)
-	}
-	if err := scenariosOnce(scenarios); err != nil {
-		return nil, opt, err
-	}
-	cells, err := explore.Grid(patterns, scenarios, seeds)
-	if err != nil {
-		return nil, opt, usagef("--scenario: %v", err)
-	}
-	if err := refusedCells(cells); err != nil {
-		return nil, opt, err
-	}
-	opt.Parallel = f.parallel
-	return cells, opt, nil
-}
-
-// checkExplorePaths refuses a missing scenario file, and an --out that is
-// a scenario file or cannot be written.
-func checkExplorePaths(f exploreFlags) error {
-	var paths safefile.Paths
-	if f.scenario != "all" {
-		for _, arg := range strings.Split(f.scenario, ",") {
-			arg = strings.TrimSpace(arg)
-			isFile, err := scenarioFile("--scenario", arg)
-			if err != nil {
-				return err
-			}
-			if isFile {
-				paths.Input("--scenario", arg)
-			}
-		}
-	}
-	paths.Output("--out", f.out)
-	return checkPaths(&paths)
-}
-
 // progressReporter shows progress on stderr: a bar when stderr is a
 // terminal or bar is set, otherwise a plain line every 10s and at the end.
 func progressReporter(stderr io.Writer, bar bool, what string) func(done, total int) {
 	start := time.Now()
-	if bar || isTerminal(stderr) {
+	if bar || term.IsTerminal(stderr) {
 		var pb *progressbar.ProgressBar
 		return func(done, total int) {
 			if pb == nil {
@@ -208,45 +127,4 @@ func progressReporter(stderr io.Writer, bar bool, what string) func(done, total 
 			fmt.Fprintf(stderr, "%s: %d/%d runs (%d%%) in %v\n", what, done, total, done*100/total, now.Sub(start).Round(time.Second))
 		}
 	}
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// onceEach refuses a pattern listed twice: its cells would run, and be
-// reported, twice.
-func onceEach(patterns []pattern.Pattern) error {
-	seen := map[string]bool{}
-	for _, p := range patterns {
-		if seen[p.Name] {
-			return usagef("--pattern: %s given twice", p.Name)
-		}
-		seen[p.Name] = true
-	}
-	return nil
-}
-
-// scenariosOnce refuses a scenario listed twice, and two scenarios of one
-// name (a file's scenario line naming a built-in, or two files): results,
-// and merge, tell cells apart by the scenario's name.
-func scenariosOnce(scenarios []explore.Scenario) error {
-	by := map[string]string{}
-	for _, sc := range scenarios {
-		prev, dup := by[sc.Name]
-		switch {
-		case dup && prev == sc.Arg:
-			return usagef("--scenario: %s given twice", sc.Arg)
-		case dup:
-			return usagef("--scenario: %s and %s are both named %s (rename one in its scenario line)", prev, sc.Arg, sc.Name)
-		}
-		by[sc.Name] = sc.Arg
-	}
-	return nil
 }

@@ -1,21 +1,16 @@
 package cli
 
 import (
-	"errors"
 	"io"
-	"io/fs"
-	"os"
-	"strings"
 
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/internal/safefile"
-	"github.com/locksim/locksim/sim/scenario"
 )
 
 // Bounds of numeric flags, named in their errors.
 const (
-	maxSeeds    = 1_000_000_000 // seeds per cell (--seeds, --baseline-seeds)
-	maxParallel = 4096          // runs at once (--parallel)
+	maxSeeds    = explore.MaxSeeds    // seeds per cell (--seeds, --baseline-seeds)
+	maxParallel = explore.MaxParallel // runs at once (--parallel)
 	// maxReportSeeds bounds report's seeds: it keeps every run's result
 	// in memory until the cells are tallied.
 	maxReportSeeds = 10_000
@@ -24,11 +19,8 @@ const (
 // checkCount refuses a count outside [1, max], naming the flag and the
 // limit.
 func checkCount(flag string, n, max int) error {
-	switch {
-	case n < 1:
-		return usagef("%s %d: want at least 1", flag, n)
-	case n > max:
-		return usagef("%s %d: want at most %d", flag, n, max)
+	if err := explore.CheckCount(flag, n, max); err != nil {
+		return usageError{err}
 	}
 	return nil
 }
@@ -62,25 +54,9 @@ func writeOutput(stdout io.Writer, flag, path string, write func(io.Writer) erro
 // built-in's name), or gives a usage error saying what is wrong with it:
 // no such file, a directory.
 func scenarioFile(flag, arg string) (bool, error) {
-	if _, err := explore.Named(arg); err == nil {
-		return false, nil // a built-in or one of the gate's own
-	}
-	st, err := os.Stat(arg)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return false, usagef("%s %s: no such file, and no built-in scenario of that name (built-in: %s)", flag, arg, builtinNames())
-	case err != nil:
+	isFile, err := explore.ScenarioFile(arg)
+	if err != nil {
 		return false, usagef("%s %s: %w", flag, arg, err)
-	case st.IsDir():
-		return false, usagef("%s %s: a directory, not a scenario file", flag, arg)
 	}
-	return true, nil
-}
-
-func builtinNames() string {
-	var names []string
-	for _, b := range scenario.Builtins() {
-		names = append(names, b.Name)
-	}
-	return strings.Join(names, ", ")
+	return isFile, nil
 }

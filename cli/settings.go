@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/internal/gate"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/realmode"
@@ -23,27 +22,6 @@ import (
 func refusedSettings(input string, p pattern.Pattern, sc scenario.Scenario) error {
 	if err := realmode.CheckBuild(p, sc); err != nil {
 		return usageError{fmt.Errorf("%s: %w", input, err)}
-	}
-	return nil
-}
-
-// refusedCells checks every cell's lock settings once per pattern and
-// scenario, naming the --scenario value the cell came from.
-func refusedCells(cells []explore.Cell) error {
-	seen := map[[2]string]bool{}
-	for _, c := range cells {
-		key := [2]string{c.Pattern.Name, c.Scenario.Arg}
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		sc, err := c.Scenario.Resolve(c.Pattern.Nodes)
-		if err != nil {
-			continue // the cell resolved it once: its run says what is wrong
-		}
-		if err := refusedSettings("--scenario "+c.Scenario.Arg, c.Pattern, sc); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/internal/report"
 	"github.com/locksim/locksim/internal/safefile"
 	"github.com/locksim/locksim/pattern"
@@ -180,8 +181,8 @@ func sweepPlanOf(f sweepFlags) (sweepPlan, error) {
 		}
 		p.patterns = append(p.patterns, pat)
 	}
-	if err := onceEach(p.patterns); err != nil {
-		return p, err
+	if err := explore.PatternsOnce(p.patterns); err != nil {
+		return p, usagef("--pattern: %v", err)
 	}
 	var err error
 	if p.points, err = parsePoints(f.points); err != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/internal/safefile"
 	"github.com/locksim/locksim/redisserver"
+	"github.com/locksim/locksim/term"
 )
 
 // UsageError marks bad flags or values (the CLI exits 2 on it).
@@ -147,7 +148,7 @@ func run(ctx context.Context, f flags, extra []bench.Subject, stdout, stderr io.
 	}
 	switch {
 	case f.quiet:
-	case isTerminal(stderr):
+	case term.IsTerminal(stderr):
 		cfg.Progress = stderr
 	default:
 		cfg.OnProgress = progressLines(stderr)
@@ -186,16 +187,6 @@ func interrupted(ctx context.Context, err error) error {
 		return fmt.Errorf("%w (any redis-server it started is stopped): %w", ErrInterrupted, err)
 	}
 	return err
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // progressLines is the progress off a terminal: a plain line every 10s

@@ -7,6 +7,18 @@
 //	rep, err := explore.Run(ctx, cells, explore.Options{Parallel: 4})
 //	rep.WriteText(os.Stdout)
 //
+// # Plan
+//
+// Plan is an exploration as the explore command's flags give it (the
+// patterns, the scenarios, the seeds, the shard, the runs at once and the
+// output file). Plan.Build checks it whole before anything runs — the
+// values, the paths, each pattern and scenario named once, the lock
+// settings each pattern's constructor takes — and returns the cells and
+// options, or a *FlagError naming the flag at fault:
+//
+//	cells, opt, err := explore.Plan{Pattern: "all", Scenario: "gc-pause",
+//		Seeds: explore.Seeds{Start: 1, Count: 200}, Parallel: 4}.Build()
+//
 // # Determinism
 //
 // A cell's aggregate is made only of integer sums, maxima and minima over

@@ -2,8 +2,10 @@ package explore
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"strings"
 
@@ -38,4 +40,31 @@ func ScenarioFiles(fsys fs.FS, dir, repoDir string) ([]Scenario, error) {
 		out = append(out, Parsed(where, sc, data))
 	}
 	return out, nil
+}
+
+// ScenarioFile says whether a --scenario value names a file (false for a
+// built-in's or a registered scenario's name), or what is wrong with it:
+// no such file, a directory.
+func ScenarioFile(arg string) (bool, error) {
+	if _, err := Named(arg); err == nil {
+		return false, nil
+	}
+	st, err := os.Stat(arg)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, fmt.Errorf("no such file, and no built-in scenario of that name (built-in: %s)", builtinNames())
+	case err != nil:
+		return false, err
+	case st.IsDir():
+		return false, errors.New("a directory, not a scenario file")
+	}
+	return true, nil
+}
+
+func builtinNames() string {
+	var names []string
+	for _, b := range scenario.Builtins() {
+		names = append(names, b.Name)
+	}
+	return strings.Join(names, ", ")
 }

@@ -1,235 +1,203 @@
 package explore
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/locksim/locksim/internal/safefile"
 	"github.com/locksim/locksim/pattern"
-	"github.com/locksim/locksim/sim/scenario"
+	"github.com/locksim/locksim/realmode"
 )
 
-// Scenario is a scenario to explore: a built-in or one read from a file.
-type Scenario struct {
-	// Name is the scenario's name as results show it.
-	Name string
-	// Arg is what `locksim run --scenario` takes to replay it: the
-	// built-in's name or the file's path.
-	Arg string
-	// SHA256 is the hex sha256 of the file the scenario was read from;
-	// empty for a built-in, whose canonical text is hashed instead.
-	SHA256 string
-	make   func(nodes int) (scenario.Scenario, error)
+// Bounds of a plan's counts, named in their errors.
+const (
+	MaxSeeds    = 1_000_000_000 // seeds per cell
+	MaxParallel = 4096          // runs at once
+)
+
+// Plan is an exploration as the explore command's flags give it. Build
+// checks it whole, before anything runs, and makes its cells.
+type Plan struct {
+	// Pattern is --pattern: a name, comma-separated names, or all.
+	Pattern string
+	// Scenario is --scenario: built-in names and scenario files,
+	// comma-separated, or all.
+	Scenario string
+	// Seeds are --seed-start and --seeds: every cell's seeds.
+	Seeds Seeds
+	// Parallel is --parallel: runs at once.
+	Parallel int
+	// Shard is --shard: "i/n", or "" for every seed.
+	Shard string
+	// Out is --out: the file the result goes to, or "" for stdout. Build
+	// checks that it can be written and is no scenario file.
+	Out string
 }
 
-// Builtin returns the built-in scenario named name.
-func Builtin(name string) (Scenario, error) {
-	for _, b := range scenario.Builtins() {
-		if b.Name == name {
-			return Scenario{Name: b.Name, Arg: b.Name, make: b.Scenario}, nil
-		}
-	}
-	_, err := scenario.Lookup(name, 1) // its message lists the built-ins
-	return Scenario{}, err
+// FlagError is a plan's refusal of a flag's value: bad input.
+type FlagError struct {
+	Flag string // the flag at fault, e.g. "--seeds"
+	Err  error  // what is wrong, naming the flag
 }
 
-// Builtins returns every built-in scenario, sorted by name.
-func Builtins() []Scenario {
-	var out []Scenario
-	for _, b := range scenario.Builtins() {
-		out = append(out, Scenario{Name: b.Name, Arg: b.Name, make: b.Scenario})
-	}
-	return out
+func (e *FlagError) Error() string { return e.Err.Error() }
+func (e *FlagError) Unwrap() error { return e.Err }
+
+func flagErrorf(flag, format string, a ...any) error {
+	return &FlagError{Flag: flag, Err: fmt.Errorf(format, a...)}
 }
 
-// FromFile returns the scenario parsed from the file at path, named after
-// its scenario line or, without one, after the file.
-func FromFile(path string) (Scenario, error) {
-	data, err := os.ReadFile(path)
+// Build checks the plan and returns its cells, patterns outermost, and
+// the options that run them (Shard and Parallel; the caller adds the
+// rest). It runs nothing and writes nothing. It checks, in this order:
+// that --pattern and --scenario are given; the counts; the seeds and the
+// shard; the patterns, each named once; the paths (every scenario file
+// exists, --out can be written and is no scenario file); the scenarios,
+// each named once; and, per pattern and scenario, that the pattern's
+// constructor takes the scenario's lock settings (realmode.CheckBuild).
+// Every error it returns is a *FlagError naming the flag at fault, or,
+// when --seeds and --parallel are both out of bounds, errors.Join of
+// both.
+func (p Plan) Build() ([]Cell, Options, error) {
+	opt, err := p.options()
 	if err != nil {
-		return Scenario{}, err
+		return nil, Options{}, err
 	}
-	sc, err := scenario.Parse(bytes.NewReader(data))
-	if err != nil {
-		return Scenario{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if sc.Name == "" {
-		sc.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	}
-	return Parsed(path, sc, data), nil
-}
-
-// Parsed returns sc, parsed elsewhere from data, as a scenario to explore;
-// arg is what `locksim run --scenario` takes to replay it (the file's
-// path). The report records data's hash.
-func Parsed(arg string, sc scenario.Scenario, data []byte) Scenario {
-	return Scenario{Name: sc.Name, Arg: arg, SHA256: Hash(data), make: sc.Resolve}
-}
-
-// ResolveScenarios reads a --scenario argument: "all" (every built-in),
-// or a comma-separated list of built-in names and scenario file paths.
-func ResolveScenarios(arg string) ([]Scenario, error) {
-	if arg == "all" {
-		return Builtins(), nil
-	}
-	var out []Scenario
-	for _, a := range strings.Split(arg, ",") {
-		sc, err := resolveScenario(strings.TrimSpace(a))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sc)
-	}
-	return out, nil
-}
-
-// resolveScenario reads a built-in's or registered scenario's name or,
-// failing that, a file.
-func resolveScenario(arg string) (Scenario, error) {
-	sc, err := Named(arg)
+	patterns, err := ResolvePatterns(p.Pattern)
 	if err == nil {
-		return sc, nil
+		err = PatternsOnce(patterns)
 	}
-	if _, statErr := os.Stat(arg); statErr != nil {
-		return Scenario{}, err
-	}
-	return FromFile(arg)
-}
-
-// ResolvePatterns reads a --pattern argument: "all" (every pattern in the
-// catalog, correct ones first) or a comma-separated list of names.
-func ResolvePatterns(arg string) ([]pattern.Pattern, error) {
-	if arg == "all" {
-		return pattern.All(), nil
-	}
-	var out []pattern.Pattern
-	for _, name := range strings.Split(arg, ",") {
-		p, err := pattern.Lookup(strings.TrimSpace(name))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// Seeds is a range of seeds: Start, Start+1, ..., Start+Count-1.
-type Seeds struct {
-	Start uint64 `json:"start"`
-	Count int    `json:"count"`
-}
-
-// Validate checks the range.
-func (s Seeds) Validate() error {
-	if s.Count <= 0 {
-		return fmt.Errorf("seeds: %d, want at least 1", s.Count)
-	}
-	if s.Start+uint64(s.Count)-1 < s.Start {
-		return fmt.Errorf("seed-start: %d + %d seeds overflows a uint64", s.Start, s.Count)
-	}
-	return nil
-}
-
-// Shard is one of N parts of every cell's seeds: those with seed % N == I.
-// The zero Shard is the whole range.
-type Shard struct{ I, N int }
-
-// ParseShard reads "i/n" with 0 ≤ i < n.
-func ParseShard(s string) (Shard, error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, errI := strconv.Atoi(a)
-	n, errN := strconv.Atoi(b)
-	if !ok || errI != nil || errN != nil {
-		return Shard{}, fmt.Errorf("shard %q: want i/n, e.g. 0/4", s)
-	}
-	sh := Shard{I: i, N: n}
-	if n < 1 {
-		return Shard{}, fmt.Errorf("shard %q: n is %d, want at least 1", s, n)
-	}
-	if err := sh.Validate(); err != nil {
-		return Shard{}, fmt.Errorf("shard %q: %w", s, err)
-	}
-	return sh, nil
-}
-
-// Validate checks 0 ≤ I < N; the zero Shard (every seed) is valid too.
-func (sh Shard) Validate() error {
-	switch {
-	case sh == Shard{}:
-		return nil
-	case sh.N < 1:
-		return fmt.Errorf("n is %d, want at least 1", sh.N)
-	case sh.I < 0 || sh.I >= sh.N:
-		return fmt.Errorf("i is %d, want 0 ≤ i < %d", sh.I, sh.N)
-	}
-	return nil
-}
-
-func (sh Shard) String() string {
-	if sh.N == 0 {
-		return "all"
-	}
-	return fmt.Sprintf("%d/%d", sh.I, sh.N)
-}
-
-// span returns the lowest seed of s in shard sh, and how many seeds of s
-// the shard holds.
-func (sh Shard) span(s Seeds) (first uint64, count int) {
-	if sh.N <= 1 {
-		return s.Start, s.Count
-	}
-	n := uint64(sh.N)
-	off := (uint64(sh.I) + n - s.Start%n) % n
-	if off >= uint64(s.Count) {
-		return 0, 0
-	}
-	return s.Start + off, int((uint64(s.Count)-off-1)/n + 1)
-}
-
-// seed returns the k-th seed (from 0) of s in shard sh.
-func (sh Shard) seed(s Seeds, k int) uint64 {
-	first, _ := sh.span(s)
-	return first + uint64(k)*uint64(max(sh.N, 1))
-}
-
-// Cell is one pattern under one scenario over a range of seeds.
-type Cell struct {
-	Pattern  pattern.Pattern
-	Scenario Scenario
-	Seeds    Seeds
-	resolved scenario.Scenario
-}
-
-// NewCell builds a cell, resolving the scenario for the pattern's nodes.
-func NewCell(p pattern.Pattern, sc Scenario, seeds Seeds) (Cell, error) {
-	if err := seeds.Validate(); err != nil {
-		return Cell{}, err
-	}
-	if sc.make == nil {
-		return Cell{}, fmt.Errorf("scenario %q was not made by Builtin or FromFile", sc.Name)
-	}
-	res, err := sc.make(p.Nodes)
 	if err != nil {
-		return Cell{}, fmt.Errorf("scenario %s for pattern %s (%d nodes): %w", sc.Name, p.Name, p.Nodes, err)
+		return nil, Options{}, flagErrorf("--pattern", "--pattern: %v", err)
 	}
-	res.Name = sc.Name
-	return Cell{Pattern: p, Scenario: sc, Seeds: seeds, resolved: res}, nil
+	if err := p.checkPaths(); err != nil {
+		return nil, Options{}, err
+	}
+	scenarios, err := ResolveScenarios(p.Scenario)
+	if err == nil {
+		err = scenariosOnce(scenarios)
+	}
+	if err != nil {
+		return nil, Options{}, flagErrorf("--scenario", "--scenario: %v", err)
+	}
+	cells, err := Grid(patterns, scenarios, p.Seeds)
+	if err != nil {
+		return nil, Options{}, flagErrorf("--scenario", "--scenario: %v", err)
+	}
+	if err := refusedCells(cells); err != nil {
+		return nil, Options{}, err
+	}
+	return cells, opt, nil
 }
 
-// Grid builds every pattern × scenario cell, patterns outermost.
-func Grid(patterns []pattern.Pattern, scenarios []Scenario, seeds Seeds) ([]Cell, error) {
-	var out []Cell
-	for _, p := range patterns {
-		for _, sc := range scenarios {
-			c, err := NewCell(p, sc, seeds)
+// options checks the flags that need no file and no catalog: the
+// required ones, the counts, the seeds and the shard.
+func (p Plan) options() (Options, error) {
+	switch {
+	case p.Pattern == "":
+		return Options{}, flagErrorf("--pattern", "--pattern is required (a name, comma-separated names, or all)")
+	case p.Scenario == "":
+		return Options{}, flagErrorf("--scenario", "--scenario is required (a built-in name, a file, or all)")
+	}
+	if err := errors.Join(CheckCount("--seeds", p.Seeds.Count, MaxSeeds), CheckCount("--parallel", p.Parallel, MaxParallel)); err != nil {
+		return Options{}, err
+	}
+	if err := p.Seeds.Validate(); err != nil {
+		// The count is at least 1 (above): the range overflows from its start.
+		return Options{}, flagErrorf("--seed-start", "--%v", err)
+	}
+	opt := Options{Parallel: p.Parallel}
+	if p.Shard != "" {
+		sh, err := ParseShard(p.Shard)
+		if err != nil {
+			return Options{}, flagErrorf("--shard", "--shard: %v", err)
+		}
+		opt.Shard = sh
+	}
+	return opt, nil
+}
+
+// CheckCount refuses a count flag's value outside [1, max], naming the
+// flag and the limit.
+func CheckCount(flag string, n, max int) error {
+	switch {
+	case n < 1:
+		return flagErrorf(flag, "%s %d: want at least 1", flag, n)
+	case n > max:
+		return flagErrorf(flag, "%s %d: want at most %d", flag, n, max)
+	}
+	return nil
+}
+
+// checkPaths refuses a missing scenario file, and an --out that is a
+// scenario file or cannot be written.
+func (p Plan) checkPaths() error {
+	var paths safefile.Paths
+	if p.Scenario != "all" {
+		for _, arg := range strings.Split(p.Scenario, ",") {
+			arg = strings.TrimSpace(arg)
+			isFile, err := ScenarioFile(arg)
 			if err != nil {
-				return nil, err
+				return flagErrorf("--scenario", "--scenario %s: %w", arg, err)
 			}
-			out = append(out, c)
+			if isFile {
+				paths.Input("--scenario", arg)
+			}
 		}
 	}
-	return out, nil
+	paths.Output("--out", p.Out)
+	if err := paths.Check(); err != nil {
+		return &FlagError{Flag: "--out", Err: err}
+	}
+	return nil
+}
+
+// PatternsOnce refuses a pattern listed twice: its cells would run, and
+// be reported, twice.
+func PatternsOnce(patterns []pattern.Pattern) error {
+	seen := map[string]bool{}
+	for _, p := range patterns {
+		if seen[p.Name] {
+			return fmt.Errorf("%s given twice", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	return nil
+}
+
+// scenariosOnce refuses a scenario listed twice, and two scenarios of one
+// name (a file's scenario line naming a built-in, or two files): results,
+// and merge, tell cells apart by the scenario's name.
+func scenariosOnce(scenarios []Scenario) error {
+	by := map[string]string{}
+	for _, sc := range scenarios {
+		prev, dup := by[sc.Name]
+		switch {
+		case dup && prev == sc.Arg:
+			return fmt.Errorf("%s given twice", sc.Arg)
+		case dup:
+			return fmt.Errorf("%s and %s are both named %s (rename one in its scenario line)", prev, sc.Arg, sc.Name)
+		}
+		by[sc.Name] = sc.Arg
+	}
+	return nil
+}
+
+// refusedCells builds each cell's lock once per pattern and scenario, as
+// a run builds it, and refuses the settings its constructor refuses,
+// naming the --scenario value the cell came from.
+func refusedCells(cells []Cell) error {
+	seen := map[[2]string]bool{}
+	for _, c := range cells {
+		key := [2]string{c.Pattern.Name, c.Scenario.Arg}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if err := realmode.CheckBuild(c.Pattern, c.resolved); err != nil {
+			return flagErrorf("--scenario", "--scenario %s: %w", c.Scenario.Arg, err)
+		}
+	}
+	return nil
 }

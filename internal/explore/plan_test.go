@@ -1,150 +1,104 @@
 package explore
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/locksim/locksim/pattern"
-	"github.com/locksim/locksim/sim"
-	"github.com/locksim/locksim/sim/scenario"
+	"github.com/google/go-cmp/cmp"
 )
 
-func TestParseShard(t *testing.T) {
+// goodPlan is a plan Build takes; each case of TestPlanRefuses spoils one
+// flag of it.
+func goodPlan() Plan {
+	return Plan{Pattern: "basic", Scenario: "gc-pause", Seeds: Seeds{Start: 1, Count: 2}, Parallel: 2}
+}
+
+// TestPlanRefuses: a bad value of each flag is refused, before anything
+// runs, with a *FlagError naming that flag and the message the explore
+// command prints.
+func TestPlanRefuses(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "mine.txt")
+	writeFile(t, mine, "scenario gc-pause\nstart clients=2 duration=200ms\n")
+	broken := filepath.Join(dir, "broken.txt")
+	writeFile(t, broken, "start clients=0\n")
+	threeNodes := filepath.Join(dir, "nodes3.txt")
+	writeFile(t, threeNodes, "start nodes=3 clients=2 duration=200ms\n")
+	missing := filepath.Join(dir, "missing.txt")
 	for _, tc := range []struct {
-		in   string
-		want Shard
-		err  string
+		name, flag, want string
+		spoil            func(*Plan)
 	}{
-		{"0/1", Shard{0, 1}, ""},
-		{"3/8", Shard{3, 8}, ""},
-		{"3/2", Shard{}, "i is 3, want 0 ≤ i < 2"},
-		{"2/2", Shard{}, "i is 2"},
-		{"-1/2", Shard{}, "i is -1"},
-		{"0/0", Shard{}, "n is 0"},
-		{"1", Shard{}, "want i/n"},
-		{"a/b", Shard{}, "want i/n"},
+		{"no pattern", "--pattern", "--pattern is required (a name, comma-separated names, or all)", func(p *Plan) { p.Pattern = "" }},
+		{"no scenario", "--scenario", "--scenario is required (a built-in name, a file, or all)", func(p *Plan) { p.Scenario = "" }},
+		{"no seeds", "--seeds", "--seeds 0: want at least 1", func(p *Plan) { p.Seeds.Count = 0 }},
+		{"too many seeds", "--seeds", "--seeds 1000000001: want at most 1000000000", func(p *Plan) { p.Seeds.Count = MaxSeeds + 1 }},
+		{"seeds past uint64", "--seed-start", "--seed-start: 18446744073709551615 + 2 seeds overflows a uint64", func(p *Plan) { p.Seeds.Start = ^uint64(0) }},
+		{"no parallel", "--parallel", "--parallel 0: want at least 1", func(p *Plan) { p.Parallel = 0 }},
+		{"too parallel", "--parallel", "--parallel 4097: want at most 4096", func(p *Plan) { p.Parallel = MaxParallel + 1 }},
+		{"shard not i/n", "--shard", `--shard: shard "x": want i/n, e.g. 0/4`, func(p *Plan) { p.Shard = "x" }},
+		{"shard past n", "--shard", `--shard: shard "3/2": i is 3, want 0 ≤ i < 2`, func(p *Plan) { p.Shard = "3/2" }},
+		{"unknown pattern", "--pattern", `--pattern: unknown pattern "nope"`, func(p *Plan) { p.Pattern = "nope" }},
+		{"pattern twice", "--pattern", "--pattern: basic given twice", func(p *Plan) { p.Pattern = "basic,basic" }},
+		{"no such scenario", "--scenario", "--scenario " + missing + ": no such file, and no built-in scenario of that name (built-in: ", func(p *Plan) { p.Scenario = missing }},
+		{"scenario a directory", "--scenario", "--scenario " + dir + ": a directory, not a scenario file", func(p *Plan) { p.Scenario = dir }},
+		{"out a scenario file", "--out", "--out " + mine + " is the input --scenario " + mine + ": same file: refusing to overwrite an input", func(p *Plan) { p.Scenario, p.Out = mine, mine }},
+		{"out a directory", "--out", "--out " + dir + ": not writable: it is a directory", func(p *Plan) { p.Out = dir }},
+		{"scenario file broken", "--scenario", "--scenario: " + broken + ": start: field clients: 0, want at least 1", func(p *Plan) { p.Scenario = broken }},
+		{"scenario twice", "--scenario", "--scenario: gc-pause given twice", func(p *Plan) { p.Scenario = "gc-pause,gc-pause" }},
+		{"two scenarios of one name", "--scenario", "--scenario: " + mine + " and gc-pause are both named gc-pause (rename one in its scenario line)", func(p *Plan) { p.Scenario = mine + ",gc-pause" }},
+		{"settings the pattern refuses", "--scenario", "--scenario " + threeNodes + ": the pattern refuses the scenario's lock settings: pattern basic with 3 nodes: pattern needs exactly 1 node, got 3", func(p *Plan) { p.Scenario = threeNodes }},
 	} {
-		got, err := ParseShard(tc.in)
-		if tc.err == "" {
-			if err != nil || got != tc.want {
-				t.Errorf("ParseShard(%q) = %v, %v, want %v", tc.in, got, err, tc.want)
+		t.Run(tc.name, func(t *testing.T) {
+			p := goodPlan()
+			tc.spoil(&p)
+			_, _, err := p.Build()
+			var fe *FlagError
+			if !errors.As(err, &fe) || fe.Flag != tc.flag || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("Build(%+v) = %v, want a *FlagError for %s beginning %q", p, err, tc.flag, tc.want)
 			}
-			continue
-		}
-		if err == nil || !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("ParseShard(%q) error = %v, want one containing %q", tc.in, err, tc.err)
-		}
+		})
 	}
 }
 
-// shardSeeds lists the seeds of s that shard sh runs.
-func shardSeeds(sh Shard, s Seeds) []uint64 {
-	_, n := sh.span(s)
-	var out []uint64
-	for k := range n {
-		out = append(out, sh.seed(s, k))
-	}
-	return out
-}
-
-func TestShardsPartitionSeeds(t *testing.T) {
-	if got := shardSeeds(Shard{0, 2}, Seeds{Start: 10, Count: 4}); !slices.Equal(got, []uint64{10, 12}) {
-		t.Errorf("shard 0/2 of seeds 10..13 = %v, want [10 12]", got)
-	}
-	if got := shardSeeds(Shard{1, 2}, Seeds{Start: 10, Count: 4}); !slices.Equal(got, []uint64{11, 13}) {
-		t.Errorf("shard 1/2 of seeds 10..13 = %v, want [11 13]", got)
-	}
-	for _, s := range []Seeds{{1, 1}, {1, 10}, {7, 3}, {0, 17}, {5, 2}} {
-		for n := 1; n <= 6; n++ {
-			var all []uint64
-			for i := range n {
-				for _, seed := range shardSeeds(Shard{i, n}, s) {
-					if seed%uint64(n) != uint64(i) {
-						t.Errorf("shard %d/%d of %+v runs seed %d", i, n, s, seed)
-					}
-					all = append(all, seed)
-				}
-			}
-			slices.Sort(all)
-			want := shardSeeds(Shard{}, s)
-			if !slices.Equal(all, want) {
-				t.Errorf("shards of %d over %+v cover %v, want %v", n, s, all, want)
-			}
-		}
+// TestPlanRefusesBothCounts: --seeds and --parallel out of bounds at once
+// are both named, one line each.
+func TestPlanRefusesBothCounts(t *testing.T) {
+	p := goodPlan()
+	p.Seeds.Count, p.Parallel = 0, 0
+	_, _, err := p.Build()
+	var fe *FlagError
+	if want := "--seeds 0: want at least 1\n--parallel 0: want at least 1"; err == nil || err.Error() != want || !errors.As(err, &fe) {
+		t.Errorf("Build with no seeds and no parallel = %v, want %q of *FlagErrors", err, want)
 	}
 }
 
-func TestSeedsValidate(t *testing.T) {
-	for _, s := range []Seeds{{1, 0}, {1, -3}, {^uint64(0), 2}} {
-		if err := s.Validate(); err == nil {
-			t.Errorf("Seeds%+v.Validate() = nil, want an error", s)
-		}
-	}
-	if err := (Seeds{Start: ^uint64(0), Count: 1}).Validate(); err != nil {
-		t.Errorf("the last seed alone: %v", err)
-	}
-}
-
-func TestResolve(t *testing.T) {
-	if _, err := ResolvePatterns("basic,no-such"); err == nil || !strings.Contains(err.Error(), `"no-such"`) {
-		t.Errorf("ResolvePatterns(basic,no-such) error = %v, want it to name no-such", err)
-	}
-	if ps, err := ResolvePatterns("all"); err != nil || len(ps) < 6 {
-		t.Errorf("ResolvePatterns(all) = %d patterns, %v", len(ps), err)
-	}
-	if _, err := ResolveScenarios("gc-pause,no-such"); err == nil || !strings.Contains(err.Error(), `"no-such"`) {
-		t.Errorf("ResolveScenarios(gc-pause,no-such) error = %v, want it to name no-such", err)
-	}
-	path := filepath.Join(t.TempDir(), "mine.txt")
-	if err := os.WriteFile(path, []byte("start clients=2 ttl=100ms duration=1s\npause c1 on=write for=150ms\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	scs, err := ResolveScenarios("gc-pause," + path)
-	if err != nil || len(scs) != 2 || scs[1].Name != "mine" || scs[1].Arg != path {
-		t.Fatalf("ResolveScenarios(gc-pause,file) = %+v, %v", scs, err)
-	}
-	bad := filepath.Join(t.TempDir(), "bad.txt")
-	if err := os.WriteFile(bad, []byte("start clients=0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ResolveScenarios(bad); err == nil || !strings.Contains(err.Error(), "clients") {
-		t.Errorf("ResolveScenarios(bad file) error = %v, want it to name the field", err)
-	}
-}
-
-func TestReplayCommandQuotes(t *testing.T) {
-	for _, tc := range []struct{ arg, want string }{
-		{"gc-pause", "locksim run --pattern basic --scenario gc-pause --seed 7"},
-		{"dir/my faults.txt", "locksim run --pattern basic --scenario 'dir/my faults.txt' --seed 7"},
-		{"it's.txt", `locksim run --pattern basic --scenario 'it'\''s.txt' --seed 7`},
-	} {
-		if got := ReplayCommand("basic", tc.arg, 7); got != tc.want {
-			t.Errorf("ReplayCommand(basic, %q, 7) = %q, want %q", tc.arg, got, tc.want)
-		}
-	}
-}
-
-// TestClaimNamesAsSimulator keeps ClaimNames in step with the claims the
-// simulator names in its results, for every pattern of the catalog.
-func TestClaimNamesAsSimulator(t *testing.T) {
-	sc, err := scenario.ParseString("start clients=1 ttl=100ms duration=50ms\n")
+// TestPlanBuilds: a good plan gives every pattern × scenario cell,
+// patterns outermost, and the options that run them.
+func TestPlanBuilds(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "result.json")
+	p := Plan{Pattern: "basic,fenced", Scenario: "gc-pause,partition", Seeds: Seeds{Start: 3, Count: 6}, Parallel: 3, Shard: "1/2", Out: out}
+	cells, opt, err := p.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range pattern.All() {
-		c, err := NewCell(p, Parsed("tiny", sc, []byte("start clients=1 ttl=100ms duration=50ms\n")), Seeds{Start: 1, Count: 1})
-		if err != nil {
-			t.Fatal(err)
+	var got []string
+	for _, c := range cells {
+		if c.Seeds != p.Seeds {
+			t.Errorf("cell %s/%s: seeds %+v, want %+v", c.Pattern.Name, c.Scenario.Name, c.Seeds, p.Seeds)
 		}
-		res, err := sim.Run(sim.Config{Pattern: p, Scenario: c.resolved, Seed: 1})
-		if err != nil {
-			t.Fatalf("%s: %v", p.Name, err)
-		}
-		if got := ClaimNames(p.Claims); !slices.Equal(got, res.Claims) {
-			t.Errorf("ClaimNames(%s) = %v, the simulator says %v", p.Name, got, res.Claims)
-		}
+		got = append(got, c.Pattern.Name+"/"+c.Scenario.Name)
+	}
+	if d := cmp.Diff([]string{"basic/gc-pause", "basic/partition", "fenced/gc-pause", "fenced/partition"}, got); d != "" {
+		t.Errorf("cells (-want +got):\n%s", d)
+	}
+	if opt.Parallel != 3 || opt.Shard != (Shard{I: 1, N: 2}) {
+		t.Errorf("options = %+v, want Parallel 3 and Shard 1/2", opt)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Build wrote --out (%v): it checks a path, it writes nothing", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locksim/locksim/locks"
 )
@@ -20,6 +21,10 @@ func TestLockSettingsByTheLocksRules(t *testing.T) {
 		{"start\npattern wait-timeout=10ms\n", "line 2: pattern: field wait-timeout: locks: WaitTimeout (10ms) is set but WaitReplicas is 0", "WaitTimeout"},
 		{"start\npattern wait-replicas=1 wait-timeout=99ms\n", "line 2: pattern: field wait-timeout: locks: WaitTimeout (99ms) must be less than the validity the TTL leaves (97ms)", "WaitTimeout"},
 		{"start\npattern renew-every=100ms\n", "line 2: pattern: field renew-every: locks: RenewEvery (100ms) must be less than TTL (100ms)", "RenewEvery"},
+		{"start ttl=500us\n", "line 1: start: field ttl: locks: TTL (500µs) must be at least 1ms", "TTL"},
+		{"start\npattern ttl=0s\n", "line 2: pattern: field ttl: locks: TTL (0s) must be at least 1ms", "TTL"},
+		{"start\nworkload retry=-1ms\n", "line 2: workload: field retry: locks: Retry.Delay (-1ms) must not be negative", "Retry.Delay"},
+		{"start\npattern retry-delay=-1ms\n", "line 2: pattern: field retry-delay: locks: Retry.Delay (-1ms) must not be negative", "Retry.Delay"},
 	} {
 		_, err := ParseString(tc.text)
 		var oe *locks.OptionError
@@ -29,5 +34,28 @@ func TestLockSettingsByTheLocksRules(t *testing.T) {
 	}
 	if _, err := ParseString("start\npattern drift=0.49 renew-every=99ms\n"); err != nil {
 		t.Errorf("settings the lock takes: %v", err)
+	}
+}
+
+// TestLockSettingsOfAScenarioMadeInGo: a scenario built in Go, without
+// lines, is checked by the same rules, naming the directive and field
+// that would set the refused option.
+func TestLockSettingsOfAScenarioMadeInGo(t *testing.T) {
+	noTTL, negRetry := Default(), Default()
+	noTTL.TTL = 0
+	negRetry.Workload.Retry = -time.Millisecond
+	for _, tc := range []struct {
+		s     Scenario
+		want  string
+		field string
+	}{
+		{noTTL, "start: field ttl: locks: TTL (0s) must be at least 1ms", "TTL"},
+		{negRetry, "workload: field retry: locks: Retry.Delay (-1ms) must not be negative", "Retry.Delay"},
+	} {
+		err := tc.s.Validate()
+		var oe *locks.OptionError
+		if err == nil || err.Error() != tc.want || !errors.As(err, &oe) || oe.Field != tc.field {
+			t.Errorf("Validate() = %v, want %q with a *locks.OptionError for %s", err, tc.want, tc.field)
+		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 // Workload.Retry, which the pattern directive may set too.
 type PatternOptions struct {
 	RenewEvery    time.Duration // locks.Options.RenewEvery (Watchdog, Service, redlock-watchdog; not given to the others)
-	DriftFactor   float64       // locks.Options.DriftFactor, in (0, 1)
+	DriftFactor   float64       // locks.Options.DriftFactor (its range is the lock's rule)
 	NodeTimeout   time.Duration // locks.Options.NodeTimeout (Redlock)
 	RetryAttempts int           // locks.Retry.Attempts; 0: retry until acquire-timeout
 	RetryMaxDelay time.Duration // locks.Retry.MaxDelay

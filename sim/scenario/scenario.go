@@ -147,6 +147,8 @@ func (s Scenario) faultErr(i int, err error) error {
 	return fmt.Errorf("fault %d (%s): %w", i+1, f.Kind, err)
 }
 
+// validateStart checks the start line's fields other than the TTL, which
+// the lock's own rules check (checkLock).
 func (s Scenario) validateStart() error {
 	switch {
 	case s.Nodes < 0 || s.Nodes > maxNodes:
@@ -155,8 +157,6 @@ func (s Scenario) validateStart() error {
 		return fmt.Errorf("start: field clients: %d, want at least 1", s.Clients)
 	case s.Clients > 1000:
 		return fmt.Errorf("start: field clients: %d, want at most 1000", s.Clients)
-	case s.TTL < time.Millisecond:
-		return fmt.Errorf("start: field ttl: %v, want at least 1ms", s.TTL)
 	case s.Duration <= 0:
 		return fmt.Errorf("start: field duration: %v, want a positive duration", s.Duration)
 	case s.Duration > 24*time.Hour:
@@ -165,11 +165,13 @@ func (s Scenario) validateStart() error {
 	return nil
 }
 
+// validate checks the workload's fields other than retry, the lock's
+// first backoff, which the lock's own rules check (checkLock).
 func (w Workload) validate() error {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
-	}{{"work", w.Work}, {"jitter", w.Jitter}, {"think", w.Think}, {"prep", w.Prep}, {"retry", w.Retry}, {"extend-every", w.ExtendEvery}} {
+	}{{"work", w.Work}, {"jitter", w.Jitter}, {"think", w.Think}, {"prep", w.Prep}, {"extend-every", w.ExtendEvery}} {
 		if f.d < 0 {
 			return fmt.Errorf("field %s: %v is negative", f.name, f.d)
 		}

@@ -80,7 +80,7 @@ func TestParseErrorsNameLineAndField(t *testing.T) {
 		{"start nodes=1\ncrash n2 at=1s", "line 2: crash: field target: n2, but the run has 1 nodes"},
 		{"start\nstart", "line 2: start: given twice (first on line 1)"},
 		{"start\npuase c1", "line 2: puase: unknown directive"},
-		{"start ttl=0s", "start: field ttl: 0s, want at least 1ms"},
+		{"start ttl=0s", "line 1: start: field ttl: locks: TTL (0s) must be at least 1ms"},
 		{"start\npause c1 on=lunch for=1s", `line 2: pause: field on: unknown point "lunch"`},
 		{"start\ncrash n1 on=acquired", `line 2: crash: field on: "acquired": name the client`},
 		{"start nodes=1\nfailover n1 at=0s", "line 2: failover: failover needs replicas"},
