@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/locksim/locksim/childproc"
+	"github.com/locksim/locksim/internal/report"
 )
 
 // TestMain lets a test run this binary as locksim itself: with
@@ -27,9 +28,6 @@ func TestMain(m *testing.M) {
 		mainWithPattern(name)
 	}
 	if os.Getenv("LOCKSIM_TEST_MAIN") == "1" {
-		if k, err := strconv.Atoi(os.Getenv(killAtInstallStep)); err == nil {
-			installStep = killAt(k)
-		}
 		os.Exit(start(os.Args[1:]))
 	}
 	os.Exit(m.Run())
@@ -262,20 +260,14 @@ func TestReportInterruptedKeepsEarlierReport(t *testing.T) {
 	if _, _, err := runCLI(t, reportArgs(t, out, "basic")...); err != nil {
 		t.Fatal(err)
 	}
-	before, err := listFiles(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest := mustRead(t, out+"/"+manifestName)
+	before := filesUnder(t, out)
+	manifest := mustRead(t, out+"/"+report.FileManifest)
 	_, stderr, code := interrupt(t, os.Interrupt, "report", "--out", out, "--seeds", "1000", "--bench", t.TempDir(), "--commit=false")
 	if code != exitInterrupt {
 		t.Fatalf("report after SIGINT: exit %d, want %d; stderr:\n%s", code, exitInterrupt, stderr)
 	}
-	after, err := listFiles(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(before, after) || mustRead(t, out+"/"+manifestName) != manifest {
+	after := filesUnder(t, out)
+	if !slices.Equal(before, after) || mustRead(t, out+"/"+report.FileManifest) != manifest {
 		t.Errorf("an interrupted report changed the directory: before %v, after %v", before, after)
 	}
 }

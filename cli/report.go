@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -123,7 +124,7 @@ writes nothing, and the first is unaffected.`,
 	fl.StringVar(&f.patterns, "patterns", "all", "comma-separated pattern names (see locksim list), or all")
 	fl.StringVar(&f.scenarios, "scenarios", "all", "comma-separated built-in scenario names, or all")
 	fl.BoolVar(&f.commit, "commit", true, "show the git commit of the source in the report")
-	fl.BoolVar(&f.force, "force", false, "write into a directory that holds other files and no earlier report, beside them, never over them (it lists the files it writes in "+manifestName+")")
+	fl.BoolVar(&f.force, "force", false, "write into a directory that holds other files and no earlier report, beside them, never over them (it lists the files it writes in "+report.FileManifest+")")
 	return cmd
 }
 
@@ -147,77 +148,15 @@ func checkBenchDir(dir string, given bool) error {
 }
 
 func runReport(cmd *cobra.Command, f reportFlags) error {
-	if err := errors.Join(checkCount("--seeds", f.seeds, maxReportSeeds), checkCount("--baseline-seeds", f.baselineSeeds, maxReportSeeds)); err != nil {
-		return err
-	}
-	if f.sweepSeeds < 0 || f.sweepSeeds > maxReportSeeds {
-		return usagef("--sweep-seeds %d: want 0 (no curves) to %d", f.sweepSeeds, maxReportSeeds)
-	}
-	if f.productionSeeds == -1 {
-		f.productionSeeds = f.seeds
-	}
-	if f.productionSeeds < 0 || f.productionSeeds > maxReportSeeds {
-		return usagef("--production-seeds %d: want -1 (as --seeds), 0 (no production-faults section) or up to %d", f.productionSeeds, maxReportSeeds)
-	}
-	if f.parallel < 0 || f.parallel > maxParallel {
-		return usagef("--parallel %d: want 0 (4 per core) to %d", f.parallel, maxParallel)
-	}
-	cfg, err := reportConfig(f)
+	cfg, err := checkReportFlags(cmd, &f)
 	if err != nil {
 		return err
-	}
-	if err := checkBenchDir(f.bench, cmd.Flags().Changed("bench")); err != nil {
-		return err
-	}
-	var paths safefile.Paths
-	paths.Input("--bench", f.bench)
-	paths.Input("--real", f.real)
-	paths.OutputDir("--out", f.out)
-	if err := checkPaths(&paths); err != nil {
-		return err
-	}
-	rd, err := openReportDir(f.out, f.force)
-	if err != nil {
-		return err
-	}
-	b, err := report.LoadBench(f.bench)
-	if err != nil {
-		return usagef("--bench: %v", err)
-	}
-	agree, err := loadAgreement(f.real, f.out)
-	if err != nil {
-		return err
-	}
-	if err := rd.lock(); err != nil {
-		return err
-	}
-	defer rd.unlock()
-	if n, err := rd.resume(); err != nil {
-		return runtimef("--out %s: %w", f.out, err)
-	} else if n > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "locksim: completed the install of an interrupted report into %s (%d files) first\n", f.out, n)
 	}
 	start := time.Now()
-	build := report.Phases{Config: cfg, SweepSeeds: f.sweepSeeds, ProductionSeeds: f.productionSeeds,
-		Phase: func(name, what string) func(done, total int) {
-			switch name {
-			case "grid":
-				return progressReporter(cmd.ErrOrStderr(), false, "report")
-			case "production":
-				fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %s\n", what)
-				return progressReporter(cmd.ErrOrStderr(), false, "production")
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %s\n", what)
-			return nil
-		}}
-	built, err := untilInterrupted(cmd.Context(), "no report written: the directory is as it was", func() (*report.Measured, error) {
-		return build.Run(cmd.Context())
-	})
-	if err != nil {
-		return err
-	}
-	m, sweeps, prod := built.Grid, built.Sweeps, built.Production
-	if err := writeReportDir(rd, m, b, sweeps, agree, prod, f); err != nil {
+	built, err := report.Generate(cmd.Context(), reportJob(cmd, f, cfg))
+	if report.IsUsage(err) {
+		return usageError{err}
+	} else if err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "locksim: %d simulations and the report in %v\n", built.Runs, time.Since(start).Round(time.Second))
@@ -226,25 +165,91 @@ func runReport(cmd *cobra.Command, f reportFlags) error {
 	return nil
 }
 
-// writeReportDir writes the report into a staging directory, then moves
-// it into place: an interrupted or failed report leaves the earlier one.
-func writeReportDir(rd *reportDir, m *report.Measurements, b *report.Bench, sweeps []*report.Sweep, agree *report.Agreement, prod *report.Measurements, f reportFlags) error {
-	staging, err := rd.stage()
+// checkReportFlags refuses a count out of its bounds and a path that
+// cannot be used, before any work, and resolves the pattern and scenario
+// lists (--production-seeds -1 becomes --seeds).
+func checkReportFlags(cmd *cobra.Command, f *reportFlags) (report.Config, error) {
+	if err := errors.Join(checkCount("--seeds", f.seeds, maxReportSeeds), checkCount("--baseline-seeds", f.baselineSeeds, maxReportSeeds)); err != nil {
+		return report.Config{}, err
+	}
+	if f.sweepSeeds < 0 || f.sweepSeeds > maxReportSeeds {
+		return report.Config{}, usagef("--sweep-seeds %d: want 0 (no curves) to %d", f.sweepSeeds, maxReportSeeds)
+	}
+	if f.productionSeeds == -1 {
+		f.productionSeeds = f.seeds
+	}
+	if f.productionSeeds < 0 || f.productionSeeds > maxReportSeeds {
+		return report.Config{}, usagef("--production-seeds %d: want -1 (as --seeds), 0 (no production-faults section) or up to %d", f.productionSeeds, maxReportSeeds)
+	}
+	if f.parallel < 0 || f.parallel > maxParallel {
+		return report.Config{}, usagef("--parallel %d: want 0 (4 per core) to %d", f.parallel, maxParallel)
+	}
+	cfg, err := reportConfig(*f)
 	if err != nil {
-		return runtimef("report: %w", err)
+		return cfg, err
 	}
-	defer os.RemoveAll(staging)
-	opt := report.Options{Command: commandLine(f), Sweeps: sweeps, Agreement: agree, Production: prod}
+	if err := checkBenchDir(f.bench, cmd.Flags().Changed("bench")); err != nil {
+		return cfg, err
+	}
+	var paths safefile.Paths
+	paths.Input("--bench", f.bench)
+	paths.Input("--real", f.real)
+	paths.OutputDir("--out", f.out)
+	return cfg, checkPaths(&paths)
+}
+
+// reportJob is the report the flags ask for, its progress on stderr: an
+// interrupt while it measures returns at once, the directory as it was.
+func reportJob(cmd *cobra.Command, f reportFlags, cfg report.Config) report.Job {
+	stderr := cmd.ErrOrStderr()
+	job := report.Job{
+		Phases:  report.Phases{Config: cfg, SweepSeeds: f.sweepSeeds, ProductionSeeds: f.productionSeeds, Phase: phaseProgress(stderr)},
+		Out:     f.out,
+		Force:   f.force,
+		Command: commandLine(f),
+		Inputs:  func() (*report.Bench, *report.Agreement, error) { return reportInputs(f) },
+		Resumed: func(n int) {
+			fmt.Fprintf(stderr, "locksim: completed the install of an interrupted report into %s (%d files) first\n", f.out, n)
+		},
+		Measure: func(run func() (*report.Measured, error)) (*report.Measured, error) {
+			return untilInterrupted(cmd.Context(), "no report written: the directory is as it was", run)
+		},
+	}
 	if f.commit {
-		opt.Commit = buildinfo.Commit()
+		job.Commit = buildinfo.Commit()
 	}
-	if b != nil {
-		opt.BenchLink = report.BenchLink(f.out, b.Dir)
+	return job
+}
+
+// phaseProgress says each phase of the report as it starts, on stderr,
+// and gives the grid's and the production faults' progress lines.
+func phaseProgress(stderr io.Writer) func(name, what string) func(done, total int) {
+	return func(name, what string) func(done, total int) {
+		switch name {
+		case "grid":
+			return progressReporter(stderr, false, "report")
+		case "production":
+			fmt.Fprintf(stderr, "locksim: %s\n", what)
+			return progressReporter(stderr, false, "production")
+		}
+		fmt.Fprintf(stderr, "locksim: %s\n", what)
+		return nil
 	}
-	if err := report.Write(staging, m, b, opt); err != nil {
-		return runtimeError{err}
+}
+
+// reportInputs loads what the report shows beside its measurements: the
+// benchmark of --bench (nil when it holds none) and real mode's
+// agreement table of --real (nil without --real).
+func reportInputs(f reportFlags) (*report.Bench, *report.Agreement, error) {
+	b, err := report.LoadBench(f.bench)
+	if err != nil {
+		return nil, nil, usagef("--bench: %v", err)
 	}
-	return rd.install(staging)
+	agree, err := loadAgreement(f.real, f.out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, agree, nil
 }
 
 // reportConfig resolves the pattern and scenario lists.

@@ -177,7 +177,7 @@ func TestReportWithoutProduction(t *testing.T) {
 func TestReportRefusesAMissingBenchDir(t *testing.T) {
 	out := t.TempDir()
 	missing := filepath.Join(t.TempDir(), "no-such-dir")
-	refused(t, "--bench "+missing+": no such directory", []string{filepath.Join(out, "README.md"), filepath.Join(out, manifestName)},
+	refused(t, "--bench "+missing+": no such directory", []string{filepath.Join(out, "README.md"), filepath.Join(out, report.FileManifest)},
 		"report", "--seeds", "1", "--baseline-seeds", "1", "--patterns", "basic", "--scenarios", "gc-pause", "--bench", missing, "--out", out)
 	afile := filepath.Join(t.TempDir(), "results.json")
 	if err := os.WriteFile(afile, []byte("{}"), 0o644); err != nil {

@@ -294,3 +294,10 @@ func writeSweepManifest(dir string, files []string) error {
 		return err
 	})
 }
+
+// union is the sorted files of a and b, each once.
+func union(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

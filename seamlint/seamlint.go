@@ -3,8 +3,10 @@
 // deadlines not made by a clock.Clock, global randomness, math/rand (v1),
 // and bare go statements. Lock code that is to run in the simulator (package
 // locks, the broken variants, and any user's pattern) must use clock.Clock
-// and locks.Rand instead; each package's lint test runs Dir over its own
-// files, and Tree (or locksimtest.Lint) checks a whole module.
+// and locks.Rand instead; each package's lint test runs Check over its
+// own files (with the exceptions its own code needs, each with its
+// reason), Dir and Tree give the findings of a directory or a tree, and
+// locksimtest.Lint checks a whole module.
 //
 // The lint is syntactic: it reads the files, not their types, so it sees a
 // call through a renamed import but not one made by a helper in another

@@ -5,5 +5,7 @@
 // benchmarks nor the CLI; and no public package imports an internal one,
 // except those named in the test's shrinking list and the wirers (cli,
 // the command as a library), whose exported API names no internal
-// package. The package has no other code.
+// package; and a report's directory is written by report.Generate
+// alone, through internal/reportdir's transaction. The package has no
+// other code.
 package archtest

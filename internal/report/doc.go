@@ -76,12 +76,26 @@
 //
 // # Usage
 //
-//	m, err := report.Measure(ctx, report.Config{Seeds: 20, BaselineSeeds: 2})
-//	b, err := report.LoadBench("reports/bench") // nil, nil when there is none
-//	sw, err := report.MeasureSweeps(ctx, nil, report.DefaultSweepSeeds, 0, nil)
-//	pm, err := report.MeasureProduction(ctx, report.Config{Seeds: 20})
-//	err = report.Write("reports", m, b, report.Options{Commit: "abc1234", Sweeps: sw, Production: pm})
+// Generate makes a whole report into its directory: it checks the
+// directory and loads the inputs before any work, runs every phase
+// (Phases: the grid, the safety curves, the production faults), and
+// writes the report aside and puts it in place through the directory's
+// transaction (package reportdir: the manifest, the lock, the staging,
+// the swap or journalled moves), so that the directory holds one report
+// whatever happens.
 //
-// `locksim report` is the command; `locksim sweep` runs one sweep on a
-// team's own patterns and base scenario.
+//	m, err := report.Generate(ctx, report.Job{
+//		Phases: report.Phases{Config: report.Config{Seeds: 20, BaselineSeeds: 2}, SweepSeeds: report.DefaultSweepSeeds, ProductionSeeds: 20},
+//		Out:    "reports",
+//		Inputs: func() (*report.Bench, *report.Agreement, error) {
+//			b, err := report.LoadBench("reports/bench") // nil, nil when there is none
+//			return b, nil, err
+//		},
+//		Commit: "abc1234",
+//	})
+//
+// The parts run alone too: Measure, MeasureSweeps and MeasureProduction
+// measure, and Write writes a report into a directory as it is (no
+// manifest, no staging). `locksim report` is the command; `locksim
+// sweep` runs one sweep on a team's own patterns and base scenario.
 package report
