@@ -57,7 +57,7 @@ func TestJumpClockSinceAfterAJump(t *testing.T) {
 		c := &jumpClock{Clock: clock.Real{}}
 		c.jump(step)
 		start := c.Now()
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // real time: the clock under test is the real one, stepped
 		if d := c.Since(start); d < 20*time.Millisecond || d > 400*time.Millisecond {
 			t.Errorf("jump %v: Since a reading made after it, 20ms later = %v, want about 20ms", step, d)
 		}
@@ -74,7 +74,7 @@ func TestJumpClockOverDrift(t *testing.T) {
 	c := &jumpClock{Clock: newDriftClock(0)}
 	c.jump(-time.Second)
 	start := c.Now()
-	time.Sleep(20 * time.Millisecond)
+	time.Sleep(20 * time.Millisecond) // real time: the clock under test is the real one, drifted and stepped
 	if d := c.Since(start); d < 20*time.Millisecond || d > 400*time.Millisecond {
 		t.Errorf("Since a reading made after a -1s jump on a drift clock, 20ms later = %v, want about 20ms", d)
 	}
