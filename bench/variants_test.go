@@ -1,5 +1,9 @@
 package bench
 
-// The broken variants register themselves in the pattern registry; the
-// tests select them by name.
-import _ "github.com/locksim/locksim/internal/broken"
+import (
+	"github.com/locksim/locksim/internal/broken"
+	"github.com/locksim/locksim/pattern"
+)
+
+// The tests select the broken variants by name beside the correct patterns.
+func init() { broken.Extend(pattern.Default) }

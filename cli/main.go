@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/locksim/locksim/bench/benchcmd"
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/internal/buildinfo"
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/pattern"
@@ -80,6 +81,9 @@ defect of the simulator (no verdict); 130 interrupted (SIGINT or SIGTERM), after
 finished.`
 
 func newRoot() *cobra.Command {
+	// Every command selects the broken variants by name beside the
+	// correct patterns.
+	broken.Extend(pattern.Default)
 	root := &cobra.Command{
 		Use:           "locksim",
 		Short:         "Test Redis distributed-lock patterns under faults, check them, benchmark them",
@@ -153,6 +157,7 @@ func (quietLogger) Printf(context.Context, string, ...any) {}
 // command printed names this binary (its file name, as os.Args[0] gives
 // it), since the locksim command does not know them.
 func Main(patterns ...pattern.Pattern) {
+	broken.Extend(pattern.Default) // their names are taken too
 	if err := register(patterns); err != nil {
 		fmt.Fprintln(os.Stderr, "locksim:", err)
 		os.Exit(exitUsage)

@@ -7,11 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/locksim/locksim/internal/broken"
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/locksimtest"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
+
+// The tests select the broken variants by name beside the correct patterns.
+func init() { broken.Extend(pattern.Default) }
 
 func lookup(t *testing.T, name string) pattern.Pattern {
 	t.Helper()

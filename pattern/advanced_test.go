@@ -9,10 +9,13 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
-	_ "github.com/locksim/locksim/internal/broken"
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 )
+
+// The tests select the broken variants by name beside the correct patterns.
+func init() { broken.Extend(pattern.Default) }
 
 func advancedClient(t *testing.T, m *miniredis.Miniredis) locks.Redis {
 	c := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})

@@ -61,7 +61,9 @@
 // they queued (the fair lock) sets FIFO, and so does a broken variant that
 // imitates one; the report's FIFO row compares exactly these.
 //
-// The deliberately broken variants that prove locksim's checks can fail
-// register themselves here too, from an internal package that the CLI and
-// the tests import; All lists correct patterns before broken ones.
+// The patterns are kept in a Catalog; Default holds the shipped ones, and
+// Register, All and Lookup are its methods. The deliberately broken
+// variants that prove locksim's checks can fail are added to it by an
+// explicit call (Extend of an internal package), by the CLI and the tests
+// that select them; All lists correct patterns before broken ones.
 package pattern

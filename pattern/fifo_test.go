@@ -12,7 +12,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locksim/locksim/clock/clocktest"
-	_ "github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
 )

@@ -2,7 +2,6 @@ package pattern
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/locksim/locksim/locks"
@@ -121,8 +120,6 @@ type Pattern struct {
 	New New
 }
 
-var registry = map[string]Pattern{}
-
 // Validate reports what makes p unusable: no name, a name with spaces or
 // commas (the CLI lists names with commas), no constructor, no nodes, or a
 // negative holder limit.
@@ -142,46 +139,6 @@ func (p Pattern) Validate() error {
 		return fmt.Errorf("pattern %s: Claims.LossSignal (%d) must not be negative", p.Name, p.Claims.LossSignal)
 	}
 	return nil
-}
-
-// Register adds p to the registry, typically from an init function. It
-// panics on a pattern that does not Validate or on a duplicate name
-// (programming errors).
-func Register(p Pattern) {
-	if err := p.Validate(); err != nil {
-		panic(err.Error())
-	}
-	if _, dup := registry[p.Name]; dup {
-		panic("pattern: duplicate pattern " + p.Name)
-	}
-	registry[p.Name] = p
-}
-
-// All returns every pattern, correct ones first, each group sorted by name.
-func All() []Pattern {
-	out := make([]Pattern, 0, len(registry))
-	for _, p := range registry {
-		out = append(out, p)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Broken != out[j].Broken {
-			return !out[i].Broken
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
-}
-
-// Lookup returns the pattern named name, or an error listing the names.
-func Lookup(name string) (Pattern, error) {
-	if p, ok := registry[name]; ok {
-		return p, nil
-	}
-	var names []string
-	for _, p := range All() {
-		names = append(names, p.Name)
-	}
-	return Pattern{}, fmt.Errorf("unknown pattern %q (known: %s)", name, strings.Join(names, ", "))
 }
 
 // Single adapts the constructor of a one-node pattern to New: it refuses

@@ -29,9 +29,11 @@
 // They exist only to prove that locksim's checks can fail: the gate runs
 // each of them against the claims of the correct pattern it imitates and
 // must see those claims violated. The package is internal so that no user
-// imports one by accident; each registers itself in the public pattern
-// registry (register.go from the table, the seed ports in their files), where
-// importers of this package select it by name.
+// imports one by accident. Variants lists them (register.go from the
+// table, the seed ports in their files), and Extend adds them to a
+// pattern.Catalog, where its users select them by name: the CLI and the
+// tests call Extend(pattern.Default), and the gate, exploration and the
+// report use Catalog(). Importing the package registers nothing.
 //
 //	name                     pattern    step             pitfall
 //	basic-del                basic      ReleaseScript    release by plain DEL, no owner check

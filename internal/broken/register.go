@@ -47,14 +47,36 @@ func (v variant) build() pattern.New {
 	}
 }
 
-// The broken variants, registered in the public catalog. Each carries the
-// Claims of the correct pattern it imitates: the gate expects those claims
-// of it and must see them violated.
-func init() {
+// Extend adds the broken variants to c, beside the correct patterns they
+// imitate (a program calls it on pattern.Default to select them by name).
+// A variant c already has is left as it is, so that each place that needs
+// the variants may extend the catalog it uses.
+func Extend(c *pattern.Catalog) {
+	for _, p := range Variants() {
+		if !c.Has(p.Name) {
+			c.Register(p)
+		}
+	}
+}
+
+// Catalog returns pattern.Default extended with the broken variants: the
+// catalog of the packages that select them by name beside the correct
+// patterns (the gate, exploration, the report).
+func Catalog() *pattern.Catalog {
+	Extend(pattern.Default)
+	return pattern.Default
+}
+
+// Variants returns the broken variants. Each carries the Claims of the
+// correct pattern it imitates: the gate expects those claims of it and
+// must see them violated.
+func Variants() []pattern.Pattern {
+	out := make([]pattern.Pattern, 0, len(variants)+2)
 	for _, v := range variants {
-		pattern.Register(pattern.Pattern{Name: v.name, Nodes: v.nodes, Broken: true, Claims: v.claims,
+		out = append(out, pattern.Pattern{Name: v.name, Nodes: v.nodes, Broken: true, Claims: v.claims,
 			Pitfall: v.text, Summary: v.summary, New: v.build()})
 	}
+	return append(out, seedFairVariant(), seedRWVariant())
 }
 
 // mustLookup is the correct pattern named name, which a variant is built

@@ -115,11 +115,12 @@ func (f *SeedFair) Release(ctx context.Context, l *locks.Lease) error {
 	return f.hs.released(l, f.lock, n, err)
 }
 
-// The seed's fair lock, kept to prove the checks catch it. It carries
-// the Claims of the correct pattern it imitates, and its FIFO mark.
-func init() {
-	pattern.Register(pattern.Pattern{Name: "fair-clock-queue", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true}, FIFO: true,
+// seedFairVariant is the seed's fair lock, kept to prove the checks catch
+// it. It carries the Claims of the correct pattern it imitates, and its
+// FIFO mark.
+func seedFairVariant() pattern.Pattern {
+	return pattern.Pattern{Name: "fair-clock-queue", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true}, FIFO: true,
 		Pitfall: "queue ordered by client wall clocks (skew reorders it) and enqueued without an atomic expiry (an abandoned waiter blocks the queue)",
 		Summary: "the seed's fair lock: ZADD queue {token: client time}, EXPIRE in a second call, grant to the head",
-		New:     pattern.NoRenewal(pattern.Single(NewSeedFair))})
+		New:     pattern.NoRenewal(pattern.Single(NewSeedFair))}
 }

@@ -172,10 +172,10 @@ func (s seedRWSide) Release(ctx context.Context, l *locks.Lease) error {
 	return s.rw.Unlock(ctx, l)
 }
 
-// The seed's read-write lock, kept to prove the checks catch it. It
-// carries the Claims of the correct pattern it imitates.
-func init() {
-	pattern.Register(pattern.Pattern{Name: "rwlock-shared-count", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true}, Shared: true,
+// seedRWVariant is the seed's read-write lock, kept to prove the checks
+// catch it. It carries the Claims of the correct pattern it imitates.
+func seedRWVariant() pattern.Pattern {
+	return pattern.Pattern{Name: "rwlock-shared-count", Nodes: 1, Broken: true, Claims: pattern.Claims{Mutex: true}, Shared: true,
 		Pitfall: "readers share one counter with no owner (any client can release a read, letting a writer in beside a reader) and nothing holds readers off for a waiting writer (writers starve)",
 		Summary: "the seed's read-write lock, clients alternating write/read like rwlock",
 		New: pattern.NoRenewal(pattern.Single(func(r locks.Redis, k string, o locks.Options) (locks.Locker, error) {
@@ -184,5 +184,5 @@ func init() {
 				return nil, err
 			}
 			return pattern.Alternating(rw.Writer(), rw.Reader()), nil
-		}))})
+		}))}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
@@ -103,11 +104,11 @@ func resolveScenario(arg string) (Scenario, error) {
 // catalog, correct ones first) or a comma-separated list of names.
 func ResolvePatterns(arg string) ([]pattern.Pattern, error) {
 	if arg == "all" {
-		return pattern.All(), nil
+		return broken.Catalog().All(), nil
 	}
 	var out []pattern.Pattern
 	for _, name := range strings.Split(arg, ",") {
-		p, err := pattern.Lookup(strings.TrimSpace(name))
+		p, err := broken.Catalog().Lookup(strings.TrimSpace(name))
 		if err != nil {
 			return nil, err
 		}

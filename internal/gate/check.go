@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/internal/explore"
-	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim"
 )
 
@@ -144,7 +144,7 @@ func gatedCells(m *Matrix, seeds int) ([]explore.Cell, error) {
 			continue
 		}
 		have[key] = true
-		p, err := pattern.Lookup(e.Pattern)
+		p, err := broken.Catalog().Lookup(e.Pattern)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", m.Source, e.Line, err)
 		}

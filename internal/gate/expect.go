@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
@@ -168,7 +169,7 @@ func (ps *parser) parseExpectation(f []string) (Expectation, error) {
 		return Expectation{}, fmt.Errorf("%d fields, want: pattern scenario holds|breaks|may claim[,claim] [seeds=N]", len(f))
 	}
 	e := Expectation{Pattern: f[0], Scenario: f[1], Verdict: Verdict(f[2]), Claims: strings.Split(f[3], ",")}
-	p, err := pattern.Lookup(e.Pattern)
+	p, err := broken.Catalog().Lookup(e.Pattern)
 	if err != nil {
 		return e, err
 	}
@@ -241,11 +242,11 @@ func (p *parser) parseVariant(line int, f []string, why string) error {
 	if exempt && why == "" {
 		return fmt.Errorf("variant %s: exempt needs a comment saying why it cannot be caught here", f[1])
 	}
-	v, err := pattern.Lookup(f[1])
+	v, err := broken.Catalog().Lookup(f[1])
 	if err != nil {
 		return err
 	}
-	of, err := pattern.Lookup(f[3])
+	of, err := broken.Catalog().Lookup(f[3])
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/internal/explore"
-	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/scenario"
 )
 
@@ -110,7 +110,7 @@ func (r *Result) coverage(m *Matrix) {
 			lines[e.Pattern+" "+e.Scenario+" "+c] = true
 		}
 	}
-	for _, p := range pattern.All() {
+	for _, p := range broken.Catalog().All() {
 		if p.Broken {
 			continue
 		}
@@ -134,7 +134,7 @@ func (r *Result) catches(m *Matrix) {
 	for _, v := range m.Variants {
 		of[v.Name] = v
 	}
-	for _, p := range pattern.All() {
+	for _, p := range broken.Catalog().All() {
 		if !p.Broken {
 			continue
 		}

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/internal/explore"
-	"github.com/locksim/locksim/pattern"
 )
 
 // Unlisted says what a partial matrix expects of the claims its lines do
@@ -53,7 +53,7 @@ func (m *Matrix) Select(s Selection) (*Matrix, error) {
 		return nil, err
 	}
 	for _, name := range s.Patterns {
-		if _, err := pattern.Lookup(name); err != nil {
+		if _, err := broken.Catalog().Lookup(name); err != nil {
 			return nil, err
 		}
 	}
@@ -134,7 +134,7 @@ func (m *Matrix) unlisted() []Expectation {
 	}
 	var out []Expectation
 	for _, name := range pats {
-		p, _ := pattern.Lookup(name) // every line's pattern was looked up by Parse
+		p, _ := broken.Catalog().Lookup(name) // every line's pattern was looked up by Parse
 		for _, sc := range scs {
 			var claims []string
 			for _, c := range explore.ClaimNames(p.Claims) {

@@ -56,7 +56,7 @@ func Build(m *Measurements, b *Bench, opt Options) *Document {
 	agreement(d, opt)
 	lostUpdates(d, m, opt)
 	liveness(d, m, opt)
-	broken(d, m, opt)
+	brokenSection(d, m, opt)
 	production(d, opt.Production)
 	counterexamples(d, m)
 	benchSection(d, b, opt)

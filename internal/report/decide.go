@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/locksim/locksim/internal/advise"
-	"github.com/locksim/locksim/pattern"
+	"github.com/locksim/locksim/internal/broken"
 )
 
 // The decision table opens the report: one row per everyday situation,
@@ -177,7 +177,7 @@ func (m *Measurements) pool(i int, cols []int, mt metric) (k, n int) {
 // them.
 func FIFO() []string {
 	var out []string
-	for _, p := range pattern.All() {
+	for _, p := range broken.Catalog().All() {
 		if p.FIFO {
 			out = append(out, p.Name)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/internal/advise"
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/pattern"
 )
 
@@ -21,7 +22,7 @@ func Evidence(m, prod *Measurements, b *Bench, opt Options) *advise.Evidence {
 		Seeds: m.Seeds, BaselineSeeds: m.BaselineSeeds, Patterns: []advise.Pattern{}, Cells: []advise.Cell{}}
 	fifo := FIFO()
 	for _, p := range m.Patterns {
-		reg, _ := pattern.Lookup(p.Name) // readers share: the registry's Shared, not SharedHolders (a semaphore counts)
+		reg, _ := broken.Catalog().Lookup(p.Name) // readers share: the registry's Shared, not SharedHolders (a semaphore counts)
 		e.Patterns = append(e.Patterns, advise.Pattern{Name: p.Name, Nodes: p.Nodes, Broken: p.Broken, Tokens: p.Tokens,
 			Renews: p.Claims.LossSignal == pattern.LossSignalRenewal, Shared: reg.Shared, FIFO: slices.Contains(fifo, p.Name),
 			MaxHolders: p.Claims.MaxHolders, Reentrant: reg.Reentrant, PartOf: partOf[p.Name], Reads: readsPerWrite[p.Name], Claims: p.Claims.Names()})

@@ -1,6 +1,9 @@
 package report
 
-import "github.com/locksim/locksim/pattern"
+import (
+	"github.com/locksim/locksim/internal/broken"
+	"github.com/locksim/locksim/pattern"
+)
 
 // ReadWrite names the catalog's read-write locks, in pattern.All's order:
 // the patterns the registry marks Shared (pattern.Pattern.Shared), whose
@@ -8,7 +11,7 @@ import "github.com/locksim/locksim/pattern"
 // whose readers hold together by design.
 func ReadWrite() []string {
 	var out []string
-	for _, p := range pattern.All() {
+	for _, p := range broken.Catalog().All() {
 		if p.Shared {
 			out = append(out, p.Name)
 		}

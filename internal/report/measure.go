@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/locks"
 	"github.com/locksim/locksim/pattern"
@@ -31,7 +32,7 @@ const (
 type Config struct {
 	Seeds         int                // seeds 1..Seeds of every fault scenario (default DefaultSeeds)
 	BaselineSeeds int                // seeds 1..BaselineSeeds of Baseline (default DefaultBaselineSeeds)
-	Patterns      []pattern.Pattern  // default pattern.All()
+	Patterns      []pattern.Pattern  // default broken.Catalog().All()
 	Scenarios     []scenario.Builtin // default scenario.Builtins()
 	// Workers run simulations at once (default 4 per core: a simulation
 	// spends much of its real time handing off between goroutines).
@@ -58,7 +59,7 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("report: Workers (%d) must not be negative", c.Workers)
 	}
 	if c.Patterns == nil {
-		c.Patterns = pattern.All()
+		c.Patterns = broken.Catalog().All()
 	}
 	if c.Scenarios == nil {
 		c.Scenarios = scenario.Builtins()

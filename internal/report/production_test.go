@@ -3,11 +3,12 @@ package report
 import (
 	"context"
 	"fmt"
-	"github.com/locksim/locksim/sim"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/locksim/locksim/sim"
 
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"

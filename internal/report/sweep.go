@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locksim/locksim/internal/broken"
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/sim/fault"
 	"github.com/locksim/locksim/sim/scenario"
@@ -196,7 +197,7 @@ var SweepPatterns = []string{"basic", "watchdog", "service", "fenced", "redlock"
 // ReportSweepPatterns returns the catalog's SweepPatterns.
 func ReportSweepPatterns() []pattern.Pattern {
 	var out []pattern.Pattern
-	for _, p := range pattern.All() {
+	for _, p := range broken.Catalog().All() {
 		if slices.Contains(SweepPatterns, p.Name) {
 			out = append(out, p)
 		}

@@ -1,12 +1,6 @@
 package report
 
-import (
-	"strings"
-
-	// The broken variants register themselves in the pattern registry;
-	// this package selects them by name beside the correct patterns.
-	_ "github.com/locksim/locksim/internal/broken"
-)
+import "strings"
 
 // The broken variants' section: each variant's violation rates, and where
 // it was caught, beside the correct pattern it imitates.
@@ -24,9 +18,9 @@ func (m *Measurements) counterpart(i int) int {
 	return best
 }
 
-// broken writes the section on the broken variants: their rate grid, and
+// brokenSection writes the section on the broken variants: their rate grid, and
 // per variant where it was caught.
-func broken(d *Document, m *Measurements, opt Options) {
+func brokenSection(d *Document, m *Measurements, opt Options) {
 	rows := m.patternRows(true)
 	if len(rows) == 0 {
 		return

@@ -3,7 +3,6 @@ package simprop_test
 import (
 	"fmt"
 
-	_ "github.com/locksim/locksim/internal/broken" // the broken variants register themselves
 	"github.com/locksim/locksim/sim/simprop"
 )
 
