@@ -30,13 +30,8 @@ var stdinIsTerminal = func(cmd *cobra.Command) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func newAdviseCmd() *cobra.Command {
-	var evidence string
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "advise --double-run X --topology X --pauses X --work X --clocks X --access X [--json]",
-		Short: "Say which lock pattern to use in a situation, with its settings, residual risk and evidence",
-		Long: `advise answers one situation from the simulator's measurements: the
+// adviseHelp is the help of locksim advise.
+const adviseHelp = `advise answers one situation from the simulator's measurements: the
 pattern(s) to use and the settings that make it so, the residual risk of
 each (the rate of the one finding that counts there, under its worst
 scenario, with its 95% Wilson interval and the replay of its lowest failing
@@ -65,7 +60,15 @@ judged per scenario, never pooled, and ranked by its worst one.
 
 On a terminal advise asks for the questions its flags left out; otherwise
 a missing flag is bad usage (exit 2, naming it). The evidence is the file
-'locksim report' writes beside the report (` + report.FileEvidence + `,
+'locksim report' writes beside the report (`
+
+func newAdviseCmd() *cobra.Command {
+	var evidence string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "advise --double-run X --topology X --pauses X --work X --clocks X --access X [--json]",
+		Short: "Say which lock pattern to use in a situation, with its settings, residual risk and evidence",
+		Long: adviseHelp + report.FileEvidence + `,
 with the commit and seeds it came from); --evidence names one, the default
 is ` + defaultEvidence + ` (run from the repository's root). No copy is
 built into the binary: the evidence of a report describes the code of the

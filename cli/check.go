@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/locksim/locksim/internal/gate"
 )
@@ -26,12 +27,8 @@ type checkFlags struct {
 	sel              selectFlags // check_select.go
 }
 
-func newCheckCmd() *cobra.Command {
-	var f checkFlags
-	cmd := &cobra.Command{
-		Use:   "check",
-		Short: "The CI gate: run the expectations matrix and fail on any deviation",
-		Long: `Runs the expectations matrix (internal/gate/expectations.txt, embedded; or
+// checkHelp is the help of locksim check.
+const checkHelp = `Runs the expectations matrix (internal/gate/expectations.txt, embedded; or
 --expect FILE) in the simulator. Each line says that a pattern under a
 built-in scenario holds a claim (no seed breaks it), breaks it (some seed
 does: the suite can see that fault), or may break it (not gated). Every
@@ -60,7 +57,14 @@ scenario file whose lock settings a line's pattern refuses: the message
 names the line). On SIGINT or SIGTERM it stops, prints the checks
 of the cells that finished as a result marked partial (text and JSON), and
 exits 130: a partial check is no verdict (--json: "verdict" is
-"interrupted", where a complete check says "passed" or "failed").`,
+"interrupted", where a complete check says "passed" or "failed").`
+
+func newCheckCmd() *cobra.Command {
+	var f checkFlags
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "The CI gate: run the expectations matrix and fail on any deviation",
+		Long:  checkHelp,
 		Example: `  locksim check
   locksim check --seeds 200 --parallel 8
   locksim check --json > check.json
@@ -70,15 +74,19 @@ exits 130: a partial check is no verdict (--json: "verdict" is
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCheck(cmd, f) },
 	}
-	fl := cmd.Flags()
+	f.bind(cmd.Flags())
+	f.sel.register(cmd)
+	return cmd
+}
+
+// bind defines the flags of the command into f.
+func (f *checkFlags) bind(fl *pflag.FlagSet) {
 	fl.IntVar(&f.seeds, "seeds", defaultCheckSeeds, "seeds per cell whose line gives no seeds=N")
 	fl.IntVar(&f.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once")
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
 	fl.BoolVar(&f.progress, "progress", false, "draw a progress bar even when stderr is not a terminal")
 	fl.StringVar(&f.expect, "expect", "", "expectations file (default: the embedded matrix)")
 	fl.BoolVar(&f.print, "print", false, "print the embedded expectations matrix and exit")
-	f.sel.register(cmd)
-	return cmd
 }
 
 func runCheck(cmd *cobra.Command, f checkFlags) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/term"
@@ -22,12 +23,8 @@ type exploreFlags struct {
 	asJSON, progress bool
 }
 
-func newExploreCmd() *cobra.Command {
-	var f exploreFlags
-	cmd := &cobra.Command{
-		Use:   "explore --pattern P|all --scenario S|FILE|all",
-		Short: "Run many seeds of patterns × scenarios on every core and aggregate each cell",
-		Long: `Runs every seed of every cell (pattern × scenario) in the simulator, on
+// exploreHelp is the help of locksim explore.
+const exploreHelp = `Runs every seed of every cell (pattern × scenario) in the simulator, on
 --parallel cores, and prints per cell: runs, violating runs, the claims
 broken, the lowest violating seed, lost updates, overlaps, fence
 violations, acquisitions per run, mean wait, stuck clients, the
@@ -51,7 +48,14 @@ or SIGTERM it stops, prints the runs that finished as a result marked
 partial (text and JSON; merge refuses it) and exits 130. Every path is
 checked before anything runs: --out must be writable and no scenario file.
 Progress goes to stderr: a bar on a terminal (or with --progress), plain
-lines otherwise.`,
+lines otherwise.`
+
+func newExploreCmd() *cobra.Command {
+	var f exploreFlags
+	cmd := &cobra.Command{
+		Use:   "explore --pattern P|all --scenario S|FILE|all",
+		Short: "Run many seeds of patterns × scenarios on every core and aggregate each cell",
+		Long:  exploreHelp,
 		Example: `  locksim explore --pattern basic --scenario gc-pause --seeds 200
   locksim explore --pattern all --scenario all --seeds 50 --parallel 2
   locksim explore --pattern redlock --scenario my-faults.txt --seeds 1000 --json --out redlock.json
@@ -59,7 +63,12 @@ lines otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExplore(cmd, f) },
 	}
-	fl := cmd.Flags()
+	f.bind(cmd.Flags())
+	return cmd
+}
+
+// bind defines the flags of the command into f.
+func (f *exploreFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.plan.Pattern, "pattern", "", "pattern name, comma-separated names, or all (see locksim list)")
 	fl.StringVar(&f.plan.Scenario, "scenario", "", "built-in scenario or scenario file (comma-separated for several), or all")
 	fl.IntVar(&f.plan.Seeds.Count, "seeds", defaultExploreSeeds, "seeds per cell")
@@ -69,7 +78,6 @@ lines otherwise.`,
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON (what locksim merge reads)")
 	fl.BoolVar(&f.progress, "progress", false, "draw a progress bar even when stderr is not a terminal")
 	fl.StringVar(&f.plan.Out, "out", "", "write the result to this file instead of stdout")
-	return cmd
 }
 
 func runExplore(cmd *cobra.Command, f exploreFlags) error {

@@ -11,13 +11,8 @@ import (
 	"github.com/locksim/locksim/internal/safefile"
 )
 
-func newMergeCmd() *cobra.Command {
-	var asJSON bool
-	var out string
-	cmd := &cobra.Command{
-		Use:   "merge FILE...",
-		Short: "Combine the JSON of explore shards into one report",
-		Long: `Reads the --json output of 'locksim explore --shard i/n' runs of one grid
+// mergeHelp is the help of locksim merge.
+const mergeHelp = `Reads the --json output of 'locksim explore --shard i/n' runs of one grid
 (same --pattern, --scenario, --seeds and --seed-start) and prints their
 combined report. With all n shards it is exactly the report of one
 unsharded explore run (the same JSON, byte for byte); with some of them,
@@ -37,7 +32,15 @@ Exits 2 when a file cannot be read, is not an exploration report, is
 partial (an interrupted explore), is of another grid, shard count,
 scenario content or locksim build, has counts that do not add up, or
 repeats a shard, and when --out is one of the shards or cannot be
-written (checked before anything is read).`,
+written (checked before anything is read).`
+
+func newMergeCmd() *cobra.Command {
+	var asJSON bool
+	var out string
+	cmd := &cobra.Command{
+		Use:   "merge FILE...",
+		Short: "Combine the JSON of explore shards into one report",
+		Long:  mergeHelp,
 		Example: `  for i in 0 1 2 3; do locksim explore --pattern all --scenario all --seeds 4000 --shard $i/4 --json --out shard$i.json & done; wait
   locksim merge shard*.json
   locksim merge --json --out all.json shard*.json`,

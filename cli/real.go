@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/locksim/locksim/pattern"
 	"github.com/locksim/locksim/realmode"
@@ -33,12 +34,8 @@ type realFlags struct {
 	checkClient string
 }
 
-func newRealCmd() *cobra.Command {
-	var f realFlags
-	cmd := &cobra.Command{
-		Use:   "real --pattern P --scenario S|FILE [--runs N]",
-		Short: "Run one pattern under one scenario on real redis-servers, with real faults, and judge it",
-		Long: `real runs a scenario for real on this machine: redis-server processes on
+// realHelp is the help of locksim real.
+const realHelp = `real runs a scenario for real on this machine: redis-server processes on
 free loopback ports, each client its own OS process running the
 simulator's workload, and the faults done for real — a pause is SIGSTOP
 and SIGCONT of the client, a slow step a real sleep, a node crash a
@@ -105,7 +102,14 @@ process crashed, panicked, hung or exited early (named in the output, with its s
 (including a refused fault, and lock settings the pattern refuses), 3 when the environment failed (no
 redis-server on PATH, a server that never became ready or died, a crashed node that could not
 restart — its port taken, the server exiting, not ready in time — or another fault that did not
-happen, named with its node and cause).` + langClientsHelp(),
+happen, named with its node and cause).`
+
+func newRealCmd() *cobra.Command {
+	var f realFlags
+	cmd := &cobra.Command{
+		Use:   "real --pattern P --scenario S|FILE [--runs N]",
+		Short: "Run one pattern under one scenario on real redis-servers, with real faults, and judge it",
+		Long:  realHelp + langClientsHelp(),
 		Example: `  locksim real --pattern basic --scenario gc-pause
   locksim real --pattern fenced --scenario gc-pause --runs 10 --json
   locksim real --pattern redlock --scenario node-restart-without-persistence --runs 20 --parallel 2
@@ -117,7 +121,12 @@ happen, named with its node and cause).` + langClientsHelp(),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReal(cmd, f) },
 	}
-	fl := cmd.Flags()
+	f.bind(cmd.Flags())
+	return cmd
+}
+
+// bind defines the flags of the command into f.
+func (f *realFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.pattern, "pattern", "", "pattern name (see locksim list), or a pattern of --client")
 	fl.StringVar(&f.scenario, "scenario", "", "built-in scenario name, or a scenario file")
 	fl.IntVar(&f.runs, "runs", 1, "number of runs, each with fresh processes")
@@ -133,7 +142,6 @@ happen, named with its node and cause).` + langClientsHelp(),
 	fl.BoolVar(&f.stale, "stale", false, "with --table --merge: run only the cells of the selection that are stale (or missing) in the agreement.json beside FILE")
 	fl.StringVar(&f.checkClient, "check-client", "", "run the conformance check of this client program for --pattern's subjects (docs/real-protocol.md)")
 	fl.StringVar(&f.mergeFrom, "merge-from", "", "with --table: run nothing; merge the cells of this agreement.json into the one beside FILE")
-	return cmd
 }
 
 // newRealClientCmd is the client process real mode starts: not for users.

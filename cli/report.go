@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/internal/buildinfo"
@@ -31,12 +32,8 @@ type reportFlags struct {
 	commit, force        bool
 }
 
-func newReportCmd() *cobra.Command {
-	var f reportFlags
-	cmd := &cobra.Command{
-		Use:   "report [--out DIR] [--seeds N] [--bench DIR]",
-		Short: "Measure every pattern under every built-in scenario and write the comparison: Markdown, HTML, plots, counterexamples",
-		Long: `report simulates every registered pattern, correct ones and broken
+// reportHelp is the help of locksim report.
+const reportHelp = `report simulates every registered pattern, correct ones and broken
 variants, under every built-in scenario with seeds 1..N (the baseline,
 steady, with --baseline-seeds), and writes into --out:
 
@@ -104,7 +101,14 @@ One report at a time per directory: a report holds a lock on --out
 (.locksim-report.lock inside it, released when the report ends, even
 killed) from its checks to its install. A second report into a directory
 that one is writing is refused at once, exit 3, naming the other's pid; it
-writes nothing, and the first is unaffected.`,
+writes nothing, and the first is unaffected.`
+
+func newReportCmd() *cobra.Command {
+	var f reportFlags
+	cmd := &cobra.Command{
+		Use:   "report [--out DIR] [--seeds N] [--bench DIR]",
+		Short: "Measure every pattern under every built-in scenario and write the comparison: Markdown, HTML, plots, counterexamples",
+		Long:  reportHelp,
 		Example: `  locksim report
   locksim report --seeds 5 --baseline-seeds 1 --out /tmp/report
   locksim report --seeds 100 --baseline-seeds 5 --bench reports/bench --real reports/real
@@ -112,7 +116,12 @@ writes nothing, and the first is unaffected.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReport(cmd, f) },
 	}
-	fl := cmd.Flags()
+	f.bind(cmd.Flags())
+	return cmd
+}
+
+// bind defines the flags of the command into f.
+func (f *reportFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.out, "out", "reports", "directory to write the report into")
 	fl.IntVar(&f.seeds, "seeds", report.DefaultSeeds, "seeds per pattern × fault scenario")
 	fl.IntVar(&f.baselineSeeds, "baseline-seeds", report.DefaultBaselineSeeds, "seeds per pattern of the baseline scenario "+report.Baseline+" (30 simulated seconds each)")
@@ -125,7 +134,6 @@ writes nothing, and the first is unaffected.`,
 	fl.StringVar(&f.scenarios, "scenarios", "all", "comma-separated built-in scenario names, or all")
 	fl.BoolVar(&f.commit, "commit", true, "show the git commit of the source in the report")
 	fl.BoolVar(&f.force, "force", false, "write into a directory that holds other files and no earlier report, beside them, never over them (it lists the files it writes in "+report.FileManifest+")")
-	return cmd
 }
 
 // checkBenchDir refuses a --bench that is not a directory: a path that

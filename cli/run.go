@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/locksim/locksim/internal/explore"
 	"github.com/locksim/locksim/internal/safefile"
@@ -26,12 +27,8 @@ type runFlags struct {
 	viz                string
 }
 
-func newRunCmd() *cobra.Command {
-	var f runFlags
-	cmd := &cobra.Command{
-		Use:   "run --pattern P --scenario S|FILE [--seed N]",
-		Short: "Simulate one pattern under one scenario with one seed, and judge it",
-		Long: `run simulates a lock pattern — the real code from package locks — under a
+// runHelp is the help of locksim run.
+const runHelp = `run simulates a lock pattern — the real code from package locks — under a
 scenario's faults, deterministically: the same pattern, scenario and seed
 always give the same trace, history and verdict.
 
@@ -60,7 +57,14 @@ faults on the timeline. Every output path is checked before the run: it
 must be writable, and neither the scenario file nor another output. Each
 file is written aside and renamed into place, so a failed run leaves the
 old one. --show-scenario prints the resolved scenario as a file and runs
-nothing: it takes no --json, --trace, --history or --viz.`,
+nothing: it takes no --json, --trace, --history or --viz.`
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run --pattern P --scenario S|FILE [--seed N]",
+		Short: "Simulate one pattern under one scenario with one seed, and judge it",
+		Long:  runHelp,
 		Example: `  locksim run --pattern basic --scenario gc-pause --seed 1
   locksim run --pattern basic --scenario gc-pause --seed 1 --viz basic-gc-pause.html
   locksim run --pattern fenced --scenario gc-pause --seed 1 --trace - | less
@@ -70,7 +74,12 @@ nothing: it takes no --json, --trace, --history or --viz.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runRun(cmd, f) },
 	}
-	fl := cmd.Flags()
+	f.bind(cmd.Flags())
+	return cmd
+}
+
+// bind defines the flags of the command into f.
+func (f *runFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.pattern, "pattern", "", "pattern name (see locksim list)")
 	fl.StringVar(&f.scenario, "scenario", "", "built-in scenario name, or a scenario file")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of every random draw in the run")
@@ -80,7 +89,6 @@ nothing: it takes no --json, --trace, --history or --viz.`,
 	fl.StringVar(&f.historyFile, "history", "", "write the history (JSON) to this file")
 	fl.StringVar(&f.viz, "viz", "", "write porcupine's HTML visualisation of the history's check to this file")
 	fl.StringVar(&f.backend, "backend", string(node.BackendNative), "Redis node store: native (Lua engine for scripts, miniredis for commands it lacks) or mini")
-	return cmd
 }
 
 func runRun(cmd *cobra.Command, f runFlags) error {

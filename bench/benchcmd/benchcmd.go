@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/locksim/locksim/bench"
 	"github.com/locksim/locksim/internal/safefile"
@@ -52,12 +53,8 @@ type flags struct {
 // New returns the bench command measuring bench.Subjects(extra...).
 // libNote, if not empty, is printed to stderr to say where the library
 // references are when extra is empty.
-func New(extra []bench.Subject, libNote string) *cobra.Command {
-	var f flags
-	cmd := &cobra.Command{
-		Use:   "bench",
-		Short: "Measure each pattern's throughput and latency beside the floor and the Go lock libraries",
-		Long: `bench runs every correct pattern × clients × {a key per client, one hot key},
+// benchHelp is the help of the bench command.
+const benchHelp = `bench runs every correct pattern × clients × {a key per client, one hot key},
 and Redlock over 1, 3 and 5 nodes (those of them the servers allow), beside references measured in the same run:
 the floor (a hand-written SET NX PX + Lua release), a hand-written parallel
 Redlock fan-out and, where linked, bsm/redislock and go-redsync/redsync. The
@@ -84,7 +81,14 @@ cannot be written (a file, a missing parent, no permission), that holds a
 README.md bench did not write, or a directory under one of those names is
 refused (exit 2) before any server starts. --replot DIR measures nothing: it
 redraws DIR's plots from its results.json (exit 2 if that file is missing or
-not a bench result).`,
+not a bench result).`
+
+func New(extra []bench.Subject, libNote string) *cobra.Command {
+	var f flags
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure each pattern's throughput and latency beside the floor and the Go lock libraries",
+		Long:  benchHelp,
 		Example: `  locksim bench --duration 200ms --reps 1            # quick demo on miniredis
   locksim bench --spawn 5 --out reports/bench          # real redis-servers, full report
   locksim bench --redis 127.0.0.1:6379 --nodes 1 --subjects basic,fenced --clients 1,8
@@ -103,7 +107,12 @@ not a bench result).`,
 			return run(ctx, f, extra, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	fl := cmd.Flags()
+	f.bind(cmd.Flags())
+	return cmd
+}
+
+// bind defines the flags of the command into f.
+func (f *flags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.redis, "redis", "", "comma-separated redis-servers: host:port, or redis://[user:password@]host:port[/db] (rediss:// for TLS); default: embedded miniredis, the demo path")
 	fl.IntVar(&f.spawn, "spawn", 0, "start this many local redis-servers (free loopback ports, no persistence) and measure them")
 	fl.StringVar(&f.clients, "clients", "1,8,32,64", "comma-separated client counts")
@@ -122,7 +131,6 @@ not a bench result).`,
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON instead of a table")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fl.StringVar(&f.replot, "replot", "", "measure nothing: redraw the plots of DIR from its results.json (a sweep drawn again by this build's plotting)")
-	return cmd
 }
 
 // ctxOr is ctx, or the background context when cobra gives none.
