@@ -47,24 +47,25 @@ func (c *driftClock) WithTimeout(ctx context.Context, d time.Duration) (context.
 }
 
 // jumpClock is a client's Clock whose wall clock can be stepped: Now is
-// offset by every jump so far, and Since (elapsed time) is exact across
-// jumps, as Go's monotonic readings make it and as the simulator's clocks
-// do. A reading made at an offset carries it in its monotonic reading too
-// (time.Time.Add moves both), so Since adds back the offset in force when
-// t was read: the recent readings made at a non-zero offset are kept with
-// theirs (the lock reads Since of a grant's or a renewal's start, within
-// a few TTLs).
+// offset by every jump so far, and Since is what the simulator's process
+// clock (sim/sched.Proc) gives: for a reading Now returned, the time
+// elapsed since it, whatever jumps came between (as Go's monotonic
+// readings make it); for any other time (one derived from a reading, a
+// deadline), the difference of the wall clocks, which a jump moves. A
+// reading carries its offset in its monotonic reading too (time.Time.Add
+// moves both), so the recent readings are kept with the offset each was
+// made at, and Since adds it back (the lock reads Since of a grant's or a
+// renewal's start, within a few TTLs).
 type jumpClock struct {
 	clock.Clock
 	mu   sync.Mutex
 	off  time.Duration
-	at   map[time.Time]time.Duration // recent readings made at a non-zero offset, with it
+	at   map[time.Time]time.Duration // recent readings, with the offset each was made at
 	ring []time.Time                 // the same readings, oldest first once full
 	next int
 }
 
-// jumpReadings is how many recent readings made at a non-zero offset a
-// jumpClock remembers.
+// jumpReadings is how many recent readings a jumpClock remembers.
 const jumpReadings = 1 << 16
 
 // Now is the underlying Now stepped by the jumps so far.
@@ -72,9 +73,7 @@ func (c *jumpClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := c.Clock.Now().Add(c.off)
-	if c.off != 0 {
-		c.remember(t)
-	}
+	c.remember(t)
 	return t
 }
 
@@ -82,6 +81,9 @@ func (c *jumpClock) Now() time.Time {
 func (c *jumpClock) remember(t time.Time) {
 	if c.at == nil {
 		c.at, c.ring = map[time.Time]time.Duration{}, make([]time.Time, 0, jumpReadings)
+	}
+	if _, ok := c.at[t]; ok {
+		return
 	}
 	if len(c.ring) < jumpReadings {
 		c.ring = append(c.ring, t)
@@ -93,14 +95,18 @@ func (c *jumpClock) remember(t time.Time) {
 	c.at[t] = c.off
 }
 
-// Since is the time elapsed since t, whatever jumps came between: the
-// underlying Since, plus the offset t was read at (which its monotonic
-// reading carries).
+// Since is the time elapsed since t: for a reading of Now, the underlying
+// Since plus the offset t was read at (which its monotonic reading
+// carries); for another time, the wall clocks' difference.
 func (c *jumpClock) Since(t time.Time) time.Duration {
 	c.mu.Lock()
-	off := c.at[t]
+	off, read := c.at[t]
+	now := c.off
 	c.mu.Unlock()
-	return c.Clock.Since(t) + off
+	if read {
+		return c.Clock.Since(t) + off
+	}
+	return c.Clock.Now().Add(now).Round(0).Sub(t.Round(0))
 }
 
 // jump steps the wall clock by d.

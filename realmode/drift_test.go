@@ -79,3 +79,16 @@ func TestJumpClockOverDrift(t *testing.T) {
 		t.Errorf("Since a reading made after a -1s jump on a drift clock, 20ms later = %v, want about 20ms", d)
 	}
 }
+
+// TestJumpClockSinceOfADerivedTime: a time Now did not return (a deadline
+// derived from a reading) is measured on the wall clock, which a jump
+// moves, as the simulator's process clock measures it: a deadline 1s
+// after a reading is 500ms nearer after a +500ms jump.
+func TestJumpClockSinceOfADerivedTime(t *testing.T) {
+	c := &jumpClock{Clock: clock.Real{}}
+	deadline := c.Now().Add(time.Second)
+	c.jump(500 * time.Millisecond)
+	if d := -c.Since(deadline); d < 300*time.Millisecond || d > 500*time.Millisecond {
+		t.Errorf("after a +500ms jump, a deadline 1s after a reading is %v away, want about 500ms", d)
+	}
+}
