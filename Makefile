@@ -19,7 +19,7 @@ help:
 	@echo "make ci     what CI runs: install redis-server if missing, lint, race, the gate"
 	@echo "make check  the correctness gate; make explore, make report, make bench, make rapid-deep, make fuzz"
 	@echo "make bench-long  the benchmark sweep with longer, repeated runs (95% intervals); make bench-sim  the simulator's seeds/min"
-	@echo "make real   real mode's agreement table on real redis-servers (reports/real/): every cell, about 45 minutes on 2 idle cores"
+	@echo "make real   real mode's agreement table on real redis-servers (reports/real/): every cell, about an hour on 2 cores"
 	@echo "make real-stale  rerun only the table's stale cells (made by other lock code, scenarios, claims or oracles)"
 	@echo "make real-clients  install what the reference clients of clients/ need (Debian's nodejs, npm, python3-redis; npm ci)"
 	@echo "make real-langs  add the reference clients' rows (node-redlock, redis-semaphore, py-redis-lock) to reports/real, keeping its other cells"
@@ -130,9 +130,10 @@ bench-micro:
 # machine: a cell of a 1s scenario takes 3.2s (5 runs, 2 at once; 20
 # simulated seeds take milliseconds), node-clock-jump's (4s) about 14s,
 # steady's (30s) about 92s, so about 135s a pattern over the 11 built-in
-# scenarios: 14 correct patterns, about 32 minutes, and the 6 libraries
-# (the client clock faults refused them) about 13 more, about 45 minutes;
-# the 4 reference clients of clients/ (REAL_LANGS) 10-14 more.
+# scenarios: 15 correct patterns, about 40 minutes, the 6 Go libraries
+# (the client clock faults refused them) about 13 more, and the 4
+# reference clients of clients/ (REAL_LANGS) about 12 more: 66 minutes for
+# the whole table on 2 cores at load 0.2-2.3 (2026-12-07).
 REAL_RUNS     ?= 5
 REAL_SIM_SEEDS ?= 20
 REAL_PARALLEL ?= 2
