@@ -132,7 +132,7 @@ bench-micro:
 # steady's (30s) about 92s, so about 135s a pattern over the 11 built-in
 # scenarios: 15 correct patterns, about 40 minutes, the 6 Go libraries
 # (the client clock faults refused them) about 13 more, and the 4
-# reference clients of clients/ (REAL_LANGS) about 12 more: 66 minutes for
+# reference clients of clients/ (REAL_LANGS) about 13 more: 66 minutes for
 # the whole table on 2 cores at load 0.2-2.3 (2026-12-07).
 REAL_RUNS     ?= 5
 REAL_SIM_SEEDS ?= 20
