@@ -65,7 +65,8 @@ const handoffBackoff = 5 * time.Second
 // and the waiter polls once as it runs out. On miniredis under a manual
 // clock (time moves only when the lock code sleeps) the waiter is granted
 // one TTL after the holder, plus at most the 1ms the sleep adds for PTTL's
-// whole milliseconds and its jitter (TTL/64, at least 1ms); on
+// whole milliseconds and its jitter (under 1/64 of the PTTL+1ms it slept
+// toward, at least 1ms), checked at both ends of the jitter's range; on
 // redis-server within a generous bound (half the backoff) of the holder's
 // expiry.
 func TestWaiterTakesTheLockAsItExpires(t *testing.T) {
@@ -73,27 +74,11 @@ func TestWaiterTakesTheLockAsItExpires(t *testing.T) {
 		return locks.Options{TTL: ttl, Clock: clk, RetryStrategy: locks.LimitRetry(locks.ConstantBackoff(handoffBackoff), 3)}
 	}
 	for _, p := range handoffPatterns {
-		t.Run("miniredis/"+p.name, func(t *testing.T) {
-			const ttl = 300 * time.Millisecond
-			m := miniredis.RunT(t)
-			rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
-			t.Cleanup(func() { rdb.Close() })
-			clk := clocktest.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
-			clk.SleepMoves = true // and drops background work: the holder does not renew
-			t.Cleanup(clk.Close)
-			key := "handoff:" + p.name
-			if _, err := mustLocker(t)(p.new(rdb, key, locks.Options{TTL: ttl, Clock: clk})).Acquire(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			begin := clk.Now()
-			w := mustLocker(t)(p.new(rdb, key, waiterOpts(ttl, clk)))
-			if _, err := w.Acquire(context.Background()); err != nil {
-				t.Fatalf("waiter's Acquire = %v, want a grant once the holder's TTL ran out", err)
-			}
-			if took, late := clk.Since(begin), time.Millisecond+max(ttl/64, time.Millisecond); took < ttl || took > ttl+late {
-				t.Errorf("waiter granted %v after the holder (TTL %v, backoff %v), want %v (+ at most %v, PTTL's rounding and the jitter): it slept past the expiry", took, ttl, handoffBackoff, ttl, late)
-			}
-		})
+		for _, jit := range []extremeJitter{false, true} {
+			t.Run("miniredis/"+p.name+"/"+jit.String(), func(t *testing.T) {
+				waiterTakesTheLockOnMiniredis(t, p.new, jit, waiterOpts)
+			})
+		}
 	}
 	if !redistest.Available() {
 		return
@@ -126,6 +111,56 @@ func TestWaiterTakesTheLockAsItExpires(t *testing.T) {
 			_ = w.Release(context.Background(), wl)
 			<-l.Done() // the holder's watchdog, if any, has ended
 		})
+	}
+}
+
+// extremeJitter is a Rand whose Int64N draws the least value (false) or
+// the greatest (true): the two ends of a waiter's jitter.
+type extremeJitter bool
+
+func (e extremeJitter) Token() string { return locks.CryptoRand{}.Token() }
+
+func (e extremeJitter) Int64N(n int64) int64 {
+	if e {
+		return n - 1
+	}
+	return 0
+}
+
+func (e extremeJitter) String() string {
+	if e {
+		return "greatest-jitter"
+	}
+	return "least-jitter"
+}
+
+// waiterTakesTheLockOnMiniredis is TestWaiterTakesTheLockAsItExpires on
+// miniredis under a manual clock, the waiter drawing its jitter from jit.
+func waiterTakesTheLockOnMiniredis(t *testing.T, newLocker func(locks.Redis, string, locks.Options) (locks.Locker, error), jit extremeJitter, waiterOpts func(time.Duration, clock.Clock) locks.Options) {
+	const ttl = 300 * time.Millisecond
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
+	t.Cleanup(func() { rdb.Close() })
+	clk := clocktest.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), m.FastForward)
+	clk.SleepMoves = true // and drops background work: the holder does not renew
+	t.Cleanup(clk.Close)
+	const key = "handoff"
+	if _, err := mustLocker(t)(newLocker(rdb, key, locks.Options{TTL: ttl, Clock: clk})).Acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	begin := clk.Now()
+	o := waiterOpts(ttl, clk)
+	o.Rand = jit
+	w := mustLocker(t)(newLocker(rdb, key, o))
+	if _, err := w.Acquire(context.Background()); err != nil {
+		t.Fatalf("waiter's Acquire = %v, want a grant once the holder's TTL ran out", err)
+	}
+	// The refused attempt reads PTTL = ttl; the waiter sleeps toward
+	// ttl+1ms, plus a jitter under max((ttl+1ms)/64, 1ms).
+	toward := ttl + time.Millisecond
+	late := time.Millisecond + max(toward/64, time.Millisecond)
+	if took := clk.Since(begin); took < ttl || took > ttl+late {
+		t.Errorf("waiter granted %v after the holder (TTL %v, backoff %v), want %v (+ at most %v, PTTL's rounding and the jitter): it slept past the expiry", took, ttl, handoffBackoff, ttl, late)
 	}
 }
 
