@@ -39,8 +39,18 @@ func needLinuxAndSleep(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the parent-death signal is Linux's")
 	}
-	if _, err := exec.LookPath("sleep"); err != nil {
-		t.Skip("no sleep command")
+	needCommand(t, "sleep")
+}
+
+// needCommand skips a test without the command name on the PATH, but
+// fails it under CI=true, whose Debian machines have every one it needs.
+func needCommand(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no %s on the PATH, and CI=true requires the child-process tests to run", name)
+		}
+		t.Skipf("no %s command", name)
 	}
 }
 
@@ -147,9 +157,7 @@ func TestChildOutlivesTheThreadThatAskedForIt(t *testing.T) {
 
 // Output and CombinedOutput return what the child wrote, as exec.Cmd's do.
 func TestOutput(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	needCommand(t, "sh")
 	out, err := childproc.Output(exec.Command("sh", "-c", "echo out; echo err >&2"))
 	if err != nil || string(out) != "out\n" {
 		t.Errorf("Output = %q, %v; want \"out\\n\"", out, err)

@@ -258,17 +258,37 @@ func TestSentinelFailoverMeasure(t *testing.T) {
 // RenewEvery, outside the bound, the holding ended in every failover and a
 // second client took a lock its holder still held in 7 of 12: see
 // TestSentinelFailoverMeasure.)
+//
+// A failover whose promotion took longer than the bound tests nothing
+// here: the test tries up to withinTheBoundTries failovers for one inside
+// it, and skips if none was, but fails under CI=true, where a skip would
+// hide a Sentinel set-up that never meets the bound.
 func TestSentinelFailoverWithinTheBound(t *testing.T) {
 	o := locks.Options{TTL: 6 * time.Second, RenewEvery: time.Second}
-	res := failoverRun(t, o, 0)
-	if bound := o.TTL - 2*o.RenewEvery; res.window >= bound {
-		t.Skipf("promotion to +switch-master took %v, past the bound (%v) this test pins", res.window, bound)
+	bound := o.TTL - 2*o.RenewEvery
+	var windows []time.Duration
+	for range withinTheBoundTries {
+		res := failoverRun(t, o, 0)
+		windows = append(windows, res.window)
+		if res.window >= bound {
+			continue
+		}
+		t.Logf("promotion to +switch-master took %v (bound %v); failovers tried: %v", res.window, bound, windows)
+		if len(res.lost) > 0 || len(res.taken) > 0 {
+			t.Errorf("failover within the bound (promotion to +switch-master %v): holdings ended %v, taken by a second client while held %v\n%s",
+				res.window, res.lost, res.taken, res.log)
+		}
+		return
 	}
-	if len(res.lost) > 0 || len(res.taken) > 0 {
-		t.Errorf("failover within the bound (promotion to +switch-master %v): holdings ended %v, taken by a second client while held %v\n%s",
-			res.window, res.lost, res.taken, res.log)
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("promotion to +switch-master took %v in %d failovers, each past the bound (%v) this test pins, and CI=true requires it to run", windows, len(windows), bound)
 	}
+	t.Skipf("promotion to +switch-master took %v in %d failovers, each past the bound (%v) this test pins", windows, len(windows), bound)
 }
+
+// withinTheBoundTries is how many failovers TestSentinelFailoverWithinTheBound
+// tries for one whose promotion is inside the bound.
+const withinTheBoundTries = 3
 
 // TestSentinelFailoverWaitReplicasNoOverlap: outside the bound, with
 // WaitReplicas 1, the renewal that lands on the old primary after the
