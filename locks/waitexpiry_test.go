@@ -70,13 +70,10 @@ const handoffBackoff = 5 * time.Second
 // redis-server within a generous bound (half the backoff) of the holder's
 // expiry.
 func TestWaiterTakesTheLockAsItExpires(t *testing.T) {
-	waiterOpts := func(ttl time.Duration, clk clock.Clock) locks.Options {
-		return locks.Options{TTL: ttl, Clock: clk, RetryStrategy: locks.LimitRetry(locks.ConstantBackoff(handoffBackoff), 3)}
-	}
 	for _, p := range handoffPatterns {
 		for _, jit := range []extremeJitter{false, true} {
 			t.Run("miniredis/"+p.name+"/"+jit.String(), func(t *testing.T) {
-				waiterTakesTheLockOnMiniredis(t, p.new, jit, waiterOpts)
+				waiterTakesTheLockOnMiniredis(t, p.new, jit)
 			})
 		}
 	}
@@ -114,6 +111,12 @@ func TestWaiterTakesTheLockAsItExpires(t *testing.T) {
 	}
 }
 
+// waiterOpts are a waiter's options in the hand-off test: its backoff
+// long beside the TTL.
+func waiterOpts(ttl time.Duration, clk clock.Clock) locks.Options {
+	return locks.Options{TTL: ttl, Clock: clk, RetryStrategy: locks.LimitRetry(locks.ConstantBackoff(handoffBackoff), 3)}
+}
+
 // extremeJitter is a Rand whose Int64N draws the least value (false) or
 // the greatest (true): the two ends of a waiter's jitter.
 type extremeJitter bool
@@ -136,7 +139,7 @@ func (e extremeJitter) String() string {
 
 // waiterTakesTheLockOnMiniredis is TestWaiterTakesTheLockAsItExpires on
 // miniredis under a manual clock, the waiter drawing its jitter from jit.
-func waiterTakesTheLockOnMiniredis(t *testing.T, newLocker func(locks.Redis, string, locks.Options) (locks.Locker, error), jit extremeJitter, waiterOpts func(time.Duration, clock.Clock) locks.Options) {
+func waiterTakesTheLockOnMiniredis(t *testing.T, newLocker func(locks.Redis, string, locks.Options) (locks.Locker, error), jit extremeJitter) {
 	const ttl = 300 * time.Millisecond
 	m := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), DialerRetries: 1, ContextTimeoutEnabled: true})
